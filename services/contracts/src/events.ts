@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { defineEvent } from './envelope';
+
+/** Events of the user aggregate (user service). */
+export const PasswordResetRequested = defineEvent(
+  'PasswordResetRequested',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    displayName: Type.String(),
+    /** Single-use secret; only the notification service sees it, to build the e-mailed link. */
+    resetToken: Type.String(),
+    expiresAt: Type.String(),
+  }),
+);
+
+export const UserCreated = defineEvent(
+  'UserCreated',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    displayName: Type.String(),
+    permissions: Type.String(),
+  }),
+);
+
+export const ALL_EVENTS = [PasswordResetRequested, UserCreated] as const;
