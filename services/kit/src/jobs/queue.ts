@@ -1,0 +1,153 @@
+/**
+ * BullMQ helpers. BullMQ has no dead-letter queue: a job whose attempts are exhausted (or that threw
+ * `PermanentJobError`) stays in the queue's FAILED set — `removeOnFail` is always false here, so the
+ * evidence is never deleted — where `listFailedJobs` shows it to staff and tests and
+ * `replayFailedJob` runs it again with fresh attempts.
+ */
+import { type DefaultJobOptions, type Job, type JobsOptions, type Processor, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type KitLogger, silentLogger } from '../messaging/log';
+
+/**
+ * Defaults for every job:
+ * - 6 attempts, exponential backoff from 1 s with 50 % jitter (BullMQ's built-in `jitter`: the n-th
+ *   retry waits a random time in [½·d·2ⁿ⁻¹, d·2ⁿ⁻¹)), so retries of many jobs that failed together
+ *   (an outage) do not all hit the outside system at the same instant. ≈ 31 s worst case in total.
+ * - completed jobs kept 7 days: while a job is kept, adding its job id again is a no-op, so this is
+ *   the de-duplication window of `enqueueOnce`.
+ * - failed jobs kept forever (see above).
+ */
+export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
+  attempts: 6,
+  backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+  removeOnComplete: { age: 7 * 24 * 3600 },
+  removeOnFail: false,
+};
+
+export interface QueueConnectionOptions {
+  connection: Redis;
+  /** Redis key prefix (default 'bull'); tests use a per-run prefix. */
+  prefix?: string;
+}
+
+export function createQueue<Data = unknown>(
+  name: string,
+  opts: QueueConnectionOptions & { defaultJobOptions?: Omit<DefaultJobOptions, 'removeOnFail'> },
+): Queue<Data> {
+  return new Queue<Data>(name, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...opts.defaultJobOptions, removeOnFail: false },
+  });
+}
+
+/**
+ * BullMQ refuses custom ids that contain ':' (it is the key separator) or are integers. We build ids
+ * from the cause joined with '.', e.g. `jobIdFor('email', 'PasswordResetRequested', eventId)` →
+ * `email.PasswordResetRequested.<eventId>`; any ':' inside a part becomes '.' too.
+ */
+export function jobIdFor(...cause: Array<string | number>): string {
+  const id = cause.map((p) => String(p).replaceAll(':', '.')).join('.');
+  return /^-?\d+$/.test(id) ? `job.${id}` : id;
+}
+
+/**
+ * Adds a job whose id is derived from its cause (`jobId` is sanitised with `jobIdFor`). If a job with
+ * that id exists (waiting, active, delayed, completed within the retention window, or failed), BullMQ
+ * adds nothing: the same cause never enqueues twice. Returns the job id.
+ */
+export async function enqueueOnce<Data>(
+  queue: Queue<Data>,
+  name: string,
+  data: Data,
+  opts: Omit<JobsOptions, 'jobId' | 'removeOnFail'> & { jobId: string },
+): Promise<string> {
+  const jobId = jobIdFor(opts.jobId);
+  // biome-ignore lint/suspicious/noExplicitAny: bullmq's generic name/data types are too narrow here
+  const job = await (queue as Queue<any>).add(name, data, { ...opts, jobId, removeOnFail: false });
+  return job.id ?? jobId;
+}
+
+/** Throw from a processor when retrying cannot help (bad data, a 4xx from the outside system). */
+export class PermanentJobError extends UnrecoverableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface JobWorker<Data = unknown> {
+  readonly worker: Worker<Data>;
+  /** Running, not closing, and its Redis connection is up. */
+  isHealthy(): boolean;
+  /** Stops taking jobs and waits for the active ones to finish. */
+  close(): Promise<void>;
+}
+
+export function createWorker<Data = unknown>(
+  queueName: string,
+  processor: Processor<Data>,
+  opts: QueueConnectionOptions & { concurrency?: number; logger?: KitLogger },
+): JobWorker<Data> {
+  const log = (opts.logger ?? silentLogger).child({ component: 'worker', queue: queueName });
+  const worker = new Worker<Data>(queueName, processor, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency ?? 1,
+  });
+  let lastError: Error | undefined;
+  let closing = false;
+  worker.on('error', (err) => {
+    lastError = err;
+    log.error({ err }, 'worker error');
+  });
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (final) log.error({ err, jobId: job.id, attemptsMade: job.attemptsMade }, 'job failed for good; kept in failed set');
+    else log.warn({ err, jobId: job.id, attemptsMade: job.attemptsMade }, 'job attempt failed; will retry');
+  });
+  worker.on('completed', () => {
+    lastError = undefined;
+  });
+  return {
+    worker,
+    isHealthy: () => !closing && worker.isRunning() && opts.connection.status === 'ready',
+    close: async () => {
+      closing = true;
+      await worker.close();
+      if (lastError) log.debug({ err: lastError }, 'worker closed after an error');
+    },
+  };
+}
+
+export interface FailedJobRecord {
+  id: string;
+  name: string;
+  data: unknown;
+  failedReason: string;
+  attemptsMade: number;
+  finishedOn?: number;
+}
+
+/** The failed set, newest first (what staff and tests inspect). */
+export async function listFailedJobs(queue: Queue, { start = 0, end = 99 } = {}): Promise<FailedJobRecord[]> {
+  const jobs: Job[] = await queue.getFailed(start, end);
+  return jobs.map((j) => ({
+    id: String(j.id),
+    name: j.name,
+    data: j.data,
+    failedReason: j.failedReason,
+    attemptsMade: j.attemptsMade,
+    finishedOn: j.finishedOn,
+  }));
+}
+
+/** Moves a failed job back to waiting with fresh attempts. Throws if it is not in the failed set. */
+export async function replayFailedJob(queue: Queue, id: string): Promise<void> {
+  const job = await queue.getJob(id);
+  if (!job) throw new Error(`job ${id} not found in queue ${queue.name}`);
+  const state = await job.getState();
+  if (state !== 'failed') throw new Error(`job ${id} is ${state}, not failed`);
+  await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+}

@@ -1,0 +1,366 @@
+/**
+ * At-least-once consumer with idempotent handling, in-process retries and a dead-letter topic.
+ *
+ * Guarantees and their limits:
+ * - Offsets are committed by kafkajs only for messages whose `eachMessage` resolved. A handler error
+ *   never escapes (it is retried, then dead-lettered); only infrastructure failures (Mongo down, DLQ
+ *   publish failed) throw, and then the offset is NOT committed and kafkajs re-delivers.
+ * - Each event id is remembered per group in `processed_events` (`_id = groupId:eventId`), checked
+ *   before the handler and written after it succeeded. Remaining window: a crash after the handler's
+ *   write and before the record re-runs the handler on redelivery. So handlers must be idempotent:
+ *   make state changes with `ctx.applyOnce(...)` (a conditional single-document update that records
+ *   the event id in the same write) or with naturally idempotent writes (set, upsert by key, BullMQ
+ *   job id derived from the event id).
+ * - Handlers must be SHORT: retries (with heartbeats) happen inside the partition's processing, and a
+ *   handler slower than the session timeout gets the member kicked and the group rebalancing in a
+ *   loop. Slow or external work (e-mail, QuickBooks) goes to a BullMQ job (`enqueueOnce`).
+ * - A crash the client will not restart from, too many restarts, or an unexpected stop/disconnect
+ *   turns `isHealthy()` false, which the service's /readyz reports — never a silently dead consumer.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EventContract, EventEnvelope } from '@decor/contracts';
+import type { Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Consumer, ConsumerConfig, IHeaders, Kafka, KafkaMessage, RetryOptions } from 'kafkajs';
+import type { Connection, Model, UpdateQuery } from 'mongoose';
+import { ensureTopics, type Publisher } from './kafka';
+import { type KitLogger, silentLogger } from './log';
+
+export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
+
+export interface EventContext {
+  groupId: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  /** 1 on the first try. */
+  attempt: number;
+  logger: KitLogger;
+  heartbeat(): Promise<void>;
+  /** `applyOnce` bound to this event's id. */
+  applyOnce(model: Model<any>, filter: Record<string, unknown>, update: UpdateQuery<any>, opts?: ApplyOnceOptions): Promise<boolean>;
+}
+
+export type EventHandler<P = any> = (envelope: EventEnvelope<P>, ctx: EventContext) => Promise<void>;
+
+/** Thrown by a handler for bad data: no retries, straight to the dead-letter topic. */
+export class PermanentEventError extends Error {
+  override name = 'PermanentEventError';
+}
+
+/**
+ * A handler entry typed by its contract; the payload is checked against the contract's schema first
+ * (a mismatch is permanent: dead-lettered without retries). Spread into `handlers`.
+ */
+export function eventHandler<C extends EventContract>(
+  contract: C,
+  handler: EventHandler<Static<C['payload']>>,
+): Record<string, EventHandler> {
+  const check = TypeCompiler.Compile(contract.payload);
+  return {
+    [contract.type]: async (envelope, ctx) => {
+      if (!check.Check(envelope.payload)) {
+        const first = [...check.Errors(envelope.payload)][0];
+        throw new PermanentEventError(
+          `${contract.type} payload does not match the contract: ${first?.path || '/'}: ${first?.message}`,
+        );
+      }
+      await handler(envelope as EventEnvelope<Static<C['payload']>>, ctx);
+    },
+  };
+}
+
+export interface ApplyOnceOptions {
+  /** How many recent event ids the document remembers. Default 100. */
+  keep?: number;
+  upsert?: boolean;
+}
+
+/** Schema fields `applyOnce` needs: `schema.plugin(appliedEventsPlugin)`. */
+export function appliedEventsPlugin(schema: import('mongoose').Schema): void {
+  schema.add({ appliedEvents: { type: [String], default: [] } });
+}
+
+/**
+ * A conditional single-document update applied at most once per event id: the filter excludes
+ * documents that already list the id, and the same write appends it (capped with `$slice`). Returns
+ * true if this call applied it. The model's schema needs `appliedEventsPlugin`.
+ */
+export async function applyOnce(
+  model: Model<any>,
+  filter: Record<string, unknown>,
+  update: UpdateQuery<any>,
+  eventId: string,
+  { keep = 100, upsert = false }: ApplyOnceOptions = {},
+): Promise<boolean> {
+  if (!model.schema.path('appliedEvents')) {
+    throw new Error(`applyOnce: schema of ${model.modelName} lacks appliedEvents (use appliedEventsPlugin)`);
+  }
+  const push = { ...(update.$push ?? {}), appliedEvents: { $each: [eventId], $slice: -keep } };
+  try {
+    const res = await model.updateOne({ ...filter, appliedEvents: { $ne: eventId } }, { ...update, $push: push }, { upsert });
+    return res.modifiedCount + res.upsertedCount > 0;
+  } catch (err) {
+    // Upsert raced with (or followed) the write that already applied this event.
+    if (upsert && (err as { code?: number }).code === 11000) return false;
+    throw err;
+  }
+}
+
+export interface StartConsumerOptions {
+  kafka: Kafka;
+  groupId: string;
+  topics: string[];
+  handlers: Record<string, EventHandler>;
+  /** Mongoose connection of the service's database, for `processed_events`. */
+  connection: Connection;
+  /** In-process handler retries before dead-lettering. Default 3 attempts from 100 ms, capped 2 s. */
+  retry?: { attempts?: number; initialMs?: number; maxMs?: number };
+  /** Where poison messages go: `dlqTopicFor(prefix, groupId)` and a connected publisher. */
+  dlq: { topic: string; publisher: Publisher; timeoutMs?: number };
+  logger?: KitLogger;
+  /** A new group starts at the oldest retained event (default true; duplicates are harmless). */
+  fromBeginning?: boolean;
+  /** Restarts after crashes before giving up (then unhealthy). Reset by any processed message. Default 5. */
+  maxRestarts?: number;
+  /** Partitions processed in parallel (order within a partition is kept). Default 1. */
+  partitionsConsumedConcurrently?: number;
+  /** kafkajs consumer settings (sessionTimeout, heartbeatInterval, …) and its retry policy. */
+  consumerConfig?: Partial<Omit<ConsumerConfig, 'groupId' | 'retry'>>;
+  kafkaRetry?: RetryOptions;
+  /** Partitions for topics this call has to create. Default 6. */
+  partitions?: number;
+}
+
+export type ConsumerState = 'starting' | 'running' | 'restarting' | 'crashed' | 'disconnected' | 'stopped';
+
+export interface ConsumerHealth {
+  groupId: string;
+  state: ConsumerState;
+  healthy: boolean;
+  lastError?: string;
+  /** topic → partitions this member holds (from the last group join). */
+  assignment: Record<string, number[]>;
+}
+
+export interface ConsumerHandle {
+  readonly consumer: Consumer;
+  readonly groupId: string;
+  isHealthy(): boolean;
+  health(): ConsumerHealth;
+  /** Finishes the message in flight, commits, leaves the group. */
+  stop(): Promise<void>;
+}
+
+interface ProcessedRecord {
+  _id: string;
+  groupId: string;
+  eventId: string;
+  type: string;
+  outcome: 'applied' | 'skipped' | 'dead-lettered';
+  topic: string;
+  partition: number;
+  offset: string;
+  processedAt: Date;
+  error?: string;
+}
+
+export const DLQ_HEADERS = {
+  error: 'dlq-error',
+  attempts: 'dlq-attempts',
+  topic: 'dlq-original-topic',
+  partition: 'dlq-original-partition',
+  offset: 'dlq-original-offset',
+  groupId: 'dlq-group-id',
+  failedAt: 'dlq-failed-at',
+} as const;
+
+export async function startConsumer(opts: StartConsumerOptions): Promise<ConsumerHandle> {
+  const { kafka, groupId, topics, handlers, connection, dlq } = opts;
+  const attempts = Math.max(1, opts.retry?.attempts ?? 3);
+  const initialMs = opts.retry?.initialMs ?? 100;
+  const maxMs = opts.retry?.maxMs ?? 2000;
+  const maxRestarts = opts.maxRestarts ?? 5;
+  const log = (opts.logger ?? silentLogger).child({ component: 'consumer', groupId });
+  const processed = connection.collection<ProcessedRecord>(PROCESSED_EVENTS_COLLECTION);
+
+  let state: ConsumerState = 'starting';
+  let stopping = false;
+  let lastError: string | undefined;
+  let restarts = 0;
+  let assignment: Record<string, number[]> = {};
+
+  await ensureTopics(kafka, [...topics, dlq.topic], { partitions: opts.partitions ?? 6 });
+
+  const consumer = kafka.consumer({
+    ...opts.consumerConfig,
+    groupId,
+    allowAutoTopicCreation: false,
+    retry: {
+      ...opts.kafkaRetry,
+      // Exhausted restarts end in a CRASH with restart=false, which we report as unhealthy.
+      restartOnFailure: async (err) => {
+        restarts += 1;
+        log.error({ err, restarts, maxRestarts }, 'consumer crashed');
+        return restarts <= maxRestarts;
+      },
+    },
+  });
+  const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = consumer.events;
+  consumer.on(GROUP_JOIN, ({ payload }) => {
+    assignment = payload.memberAssignment;
+    state = 'running';
+    log.debug({ assignment }, 'joined consumer group');
+  });
+  consumer.on(CRASH, ({ payload }) => {
+    lastError = payload.error.message;
+    state = payload.restart ? 'restarting' : 'crashed';
+    if (!payload.restart) log.error({ err: payload.error }, 'consumer crashed for good; reporting unhealthy');
+  });
+  consumer.on(STOP, () => {
+    if (!stopping) state = 'stopped';
+  });
+  consumer.on(DISCONNECT, () => {
+    if (!stopping && state !== 'crashed') state = 'disconnected';
+  });
+
+  async function record(rec: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>): Promise<void> {
+    try {
+      await processed.insertOne({ _id: `${groupId}:${rec.eventId}`, groupId, processedAt: new Date(), ...rec });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err; // already recorded by an earlier delivery
+    }
+  }
+
+  async function deadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    error: unknown,
+    tries: number,
+  ): Promise<void> {
+    const headers: IHeaders = {
+      ...message.headers,
+      [DLQ_HEADERS.error]: errorText(error),
+      [DLQ_HEADERS.attempts]: String(tries),
+      [DLQ_HEADERS.topic]: topic,
+      [DLQ_HEADERS.partition]: String(partition),
+      [DLQ_HEADERS.offset]: message.offset,
+      [DLQ_HEADERS.groupId]: groupId,
+      [DLQ_HEADERS.failedAt]: new Date().toISOString(),
+    };
+    const send = dlq.publisher.producer.send({
+      topic: dlq.topic,
+      acks: -1,
+      messages: [{ key: message.key, value: message.value, headers }],
+    });
+    // If the DLQ cannot take it, throw: the offset stays uncommitted and the message comes back.
+    await withTimeout(send, dlq.timeoutMs ?? 10_000, `dead-letter publish to ${dlq.topic}`);
+    log.warn({ topic, partition, offset: message.offset, err: error, tries }, 'message dead-lettered');
+  }
+
+  await consumer.connect();
+  for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
+  await consumer.run({
+    autoCommit: true,
+    partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
+    eachMessage: async ({ topic, partition, message, heartbeat }) => {
+      let envelope: EventEnvelope;
+      try {
+        envelope = parseEnvelope(message.value);
+      } catch (err) {
+        await deadLetter(topic, partition, message, err, 0); // unreadable: no id to remember
+        restarts = 0;
+        return;
+      }
+      const base = { eventId: envelope.id, type: envelope.type, topic, partition, offset: message.offset };
+      const handler = handlers[envelope.type];
+      if (!handler) {
+        await record({ ...base, outcome: 'skipped' });
+        restarts = 0;
+        return;
+      }
+      if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
+        log.debug({ eventId: envelope.id }, 'duplicate event skipped');
+        restarts = 0;
+        return;
+      }
+      let failure: unknown;
+      let tries = 0;
+      while (tries < attempts) {
+        tries += 1;
+        const ctx: EventContext = {
+          groupId,
+          topic,
+          partition,
+          offset: message.offset,
+          attempt: tries,
+          logger: log.child({ eventId: envelope.id, correlationId: envelope.correlationId }),
+          heartbeat,
+          applyOnce: (model, filter, update, o) => applyOnce(model, filter, update, envelope.id, o),
+        };
+        try {
+          await handler(envelope, ctx);
+          failure = undefined;
+          break;
+        } catch (err) {
+          failure = err;
+          log.warn({ err, eventId: envelope.id, type: envelope.type, attempt: tries }, 'event handler failed');
+          if (err instanceof PermanentEventError) break;
+          if (tries < attempts) {
+            const max = Math.min(maxMs, initialMs * 2 ** (tries - 1));
+            await delay(max / 2 + Math.random() * (max / 2)); // exponential with jitter
+            await heartbeat();
+          }
+        }
+      }
+      if (failure === undefined) {
+        await record({ ...base, outcome: 'applied' });
+      } else {
+        await deadLetter(topic, partition, message, failure, tries);
+        await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
+      }
+      restarts = 0;
+    },
+  });
+
+  return {
+    consumer,
+    groupId,
+    isHealthy: () => state === 'running',
+    health: () => ({ groupId, state, healthy: state === 'running', lastError, assignment }),
+    stop: async () => {
+      stopping = true;
+      await consumer.disconnect();
+      state = 'stopped';
+    },
+  };
+}
+
+function parseEnvelope(value: Buffer | null): EventEnvelope {
+  if (!value) throw new Error('empty message value');
+  const e = JSON.parse(value.toString('utf8')) as Partial<EventEnvelope>;
+  if (typeof e?.id !== 'string' || typeof e.type !== 'string' || e.payload === undefined) {
+    throw new Error('message is not an event envelope (needs id, type, payload)');
+  }
+  return e as EventEnvelope;
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,209 @@
+import type { AggregateType, EventEnvelope } from '@decor/contracts';
+import {
+  type Admin,
+  Kafka,
+  type KafkaConfig,
+  type Message,
+  Partitioners,
+  type Producer,
+  type RetryOptions,
+  logLevel,
+} from 'kafkajs';
+import { type KitLogger, silentLogger } from './log';
+
+export interface CreateKafkaOptions {
+  clientId: string;
+  brokers: string[];
+  logger?: KitLogger;
+  /** Passed through to kafkajs (connection/request timeouts, retry). */
+  config?: Omit<KafkaConfig, 'clientId' | 'brokers' | 'logCreator' | 'logLevel'>;
+}
+
+/**
+ * A kafkajs client whose own logs go to our pino logger. kafkajs INFO lines (joins, commits) are
+ * routine, so they become pino `debug`; WARN and ERROR keep their level.
+ */
+export function createKafka({ clientId, brokers, logger = silentLogger, config }: CreateKafkaOptions): Kafka {
+  const log = logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    ...config,
+    clientId,
+    brokers,
+    logLevel: logLevel.INFO,
+    logCreator:
+      () =>
+      ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
+        const fields = { namespace, ...extra };
+        if (level === logLevel.ERROR) log.error(fields, message);
+        else if (level === logLevel.WARN) log.warn(fields, message);
+        else if (level === logLevel.INFO) log.debug(fields, message);
+        else log.trace(fields, message);
+      },
+  });
+}
+
+const TOPIC_UNSAFE = /[^a-zA-Z0-9._-]/g;
+
+/** One topic per aggregate type, e.g. `topicFor('decor', 'user')` → `decor.user`. */
+export function topicFor(prefix: string, aggregateType: AggregateType | string): string {
+  return `${prefix}.${aggregateType}`;
+}
+
+/**
+ * The dead-letter topic is per consumer GROUP (`<prefix>.dlq.<groupId>`), not per source topic: a
+ * poison message is poison for one group's handler, other groups may have handled it fine, and
+ * staff replaying a group's DLQ only re-drives that group's failures. Characters Kafka refuses in
+ * topic names become `_`.
+ */
+export function dlqTopicFor(prefix: string, groupId: string): string {
+  return `${prefix}.dlq.${groupId.replace(TOPIC_UNSAFE, '_')}`;
+}
+
+export interface EnsureTopicsOptions {
+  /** Partition count of topics this call creates; existing topics are left as they are. */
+  partitions?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Creates the missing topics (our broker has auto-create off). Idempotent and safe when several
+ * processes create the same topics at once: "already exists" counts as success, and we then wait
+ * until every partition has a leader, so a producer right after this call does not fail.
+ */
+export async function ensureTopics(
+  kafka: Kafka,
+  names: string[],
+  { partitions = 6, timeoutMs = 15_000 }: EnsureTopicsOptions = {},
+): Promise<void> {
+  const wanted = [...new Set(names)];
+  if (wanted.length === 0) return;
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = wanted.filter((t) => !existing.has(t));
+    if (missing.length > 0) {
+      // Returns false (no throw) when every "error" is TOPIC_ALREADY_EXISTS: a concurrent creator won.
+      await admin.createTopics({
+        topics: missing.map((topic) => ({ topic, numPartitions: partitions })),
+        timeout: timeoutMs,
+      });
+    }
+    await waitForLeaders(admin, wanted, timeoutMs);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const { topics: meta } = await admin.fetchTopicMetadata({ topics });
+      const ready =
+        meta.length === topics.length &&
+        meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      if (ready) return;
+    } catch (err) {
+      lastError = err; // e.g. UNKNOWN_TOPIC_OR_PARTITION while another creator's topic propagates
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Kafka topics ${topics.join(', ')} have no partition leaders after ${timeoutMs} ms`, {
+    cause: lastError,
+  });
+}
+
+/** A connected-state-aware producer, shared by the outbox relay and the consumers' dead-lettering. */
+export interface Publisher {
+  readonly kafka: Kafka;
+  readonly producer: Producer;
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  /** True between a successful connect and a disconnect (either ours or the broker's). */
+  isConnected(): boolean;
+}
+
+export interface CreatePublisherOptions {
+  logger?: KitLogger;
+  retry?: RetryOptions;
+}
+
+/**
+ * Producer settings that matter:
+ * - `createPartitioner: DefaultPartitioner` set explicitly (kafkajs 2 changed the default and warns);
+ *   it is the Java client's murmur2 partitioner, so a key maps to the same partition as in Java tools.
+ * - `idempotent: true`: the broker drops duplicates of a retried batch, and kafkajs then forces
+ *   acks=all (-1) and keeps ordering per partition, so one aggregate's events stay in order.
+ */
+export function createPublisher(kafka: Kafka, { logger = silentLogger, retry }: CreatePublisherOptions = {}): Publisher {
+  const producer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    ...(retry ? { retry } : {}),
+  });
+  let connected = false;
+  producer.on(producer.events.CONNECT, () => {
+    connected = true;
+  });
+  producer.on(producer.events.DISCONNECT, () => {
+    if (connected) logger.warn('kafka producer disconnected');
+    connected = false;
+  });
+  return {
+    kafka,
+    producer,
+    connect: () => producer.connect(),
+    disconnect: async () => {
+      connected = false;
+      await producer.disconnect();
+    },
+    isConnected: () => connected,
+  };
+}
+
+/** Headers every event carries, so tools (and the DLQ) can route without parsing the value. */
+export const EVENT_HEADERS = {
+  id: 'event-id',
+  type: 'event-type',
+  correlationId: 'correlation-id',
+} as const;
+
+/** The Kafka message for an envelope: key = aggregate id (one aggregate → one partition → ordered). */
+export function toMessage(envelope: EventEnvelope): Message {
+  return {
+    key: envelope.aggregateId,
+    value: JSON.stringify(envelope),
+    headers: {
+      [EVENT_HEADERS.id]: envelope.id,
+      [EVENT_HEADERS.type]: envelope.type,
+      [EVENT_HEADERS.correlationId]: envelope.correlationId,
+    },
+  };
+}
+
+/**
+ * Sends envelopes, waiting for acks=all. Envelopes of one aggregate keep their relative order (same
+ * key → same partition, idempotent producer with one request in flight).
+ */
+export async function publishEnvelopes(
+  producer: Producer,
+  topicPrefix: string,
+  envelopes: readonly EventEnvelope[],
+): Promise<void> {
+  if (envelopes.length === 0) return;
+  const byTopic = new Map<string, Message[]>();
+  for (const e of envelopes) {
+    const topic = topicFor(topicPrefix, e.aggregateType);
+    const list = byTopic.get(topic) ?? [];
+    list.push(toMessage(e));
+    byTopic.set(topic, list);
+  }
+  await producer.sendBatch({
+    acks: -1,
+    topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+  });
+}

@@ -1,0 +1,331 @@
+/**
+ * Transactional outbox inside the aggregate document.
+ *
+ * Our MongoDB (mongo-java-server) has no multi-document transactions, so the pending events live IN
+ * the aggregate's own document (`outbox: [EventEnvelope]`) and the caller writes them in the same
+ * single-document write as the state change. A crash can therefore never keep the state change and
+ * lose the event (or the reverse).
+ *
+ * Why this is "effectively once" end to end:
+ * - The relay publishes a document's events, waits for acks=all, and only then `$pull`s exactly the
+ *   ids it published. A crash between "sent" and "pulled" re-publishes them: at-least-once.
+ * - The relay first claims the document with a short lease (findOneAndUpdate on a lease field), so two
+ *   instances of a service do not publish the same document at the same time. The lease can expire
+ *   under a stalled relay, so duplicates are still possible; they are rare, not impossible.
+ * - Every event carries a unique id; consumers remember processed ids per group and apply state
+ *   changes conditionally on the id (see consumer.ts), so a duplicate is a no-op. Together:
+ *   at-least-once delivery + idempotent consumers = each event's effect happens once.
+ * - Order: one aggregate's events sit in one document in push order and are published in that order,
+ *   keyed by aggregate id onto one partition; the lease keeps a second relay from interleaving.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventContract, EventEnvelope } from '@decor/contracts';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { type Model, type mongo, Schema } from 'mongoose';
+import { ensureTopics, type Publisher, publishEnvelopes, topicFor } from './kafka';
+import { type KitLogger, silentLogger } from './log';
+
+/** Fields `outboxPlugin` adds to an aggregate's document type. */
+export interface OutboxFields {
+  outbox: EventEnvelope[];
+  /** While set and in the future, one relay instance owns publishing this document's events. */
+  outboxLeaseUntil?: Date | null;
+  outboxLeaseOwner?: string | null;
+}
+
+/**
+ * `minimize: false` matters: mongoose otherwise strips empty objects (`{}`) from a Mixed payload on
+ * save AND when casting `$push`, so a consumer would receive a payload that fails its own schema.
+ */
+const envelopeSchema = new Schema<EventEnvelope>(
+  {
+    id: { type: String, required: true },
+    type: { type: String, required: true },
+    version: { type: Number, required: true },
+    aggregateType: { type: String, required: true },
+    aggregateId: { type: String, required: true },
+    occurredAt: { type: String, required: true },
+    correlationId: { type: String, required: true },
+    payload: { type: Schema.Types.Mixed, required: true },
+  },
+  { _id: false, id: false, minimize: false },
+);
+
+/** Adds `outbox` and the relay's lease fields to an aggregate schema: `schema.plugin(outboxPlugin)`. */
+export function outboxPlugin(schema: Schema): void {
+  schema.add({
+    outbox: { type: [envelopeSchema], default: [] },
+    outboxLeaseUntil: { type: Date, default: null },
+    outboxLeaseOwner: { type: String, default: null },
+  });
+}
+
+const checks = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+export class InvalidEventError extends Error {
+  override name = 'InvalidEventError';
+}
+
+/**
+ * Builds an envelope for `contract`, checking the payload against the contract's schema here, at the
+ * writer, so a malformed event is refused before it is stored rather than poisoning consumers.
+ */
+export function newEvent<C extends EventContract>(
+  contract: C,
+  args: { aggregateId: string; payload: Static<C['payload']>; correlationId: string },
+): EventEnvelope<Static<C['payload']>> {
+  let check = checks.get(contract.payload);
+  if (!check) {
+    check = TypeCompiler.Compile(contract.payload);
+    checks.set(contract.payload, check);
+  }
+  if (!check.Check(args.payload)) {
+    const problems = [...check.Errors(args.payload)]
+      .slice(0, 5)
+      .map((e) => `${e.path || '/'}: ${e.message}`)
+      .join('; ');
+    throw new InvalidEventError(`${contract.type} payload is invalid: ${problems}`);
+  }
+  if (!args.aggregateId) throw new InvalidEventError(`${contract.type} needs an aggregateId`);
+  return {
+    id: randomUUID(),
+    type: contract.type,
+    version: contract.version,
+    aggregateType: contract.aggregateType,
+    aggregateId: String(args.aggregateId),
+    occurredAt: new Date().toISOString(),
+    correlationId: args.correlationId || randomUUID(),
+    payload: args.payload,
+  };
+}
+
+export interface OutboxRelayOptions {
+  /** Aggregate models whose schema uses `outboxPlugin`. */
+  models: Model<any>[];
+  publisher: Publisher;
+  /** Topic = `<topicPrefix>.<aggregateType>`. */
+  topicPrefix: string;
+  /** Safety-net scan interval (after a crash, or if a writer forgot notify()). Default 1000. */
+  pollIntervalMs?: number;
+  /** Documents claimed per round. Default 100. */
+  batch?: number;
+  /** How long a claim keeps other relays off a document. Default 10 s. */
+  leaseMs?: number;
+  /** Give up waiting for Kafka acks after this long (the events stay pending). Default 5 s. */
+  publishTimeoutMs?: number;
+  /** Partitions for topics the relay creates on first use. Default 6. */
+  partitions?: number;
+  logger?: KitLogger;
+}
+
+export interface RelayHealth {
+  running: boolean;
+  healthy: boolean;
+  lastError?: string;
+  lastSuccessAt?: number;
+  published: number;
+}
+
+interface OutboxDoc {
+  // biome-ignore lint/suspicious/noExplicitAny: whatever _id type the aggregate uses
+  _id: any;
+  outbox: EventEnvelope[];
+  outboxLeaseUntil: Date | null;
+  outboxLeaseOwner: string | null;
+}
+type OutboxCollection = mongo.Collection<OutboxDoc>;
+
+interface Claimed {
+  coll: OutboxCollection;
+  // biome-ignore lint/suspicious/noExplicitAny: whatever _id type the aggregate uses
+  _id: any;
+  events: EventEnvelope[];
+}
+
+/**
+ * Publishes outboxed events. Writers call `notify(docId)` right after their write so the event
+ * leaves within milliseconds; the periodic scan only covers crashes and missed notifications.
+ */
+export class OutboxRelay {
+  readonly owner = `relay-${randomUUID()}`;
+  private readonly opts: Required<Omit<OutboxRelayOptions, 'logger'>>;
+  private readonly log: KitLogger;
+  private readonly readyTopics = new Set<string>();
+  private hinted = new Set<unknown>();
+  private scanRequested = true;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private failures = 0;
+  private lastError?: string;
+  private lastSuccessAt?: number;
+  private published = 0;
+
+  constructor({ logger = silentLogger, ...opts }: OutboxRelayOptions) {
+    this.opts = { pollIntervalMs: 1000, batch: 100, leaseMs: 10_000, publishTimeoutMs: 5000, partitions: 6, ...opts };
+    this.log = logger.child({ component: 'outbox-relay' });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.scanRequested = true;
+    this.loop = this.run();
+  }
+
+  /** Wake the relay now. With the written document's `_id` it claims just that one (no scan). */
+  notify(docId?: unknown): void {
+    if (docId === undefined) this.scanRequested = true;
+    else this.hinted.add(docId);
+    this.wake?.();
+  }
+
+  /** Stops after the batch in flight (if any) has been published and marked. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  isHealthy(): boolean {
+    return this.running && this.failures === 0 && this.opts.publisher.isConnected();
+  }
+
+  health(): RelayHealth {
+    return {
+      running: this.running,
+      healthy: this.isHealthy(),
+      lastError: this.lastError,
+      lastSuccessAt: this.lastSuccessAt,
+      published: this.published,
+    };
+  }
+
+  private async run(): Promise<void> {
+    let nextScanAt = 0;
+    while (this.running) {
+      const hints = this.hinted;
+      this.hinted = new Set();
+      const scan = this.scanRequested || Date.now() >= nextScanAt;
+      this.scanRequested = false;
+      if (scan) nextScanAt = Date.now() + this.opts.pollIntervalMs;
+      let claimed = 0;
+      try {
+        claimed = await this.round(hints, scan);
+        this.failures = 0;
+        this.lastError = undefined;
+        this.lastSuccessAt = Date.now();
+      } catch (err) {
+        this.failures += 1;
+        this.lastError = (err as Error).message;
+        this.log.error({ err, failures: this.failures }, 'outbox relay round failed; retrying');
+        for (const id of hints) this.hinted.add(id);
+        this.scanRequested = true;
+        await this.sleep(Math.min(200 * 2 ** this.failures, 5000));
+        continue;
+      }
+      if (!this.running) break;
+      // A full round means more may be waiting: scan again at once.
+      if (claimed > 0 && scan) this.scanRequested = true;
+      if (this.hinted.size > 0 || this.scanRequested) continue;
+      await this.sleep(Math.max(0, nextScanAt - Date.now()));
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        if (this.wake === finish) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      this.wake = finish;
+    });
+  }
+
+  /** One claim → publish → mark round. Returns the number of documents claimed. */
+  private async round(hints: Set<unknown>, scan: boolean): Promise<number> {
+    const claimed: Claimed[] = [];
+    for (const model of this.opts.models) {
+      const coll = model.collection as unknown as OutboxCollection;
+      for (const _id of hints) {
+        if (claimed.length >= this.opts.batch) break;
+        const doc = await this.claim(coll, { _id });
+        if (doc) claimed.push(doc);
+      }
+      while (scan && claimed.length < this.opts.batch) {
+        const doc = await this.claim(coll, {});
+        if (!doc) break;
+        claimed.push(doc);
+      }
+    }
+    if (claimed.length === 0) return 0;
+    try {
+      await this.publish(claimed.flatMap((c) => c.events));
+    } catch (err) {
+      // Let the next round (here or in another instance) try again instead of waiting for the lease.
+      await Promise.allSettled(claimed.map((c) => this.release(c)));
+      throw err;
+    }
+    await Promise.all(claimed.map((c) => this.markPublished(c)));
+    this.published += claimed.reduce((n, c) => n + c.events.length, 0);
+    return claimed.length;
+  }
+
+  private async claim(coll: OutboxCollection, where: Record<string, unknown>): Promise<Claimed | null> {
+    const now = new Date();
+    const doc = await coll.findOneAndUpdate(
+      {
+        ...where,
+        'outbox.0': { $exists: true },
+        $or: [{ outboxLeaseUntil: null }, { outboxLeaseUntil: { $lt: now } }],
+      },
+      { $set: { outboxLeaseUntil: new Date(now.getTime() + this.opts.leaseMs), outboxLeaseOwner: this.owner } },
+      { returnDocument: 'after', projection: { outbox: 1 } },
+    );
+    if (!doc) return null;
+    return { coll, _id: doc._id, events: (doc.outbox as EventEnvelope[]) ?? [] };
+  }
+
+  private async publish(events: EventEnvelope[]): Promise<void> {
+    const topics = [...new Set(events.map((e) => topicFor(this.opts.topicPrefix, e.aggregateType)))];
+    const missing = topics.filter((t) => !this.readyTopics.has(t));
+    if (missing.length > 0) {
+      // Auto-create is off on our brokers; an unknown topic would make the idempotent producer retry forever.
+      await ensureTopics(this.opts.publisher.kafka, missing, { partitions: this.opts.partitions });
+      for (const t of missing) this.readyTopics.add(t);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Kafka did not ack ${events.length} events within ${this.opts.publishTimeoutMs} ms`)),
+        this.opts.publishTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([publishEnvelopes(this.opts.publisher.producer, this.opts.topicPrefix, events), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Pull exactly the published ids: events pushed meanwhile stay for the next round. */
+  private async markPublished({ coll, _id, events }: Claimed): Promise<void> {
+    const pull = { $pull: { outbox: { id: { $in: events.map((e) => e.id) } } } };
+    const res = await coll.updateOne(
+      { _id, outboxLeaseOwner: this.owner },
+      { ...pull, $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
+    );
+    // Our lease expired and another relay holds the document: still remove what we published.
+    if (res.matchedCount === 0) await coll.updateOne({ _id }, pull);
+  }
+
+  private async release({ coll, _id }: Claimed): Promise<void> {
+    await coll.updateOne(
+      { _id, outboxLeaseOwner: this.owner },
+      { $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
+    );
+  }
+}
