@@ -1,0 +1,144 @@
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden, HttpError, unauthorized } from './errors';
+
+/** Permission strings of the spec: a staff member's contains 'admin' (spec: "a contains test"). */
+export type Permissions = 'customer' | 'admin' | 'superadmin';
+export type Role = 'customer' | 'staff' | 'superadmin';
+
+/** What the session token carries (the JWT claims). */
+export interface TokenClaims {
+  sub: string;
+  permissions: Permissions;
+  email: string;
+}
+
+/** The signed-in user as handlers see it on `request.user`. */
+export interface SessionUser {
+  id: string;
+  permissions: Permissions;
+  email: string;
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenClaims;
+    user: SessionUser;
+  }
+}
+
+export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: 401 unless a valid session token is presented; sets `request.user`. */
+    authenticate: AuthHook;
+    /** preHandler: like `authenticate`, but a request without a token goes on anonymously. */
+    optionalAuth: AuthHook;
+    /** preHandler: authenticates, then 403 unless the user has one of the roles. */
+    requireRole(...roles: Role[]): AuthHook;
+    /** Signs a session token for the user (expiry from config unless given). */
+    signToken(user: SessionUser, options?: { expiresIn?: string | number }): string;
+  }
+}
+
+export interface AuthOptions {
+  /** Shared by the gateway and every service, so a service reached directly still refuses a forged token. */
+  secret: string;
+  /** e.g. '12h' */
+  expiresIn: string;
+}
+
+export const MESSAGES = {
+  missing: 'Authentication required',
+  invalid: 'Invalid session token',
+  expired: 'Your session has expired',
+  forbidden: 'You are not allowed to do this',
+} as const;
+
+/** The spec's clients treat an error carrying `expiredtoken: true` as an expired session. */
+export const EXPIRED_HEADER = 'expiredtoken';
+
+export function hasRole(user: SessionUser, role: Role): boolean {
+  switch (role) {
+    case 'customer':
+      return user.permissions === 'customer';
+    case 'staff':
+      return user.permissions.includes('admin');
+    case 'superadmin':
+      return user.permissions === 'superadmin';
+  }
+}
+
+/** On `optionalAuth` routes: the signed-in user, or null for an anonymous visitor. */
+export function currentUser(request: FastifyRequest): SessionUser | null {
+  return (request.user as SessionUser | null | undefined) ?? null;
+}
+
+function isClaims(value: unknown): value is TokenClaims {
+  const c = value as Partial<TokenClaims> | null;
+  return (
+    !!c &&
+    typeof c.sub === 'string' &&
+    typeof c.email === 'string' &&
+    (c.permissions === 'customer' || c.permissions === 'admin' || c.permissions === 'superadmin')
+  );
+}
+
+function toAuthError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return unauthorized(MESSAGES.missing);
+  if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') {
+    return unauthorized(MESSAGES.expired, { [EXPIRED_HEADER]: 'true' });
+  }
+  // Forged, malformed, wrong algorithm, "Authorization: Basic …": all the same to the client.
+  return unauthorized(MESSAGES.invalid);
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: AuthOptions) => {
+    if (!opts.secret) throw new Error('authPlugin needs a JWT secret');
+    await app.register(fastifyJwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', expiresIn: opts.expiresIn },
+      verify: { algorithms: ['HS256'] },
+    });
+
+    const verify = async (request: FastifyRequest) => {
+      try {
+        const claims = await request.jwtVerify<object>();
+        if (!isClaims(claims)) throw unauthorized(MESSAGES.invalid);
+        // A validly signed token with the wrong claims is refused above; handlers see the tidy shape.
+        request.user = { id: claims.sub, permissions: claims.permissions, email: claims.email };
+      } catch (err) {
+        throw toAuthError(err);
+      }
+    };
+
+    const authenticate: AuthHook = async (request) => {
+      if (!request.headers.authorization) throw unauthorized(MESSAGES.missing);
+      await verify(request);
+    };
+
+    app.decorate('authenticate', authenticate);
+    app.decorate('optionalAuth', async (request: FastifyRequest) => {
+      if (request.headers.authorization) await verify(request);
+    });
+    app.decorate('requireRole', (...roles: Role[]): AuthHook => {
+      if (roles.length === 0) throw new Error('requireRole needs at least one role');
+      return async (request, reply) => {
+        if (!currentUser(request)) await authenticate(request, reply);
+        if (!roles.some((role) => hasRole(request.user, role))) throw forbidden(MESSAGES.forbidden);
+      };
+    });
+    app.decorate('signToken', (user: SessionUser, options?: { expiresIn?: string | number }) =>
+      app.jwt.sign(
+        { sub: user.id, permissions: user.permissions, email: user.email },
+        options?.expiresIn === undefined ? undefined : { expiresIn: options.expiresIn },
+      ),
+    );
+  },
+  { name: 'decor-auth' },
+);

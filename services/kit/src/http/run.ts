@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Something to stop after the HTTP server, in the order given (consumers, workers, relay, then db). */
+export interface Closer {
+  name: string;
+  close: () => Promise<unknown> | unknown;
+}
+
+export interface RunServiceOptions {
+  app: FastifyInstance;
+  port: number;
+  host: string;
+  onClose?: Closer[];
+  /** Whole shutdown budget; past it the process exits 1 rather than hang. Default 20 s. */
+  shutdownTimeoutMs?: number;
+  /** Injected in tests; defaults to process.exit. */
+  exit?: (code: number) => void;
+}
+
+export interface RunningService {
+  /** The bound address, e.g. http://127.0.0.1:3101 */
+  url: string;
+  /** What SIGTERM triggers; resolves with the exit code it passed to `exit`. */
+  shutdown(reason: string): Promise<number>;
+}
+
+/**
+ * Listens, then on SIGTERM/SIGINT: stop accepting and finish in-flight requests (`app.close`),
+ * run the closers in order, exit 0. A second signal, or the budget running out, exits 1 at once.
+ */
+export async function runService(opts: RunServiceOptions): Promise<RunningService> {
+  const { app } = opts;
+  const log = app.log;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const budgetMs = opts.shutdownTimeoutMs ?? 20_000;
+  let stopping: Promise<number> | undefined;
+
+  const steps = async (reason: string): Promise<number> => {
+    const started = Date.now();
+    log.info({ reason }, 'shutting down: no new requests, finishing in-flight ones');
+    await app.close();
+    log.info('shutdown: http server closed');
+    for (const closer of opts.onClose ?? []) {
+      try {
+        await closer.close();
+        log.info(`shutdown: ${closer.name} closed`);
+      } catch (err) {
+        log.error({ err }, `shutdown: ${closer.name} failed to close`);
+      }
+    }
+    log.info({ ms: Date.now() - started }, 'shutdown complete');
+    return 0;
+  };
+
+  const shutdown = (reason: string): Promise<number> => {
+    stopping ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const overdue = new Promise<number>((resolve) => {
+        timer = setTimeout(() => {
+          log.error(`shutdown: not finished within ${budgetMs} ms, exiting`);
+          resolve(1);
+        }, budgetMs);
+        timer.unref();
+      });
+      const code = await Promise.race([
+        steps(reason).catch((err) => {
+          log.error({ err }, 'shutdown failed');
+          return 1;
+        }),
+        overdue,
+      ]);
+      clearTimeout(timer);
+      exit(code);
+      return code;
+    })();
+    return stopping;
+  };
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn(`${signal} again: forcing exit`);
+      exit(1);
+      return;
+    }
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  // Fastify logs the "listening at" line itself.
+  const url = await app.listen({ port: opts.port, host: opts.host });
+  return { url, shutdown };
+}
