@@ -73,6 +73,11 @@ export function eventHandler<C extends EventContract>(
 export interface ApplyOnceOptions {
   /** How many recent event ids the document remembers. Default 100. */
   keep?: number;
+  /**
+   * Create the document if the filter matches none. Only with a filter on a UNIQUE key (e.g. `_id`):
+   * then a repeat hits the duplicate key and counts as "already applied"; on a non-unique filter a
+   * repeat would insert a second document.
+   */
   upsert?: boolean;
 }
 

@@ -1,0 +1,170 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { testEndpoints } from '@decor/infra';
+import type { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  createQueue,
+  createRedis,
+  createWorker,
+  enqueueOnce,
+  type JobWorker,
+  jobIdFor,
+  listFailedJobs,
+  PermanentJobError,
+  pingRedis,
+  replayFailedJob,
+} from '../src/jobs';
+
+const prefix = `t${randomBytes(4).toString('hex')}`;
+let redis: Redis;
+const queues: Queue[] = [];
+const workers: JobWorker[] = [];
+
+beforeAll(() => {
+  redis = createRedis(testEndpoints().redisUrl);
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.close()));
+  await Promise.all(queues.map((q) => q.obliterate({ force: true }).then(() => q.close())));
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+function queueWith(name: string, backoffMs: number, attempts = 6): Queue {
+  const q = createQueue(name, {
+    connection: redis,
+    prefix,
+    defaultJobOptions: { attempts, backoff: { type: 'exponential', delay: backoffMs, jitter: 0.5 } },
+  });
+  queues.push(q);
+  return q;
+}
+
+function workerFor(name: string, processor: (job: Job) => Promise<unknown>): JobWorker {
+  const w = createWorker(name, processor, { connection: redis, prefix });
+  workers.push(w);
+  return w;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+test('a job that fails twice then succeeds is retried with growing, jittered backoff', async () => {
+  const q = queueWith('flaky', 300);
+  const startedAt: number[] = [];
+  workerFor('flaky', async () => {
+    startedAt.push(Date.now());
+    if (startedAt.length <= 2) throw new Error(`SMTP 421 try ${startedAt.length}`);
+    return 'sent';
+  });
+  const id = await enqueueOnce(q, 'send', { to: 'a@b.c' }, { jobId: `flaky:${randomUUID()}` });
+
+  await waitFor(async () => (await q.getJob(id))?.finishedOn !== undefined);
+  const job = await q.getJob(id);
+  expect(await job?.getState()).toBe('completed');
+  expect(job?.returnvalue).toBe('sent');
+  expect(startedAt).toHaveLength(3);
+  const gap1 = (startedAt[1] ?? 0) - (startedAt[0] ?? 0);
+  const gap2 = (startedAt[2] ?? 0) - (startedAt[1] ?? 0);
+  // jitter 0.5: first wait in [150, 300) ms, second in [300, 600) ms (+ scheduling)
+  expect(gap1).toBeGreaterThanOrEqual(140);
+  expect(gap2).toBeGreaterThanOrEqual(290);
+  expect(gap2).toBeGreaterThan(gap1);
+});
+
+test('a job that always fails ends in the failed set with its error after the bounded attempts', async () => {
+  const q = queueWith('doomed', 20, 3);
+  let calls = 0;
+  workerFor('doomed', async () => {
+    calls += 1;
+    throw new Error('mailbox unavailable');
+  });
+  const id = await enqueueOnce(q, 'send', { n: 1 }, { jobId: jobIdFor('doomed', randomUUID()) });
+
+  await waitFor(async () => (await q.getJob(id).then((j) => j?.getState())) === 'failed');
+  await new Promise((r) => setTimeout(r, 300)); // would a 4th attempt come?
+  expect(calls).toBe(3);
+  const failed = await listFailedJobs(q);
+  expect(failed).toEqual([
+    expect.objectContaining({ id, name: 'send', data: { n: 1 }, failedReason: 'mailbox unavailable', attemptsMade: 3 }),
+  ]);
+  expect(failed[0]?.finishedOn).toEqual(expect.any(Number));
+});
+
+test('a PermanentJobError is not retried, and replayFailedJob runs the job again', async () => {
+  const q = queueWith('permanent', 20);
+  let calls = 0;
+  workerFor('permanent', async () => {
+    calls += 1;
+    if (calls === 1) throw new PermanentJobError('QuickBooks 400: customer has no e-mail');
+    return 'ok';
+  });
+  const id = await enqueueOnce(q, 'sync', { orderId: 'o1' }, { jobId: `sync:${randomUUID()}` });
+
+  await waitFor(async () => (await q.getJob(id).then((j) => j?.getState())) === 'failed');
+  await new Promise((r) => setTimeout(r, 200));
+  expect(calls).toBe(1);
+  const [failed] = await listFailedJobs(q);
+  expect(failed).toMatchObject({ id, attemptsMade: 1, failedReason: 'QuickBooks 400: customer has no e-mail' });
+
+  await replayFailedJob(q, id);
+  await waitFor(async () => (await q.getJob(id).then((j) => j?.getState())) === 'completed');
+  expect(calls).toBe(2);
+  expect(await listFailedJobs(q)).toEqual([]);
+  await expect(replayFailedJob(q, id)).rejects.toThrow(/completed, not failed/);
+});
+
+test('enqueueOnce with the same cause twice makes one job, also after it completed', async () => {
+  const q = queueWith('once', 20);
+  let calls = 0;
+  const worker = workerFor('once', async () => {
+    calls += 1;
+  });
+  const eventId = randomUUID();
+  const cause = `email:PasswordResetRequested:${eventId}`;
+  const [a, b] = await Promise.all([
+    enqueueOnce(q, 'reset-mail', { to: 'x@y.z' }, { jobId: cause }),
+    enqueueOnce(q, 'reset-mail', { to: 'x@y.z' }, { jobId: cause }),
+  ]);
+  expect(a).toBe(`email.PasswordResetRequested.${eventId}`);
+  expect(b).toBe(a);
+  await waitFor(async () => (await q.getJob(a).then((j) => j?.getState())) === 'completed');
+  expect(await enqueueOnce(q, 'reset-mail', { to: 'x@y.z' }, { jobId: cause })).toBe(a);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(calls).toBe(1);
+  const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+  expect(Object.values(counts).reduce((s, n) => s + n, 0)).toBe(1);
+  expect(worker.isHealthy()).toBe(true);
+});
+
+test('health: worker closes gracefully; Redis ping reports up and down', async () => {
+  let finished = false;
+  const q = queueWith('graceful', 20);
+  const w = workerFor('graceful', async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    finished = true;
+  });
+  const id = await enqueueOnce(q, 'slow', {}, { jobId: `slow-${randomUUID()}` });
+  await waitFor(async () => (await q.getJob(id).then((j) => j?.getState())) === 'active');
+  await w.close(); // waits for the active job
+  expect(finished).toBe(true);
+  expect(w.isHealthy()).toBe(false);
+  expect(await q.getJob(id).then((j) => j?.getState())).toBe('completed');
+
+  expect(await pingRedis(redis)).toBe(true);
+  const nowhere = createRedis('redis://127.0.0.1:1', { lazyConnect: true, retryStrategy: () => null });
+  expect(await pingRedis(nowhere, 200)).toBe(false);
+  nowhere.disconnect();
+});
+
+test('jobIdFor never yields an id BullMQ refuses', () => {
+  expect(jobIdFor('a:b', 'c')).toBe('a.b.c');
+  expect(jobIdFor(42)).toBe('job.42');
+});
