@@ -1,0 +1,195 @@
+import {
+  type Static,
+  type StaticDecode,
+  type TObject,
+  type TProperties,
+  type TSchema,
+  Type,
+} from '@sinclair/typebox';
+import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value';
+
+/** A missing or malformed environment variable; the message names each one and what is wrong. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid environment: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Schema option: the default is for local runs only; with NODE_ENV=production the variable must be set. */
+export const REQUIRED_IN_PRODUCTION = 'requiredInProduction';
+
+/** A comma-separated env value ("a:1,b:2") read as a list of non-empty, trimmed items. */
+export function commaList(options: { default?: string; description?: string } = {}) {
+  return Type.Transform(
+    Type.String({
+      pattern: '[^,\\s]',
+      'x-message': 'must be a comma-separated list, e.g. a:9092,b:9092',
+      ...options,
+    }),
+  )
+    .Decode((raw) =>
+      raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    )
+    .Encode((list) => list.join(','));
+}
+
+const DEV_JWT_SECRET = 'decor-local-development-secret-not-for-production';
+
+export const commonConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info' },
+  ),
+  MONGO_URL: Type.String({
+    pattern: '^mongodb(\\+srv)?://',
+    'x-message': 'must start with mongodb:// or mongodb+srv://',
+    default: 'mongodb://127.0.0.1:27027',
+  }),
+  MONGO_DB: Type.String({
+    pattern: '^[A-Za-z0-9_-]{1,63}$',
+    'x-message': 'must be a database name (letters, digits, _ and -)',
+    default: 'decor',
+  }),
+  KAFKA_BROKERS: commaList({ default: '127.0.0.1:19092' }),
+  KAFKA_TOPIC_PREFIX: Type.String({ default: 'decor.' }),
+  REDIS_URL: Type.String({
+    pattern: '^rediss?://',
+    'x-message': 'must start with redis:// or rediss://',
+    default: 'redis://127.0.0.1:6379',
+  }),
+  REDIS_PREFIX: Type.String({ minLength: 1, default: 'decor' }),
+  JWT_SECRET: Type.String({ minLength: 16, default: DEV_JWT_SECRET, [REQUIRED_IN_PRODUCTION]: true }),
+  JWT_EXPIRES_IN: Type.String({
+    pattern: '^\\d+\\s*(ms|s|m|h|d|w)?$',
+    'x-message': 'must be a duration like 12h, 30m or 3600s',
+    default: '12h',
+  }),
+  PUBLIC_BASE_URL: Type.String({
+    pattern: '^https?://',
+    'x-message': 'must start with http:// or https://',
+    default: 'http://127.0.0.1:8080',
+  }),
+});
+
+export type CommonConfig = Readonly<StaticDecode<typeof commonConfigSchema>>;
+
+type CommonProperties = (typeof commonConfigSchema)['properties'];
+
+/**
+ * The common keys plus a service's own (which may override a common one, e.g. its PORT default):
+ * `serviceConfigSchema({ PORT: Type.Integer({ default: 3101 }), MONGO_DB: Type.String({ default: 'catalogue' }) })`.
+ */
+export function serviceConfigSchema<E extends TProperties>(
+  extra: E,
+): TObject<Omit<CommonProperties, keyof E> & E> {
+  return Type.Object({ ...commonConfigSchema.properties, ...extra }) as unknown as TObject<
+    Omit<CommonProperties, keyof E> & E
+  >;
+}
+
+function literalValues(schema: TSchema): unknown[] | undefined {
+  const options = (schema as { anyOf?: TSchema[] }).anyOf;
+  if (!options?.every((o) => 'const' in o)) return undefined;
+  return options.map((o) => (o as unknown as { const: unknown }).const);
+}
+
+function describe(name: string, error: ValueError): string {
+  const schema = error.schema as Record<string, unknown>;
+  if (error.value === undefined) return `${name} is required`;
+  if (typeof schema['x-message'] === 'string') return `${name} ${schema['x-message']}`;
+  const allowed = literalValues(error.schema);
+  if (allowed) return `${name} must be one of: ${allowed.join(', ')}`;
+  switch (error.type) {
+    case ValueErrorType.Integer:
+      return `${name} must be an integer`;
+    case ValueErrorType.Number:
+      return `${name} must be a number`;
+    case ValueErrorType.Boolean:
+      return `${name} must be true or false`;
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.NumberMinimum:
+      return `${name} must be at least ${schema.minimum}`;
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMaximum:
+      return `${name} must be at most ${schema.maximum}`;
+    case ValueErrorType.StringMinLength:
+      return schema.minLength === 1
+        ? `${name} must not be empty`
+        : `${name} must be at least ${schema.minLength} characters`;
+    case ValueErrorType.StringPattern:
+      return `${name} has an invalid format (expected to match ${schema.pattern})`;
+    default:
+      return `${name} is invalid: ${error.message}`;
+  }
+}
+
+/**
+ * Reads `env` (process.env by default) against the schema once: empty strings count as unset,
+ * defaults fill the gaps, numbers and booleans are converted from text, transforms (comma lists)
+ * applied. Any problem throws a ConfigError naming every bad variable; the result is frozen.
+ */
+export function loadConfig<T extends TObject>(
+  schema: T,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<StaticDecode<T>> {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
+  }
+
+  const problems: string[] = [];
+  const production = (raw.NODE_ENV ?? env.NODE_ENV) === 'production';
+  if (production) {
+    for (const [key, prop] of Object.entries(schema.properties)) {
+      if ((prop as Record<string, unknown>)[REQUIRED_IN_PRODUCTION] && raw[key] === undefined) {
+        problems.push(`${key} is required when NODE_ENV=production`);
+      }
+    }
+  }
+
+  const candidate = Value.Convert(schema, Value.Default(schema, raw)) as Static<T>;
+  const seen = new Set<string>();
+  for (const error of Value.Errors(schema, candidate)) {
+    const name = error.path.split('/')[1] ?? '(root)';
+    if (seen.has(name)) continue;
+    seen.add(name);
+    problems.push(describe(name, error));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const config = Value.Decode(schema, candidate) as Record<string, unknown>;
+  for (const value of Object.values(config)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(config) as Readonly<StaticDecode<T>>;
+}
+
+/** For a service's main: the config, or the ConfigError's message on stderr and exit code 1 (no stack trace). */
+export function loadConfigOrExit<T extends TObject>(schema: T, env?: Record<string, string | undefined>) {
+  try {
+    return loadConfig(schema, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, commaList, commonConfigSchema, loadConfig, serviceConfigSchema } from '../src/config';
+
+function problemsOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+test('an empty environment gives the local defaults', () => {
+  const config = loadConfig(commonConfigSchema, {});
+  expect(config).toMatchObject({
+    NODE_ENV: 'development',
+    PORT: 3000,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    MONGO_URL: 'mongodb://127.0.0.1:27027',
+    KAFKA_BROKERS: ['127.0.0.1:19092'],
+    KAFKA_TOPIC_PREFIX: 'decor.',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: 'decor',
+    JWT_EXPIRES_IN: '12h',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+  });
+  expect(config.JWT_SECRET.length).toBeGreaterThanOrEqual(16);
+  expect(config.SERVICE_NAME).toBeUndefined();
+});
+
+test('values are read from text: numbers converted, lists split, blanks treated as unset', () => {
+  const config = loadConfig(commonConfigSchema, {
+    PORT: '4100',
+    KAFKA_BROKERS: 'k1:9092, k2:9092,',
+    LOG_LEVEL: 'debug',
+    HOST: '   ',
+    UNRELATED: 'ignored',
+  });
+  expect(config.PORT).toBe(4100);
+  expect(config.KAFKA_BROKERS).toEqual(['k1:9092', 'k2:9092']);
+  expect(config.LOG_LEVEL).toBe('debug');
+  expect(config.HOST).toBe('127.0.0.1');
+  expect('UNRELATED' in config).toBe(false);
+});
+
+test('the result is frozen', () => {
+  const config = loadConfig(commonConfigSchema, {});
+  expect(Object.isFrozen(config)).toBe(true);
+  expect(Object.isFrozen(config.KAFKA_BROKERS)).toBe(true);
+});
+
+test('every malformed or missing variable is named with what is wrong', () => {
+  const schema = serviceConfigSchema({
+    QBO_CLIENT_ID: Type.String({ minLength: 1 }),
+    BROKERS: commaList(),
+    RETRIES: Type.Integer({ minimum: 0, default: 3 }),
+    DRY_RUN: Type.Boolean({ default: false }),
+  });
+  const message = problemsOf(() =>
+    loadConfig(schema, {
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      MONGO_URL: 'postgres://x',
+      RETRIES: '-1',
+      DRY_RUN: 'maybe',
+    }),
+  );
+  expect(message).toMatch(/^Invalid environment: /);
+  expect(message).toContain('PORT must be an integer');
+  expect(message).toContain('LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent');
+  expect(message).toContain('MONGO_URL must start with mongodb:// or mongodb+srv://');
+  expect(message).toContain('QBO_CLIENT_ID is required');
+  expect(message).toContain('BROKERS is required');
+  expect(message).toContain('RETRIES must be at least 0');
+  expect(message).toContain('DRY_RUN must be true or false');
+});
+
+test('a service can override a common default and add its own keys', () => {
+  const schema = serviceConfigSchema({
+    PORT: Type.Integer({ default: 3101 }),
+    MONGO_DB: Type.String({ default: 'catalogue' }),
+    DRY_RUN: Type.Boolean({ default: false }),
+  });
+  const config = loadConfig(schema, { DRY_RUN: 'true' });
+  expect(config.PORT).toBe(3101);
+  expect(config.MONGO_DB).toBe('catalogue');
+  expect(config.DRY_RUN).toBe(true);
+  expect(config.REDIS_PREFIX).toBe('decor');
+});
+
+test('in production the JWT secret must be set explicitly (no dev default) and long enough', () => {
+  expect(problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'production' }))).toBe(
+    'Invalid environment: JWT_SECRET is required when NODE_ENV=production',
+  );
+  expect(
+    problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'production', JWT_SECRET: 'short' })),
+  ).toBe('Invalid environment: JWT_SECRET must be at least 16 characters');
+  const config = loadConfig(commonConfigSchema, {
+    NODE_ENV: 'production',
+    JWT_SECRET: 'a-long-production-secret-value',
+  });
+  expect(config.JWT_SECRET).toBe('a-long-production-secret-value');
+});
+
+test('loadConfigOrExit stops the process with the message and no stack trace', () => {
+  const script = `require(${JSON.stringify(path.join(__dirname, '../src/config.ts'))}).loadConfigOrExit(
+    require(${JSON.stringify(path.join(__dirname, '../src/config.ts'))}).commonConfigSchema); console.log('started')`;
+  const run = spawnSync(path.join(__dirname, '../../../node_modules/.bin/tsx'), ['-e', script], {
+    env: { ...process.env, PORT: 'eighty', NODE_ENV: 'development' },
+    encoding: 'utf8',
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr.trim()).toBe('Invalid environment: PORT must be an integer');
+  expect(run.stdout).not.toContain('started');
+});
