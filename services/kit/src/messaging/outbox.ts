@@ -311,15 +311,23 @@ export class OutboxRelay {
     }
   }
 
-  /** Pull exactly the published ids: events pushed meanwhile stay for the next round. */
+  /**
+   * Pull exactly the published ids: events pushed meanwhile stay. If some did arrive, claim the
+   * document again at once; their writer may have notified another instance, which found it leased.
+   */
   private async markPublished({ coll, _id, events }: Claimed): Promise<void> {
     const pull = { $pull: { outbox: { id: { $in: events.map((e) => e.id) } } } };
-    const res = await coll.updateOne(
+    const after = await coll.findOneAndUpdate(
       { _id, outboxLeaseOwner: this.owner },
       { ...pull, $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
+      { returnDocument: 'after', projection: { 'outbox.id': 1 } },
     );
-    // Our lease expired and another relay holds the document: still remove what we published.
-    if (res.matchedCount === 0) await coll.updateOne({ _id }, pull);
+    if (!after) {
+      // Our lease expired and another relay holds the document: still remove what we published.
+      await coll.updateOne({ _id }, pull);
+    } else if ((after.outbox?.length ?? 0) > 0) {
+      this.hinted.add(_id);
+    }
   }
 
   private async release({ coll, _id }: Claimed): Promise<void> {

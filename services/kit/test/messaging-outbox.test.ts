@@ -1,0 +1,232 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { defineEvent } from '@decor/contracts';
+import { testEndpoints } from '@decor/infra';
+import { Type } from '@sinclair/typebox';
+import type { Kafka } from 'kafkajs';
+import mongoose, { type Connection, type Model, Schema } from 'mongoose';
+import {
+  appliedEventsPlugin,
+  type ConsumerHandle,
+  createKafka,
+  createPublisher,
+  dlqTopicFor,
+  InvalidEventError,
+  newEvent,
+  OutboxRelay,
+  type OutboxFields,
+  outboxPlugin,
+  type Publisher,
+  publishEnvelopes,
+  startConsumer,
+  topicFor,
+} from '../src/messaging';
+
+// A user-aggregate event for the test; `meta: {}` checks that empty objects survive the outbox.
+const ProfileNoted = defineEvent(
+  'ProfileNoted',
+  1,
+  'user',
+  Type.Object({ seq: Type.Integer(), meta: Type.Object({ tags: Type.Object({}) }) }),
+);
+
+interface UserDoc extends OutboxFields {
+  _id: mongoose.Types.ObjectId;
+  email: string;
+  notes: number;
+}
+interface EffectDoc {
+  _id: string;
+  seqs: number[];
+  count: number;
+}
+
+const run = `t${randomBytes(4).toString('hex')}`;
+let conn: Connection;
+let kafka: Kafka;
+let publisher: Publisher;
+let consumer: ConsumerHandle;
+let Users: Model<UserDoc>;
+let Effects: Model<EffectDoc>;
+const handledAt = new Map<string, number>(); // event id → when the consumer applied it
+const relays: OutboxRelay[] = [];
+
+beforeAll(async () => {
+  const env = testEndpoints();
+  conn = await mongoose.createConnection(env.mongoUrl, { dbName: `${run}_outbox` }).asPromise();
+  const userSchema = new Schema<UserDoc>({ email: String, notes: { type: Number, default: 0 } });
+  userSchema.plugin(outboxPlugin);
+  Users = conn.model<UserDoc>('User', userSchema);
+  const effectSchema = new Schema<EffectDoc>({ _id: String, seqs: [Number], count: Number });
+  effectSchema.plugin(appliedEventsPlugin);
+  Effects = conn.model<EffectDoc>('Effect', effectSchema);
+
+  kafka = createKafka({ clientId: run, brokers: env.kafkaBrokers });
+  publisher = createPublisher(kafka);
+  await publisher.connect();
+  const groupId = `${run}-notification`;
+  consumer = await startConsumer({
+    kafka,
+    groupId,
+    topics: [topicFor(run, 'user')],
+    connection: conn,
+    dlq: { topic: dlqTopicFor(run, groupId), publisher },
+    consumerConfig: { maxWaitTimeInMs: 200 },
+    handlers: {
+      ProfileNoted: async (evt, ctx) => {
+        const p = evt.payload as { seq: number; meta: { tags: object } };
+        expect(p.meta).toEqual({ tags: {} });
+        await ctx.applyOnce(Effects, { _id: evt.aggregateId }, { $inc: { count: 1 }, $push: { seqs: p.seq } }, { upsert: true });
+        handledAt.set(evt.id, Date.now());
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(relays.map((r) => r.stop()));
+  await consumer?.stop();
+  await publisher?.disconnect();
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.deleteTopics({ topics: [topicFor(run, 'user'), dlqTopicFor(run, `${run}-notification`)] }).catch(() => {});
+  await admin.disconnect();
+  await conn?.dropDatabase();
+  await conn?.close();
+});
+
+function relay(pollIntervalMs = 1000): OutboxRelay {
+  const r = new OutboxRelay({ models: [Users], publisher, topicPrefix: run, pollIntervalMs });
+  relays.push(r);
+  return r;
+}
+
+function noted(user: { _id: mongoose.Types.ObjectId }, seq: number) {
+  return newEvent(ProfileNoted, {
+    aggregateId: String(user._id),
+    payload: { seq, meta: { tags: {} } },
+    correlationId: randomUUID(),
+  });
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function effectOf(user: { _id: mongoose.Types.ObjectId }): Promise<EffectDoc | null> {
+  return Effects.findById(String(user._id)).lean();
+}
+
+async function messagesIn(topic: string): Promise<number> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    return offsets.reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+test('a state write with its event is relayed, consumed, and leaves the outbox empty', async () => {
+  const r = relay();
+  r.start();
+  const user = new Users({ email: 'ann@example.com' });
+  const evt = noted(user, 1);
+  user.notes += 1;
+  user.outbox.push(evt); // same document, same save as the state change
+  await user.save();
+  r.notify(user._id);
+
+  await waitFor(async () => (await effectOf(user))?.count === 1);
+  const stored = await Users.findById(user._id).lean();
+  expect(stored?.notes).toBe(1);
+  expect(stored?.outbox).toEqual([]);
+  expect(stored?.outboxLeaseOwner).toBeNull();
+  expect(r.isHealthy()).toBe(true);
+  await r.stop();
+});
+
+test('a malformed payload is refused at the writer and nothing is stored', async () => {
+  const user = await Users.create({ email: 'bad@example.com' });
+  expect(() =>
+    newEvent(ProfileNoted, {
+      aggregateId: String(user._id),
+      payload: { seq: 'one' } as unknown as { seq: number; meta: { tags: object } },
+      correlationId: 'c',
+    }),
+  ).toThrow(InvalidEventError);
+  expect((await Users.findById(user._id).lean())?.outbox).toEqual([]);
+});
+
+test('a crash between write and relay, or between send and mark, still has one effect', async () => {
+  // 1. Written while no relay runs (the service died right after the write).
+  const quiet = await Users.create({ email: 'quiet@example.com' });
+  await Users.updateOne({ _id: quiet._id }, { $inc: { notes: 1 }, $push: { outbox: noted(quiet, 1) } });
+  // 2. A relay sent the event and died before removing it: its lease is left behind, expired.
+  const sent = await Users.create({ email: 'sent@example.com' });
+  const evt = noted(sent, 1);
+  await Users.updateOne(
+    { _id: sent._id },
+    { $push: { outbox: evt }, $set: { outboxLeaseOwner: 'relay-dead', outboxLeaseUntil: new Date(Date.now() - 1) } },
+  );
+  const before = await messagesIn(topicFor(run, 'user'));
+  await publishEnvelopes(publisher.producer, run, [evt]);
+
+  const fresh = relay(100);
+  fresh.start(); // a new instance: no notify, its scan finds both
+  await waitFor(async () => (await effectOf(quiet))?.count === 1 && (await effectOf(sent))?.count === 1);
+  await waitFor(async () => (await Users.countDocuments({ 'outbox.0': { $exists: true } })) === 0);
+  expect(await messagesIn(topicFor(run, 'user'))).toBe(before + 3); // `sent`'s event went out twice
+  await new Promise((r) => setTimeout(r, 300));
+  expect((await effectOf(sent))?.count).toBe(1); // …and was applied once
+  await fresh.stop();
+});
+
+test('two relays on one collection lose nothing; one aggregate is consumed in order', async () => {
+  const [r1, r2] = [relay(200), relay(200)];
+  r1.start();
+  r2.start();
+  const users = await Users.insertMany(Array.from({ length: 40 }, (_, i) => ({ email: `u${i}@example.com` })));
+  const ordered = users[0]!;
+  for (let seq = 1; seq <= 10; seq++) {
+    for (const [i, u] of users.entries()) {
+      if (u !== ordered && seq > 2) continue; // 39 users × 2 events, plus 10 in order for one user
+      await Users.updateOne({ _id: u._id }, { $inc: { notes: 1 }, $push: { outbox: noted(u, seq) } });
+      (i % 2 ? r1 : r2).notify(u._id); // both relays race for the same documents
+    }
+  }
+  await waitFor(async () => {
+    const effects = await Effects.find({ _id: { $in: users.map((u) => String(u._id)) } }).lean();
+    return effects.reduce((n, e) => n + e.count, 0) === 39 * 2 + 10;
+  });
+  expect((await effectOf(ordered))?.seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  for (const u of users.slice(1)) expect((await effectOf(u))?.seqs).toEqual([1, 2]);
+  expect(await Users.countDocuments({ 'outbox.0': { $exists: true } })).toBe(0);
+  expect(r1.health().published + r2.health().published).toBeGreaterThanOrEqual(88);
+  await Promise.all([r1.stop(), r2.stop()]);
+});
+
+test('latency from the state write to the consumer effect (steady rate)', async () => {
+  const r = relay();
+  r.start();
+  const user = await Users.create({ email: 'lat@example.com' });
+  const writtenAt = new Map<string, number>();
+  for (let seq = 1; seq <= 100; seq++) {
+    const evt = noted(user, seq);
+    writtenAt.set(evt.id, Date.now());
+    await Users.updateOne({ _id: user._id }, { $inc: { notes: 1 }, $push: { outbox: evt } });
+    r.notify(user._id);
+    await new Promise((res) => setTimeout(res, 10));
+  }
+  await waitFor(() => [...writtenAt.keys()].every((id) => handledAt.has(id)));
+  const ms = [...writtenAt].map(([id, t]) => (handledAt.get(id) ?? 0) - t).sort((a, b) => a - b);
+  const p50 = ms[49] ?? 0;
+  const p99 = ms[98] ?? 0;
+  process.stdout.write(`outbox write → consumer effect over 100 events: p50 ${p50} ms, p99 ${p99} ms\n`);
+  expect(p50).toBeLessThan(200);
+  await r.stop();
+});
