@@ -78,6 +78,17 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     reply.header(REQUEST_ID_HEADER, request.id);
   });
 
+  // Requests already running when shutdown starts finish normally, but their keep-alive connection must
+  // not outlive them: server.close() only reaps connections idle at that moment and would otherwise wait
+  // for the client's keep-alive to time out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+  });
+
   await app.register(errorHandlerPlugin);
   await app.register(healthPlugin, { checkTimeoutMs: opts.readinessTimeoutMs });
   if (opts.jwt) await app.register(authPlugin, opts.jwt);

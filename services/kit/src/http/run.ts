@@ -60,8 +60,8 @@ export async function runService(opts: RunServiceOptions): Promise<RunningServic
           log.error(`shutdown: not finished within ${budgetMs} ms, exiting`);
           resolve(1);
         }, budgetMs);
-        timer.unref();
       });
+      // The budget timer stays ref'd: a closer awaiting nothing must not let the process drift out with 0.
       const code = await Promise.race([
         steps(reason).catch((err) => {
           log.error({ err }, 'shutdown failed');
