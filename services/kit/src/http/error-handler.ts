@@ -36,6 +36,20 @@ interface MongoLikeError {
   errors?: Record<string, { kind?: string; path?: string; message?: string }>;
 }
 
+/**
+ * The fields of a violated unique index: MongoDB reports `keyValue`; servers that do not
+ * (mongo-java-server) still name the index in the message ("index: email_1 dup key: …").
+ */
+function duplicateFields(err: MongoLikeError & { keyPattern?: object; message?: string }): string[] {
+  const known = Object.keys(err.keyValue ?? err.keyPattern ?? {});
+  if (known.length > 0) return known;
+  const index = /index: (\S+) dup key/.exec(err.message ?? '')?.[1] ?? '';
+  const fields: string[] = [];
+  for (const match of index.matchAll(/(.+?)_(?:-?1|text|hashed|2dsphere|2d)(?:_|$)/g))
+    fields.push(match[1] as string);
+  return fields;
+}
+
 function mongoAnswer(err: MongoLikeError): ErrorAnswer | undefined {
   // A malformed id reached mongoose (routes should use `objectIdParam`, this is the safety net).
   if (err.name === 'CastError') {
@@ -53,7 +67,7 @@ function mongoAnswer(err: MongoLikeError): ErrorAnswer | undefined {
     }
   }
   if (err.code === 11000 || err.code === 11001) {
-    const fields = Object.keys(err.keyValue ?? {});
+    const fields = duplicateFields(err);
     const what = fields.length > 0 ? `this ${fields.join(' and ')}` : 'these values';
     return { status: 409, message: `A record with ${what} already exists` };
   }

@@ -1,0 +1,55 @@
+import mongoose, { type Connection } from 'mongoose';
+
+type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+
+export interface MongoOptions {
+  /** How long to look for a server before failing. Short, so a wrong URL fails clearly at start. */
+  serverSelectionTimeoutMS?: number;
+}
+
+/** 'mongodb://user:secret@host' → 'mongodb://user:***@host', for log lines and errors. */
+export function redactMongoUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/**
+ * Opens this service's own database as a dedicated mongoose Connection (never the global
+ * `mongoose.connect`, so tests and tools can hold several). Models are built on it: `conn.model(...)`.
+ */
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  logger?: Logger,
+  options: MongoOptions = {},
+): Promise<Connection> {
+  const where = `${redactMongoUrl(url)} (database ${dbName})`;
+  const conn = mongoose.createConnection(url, {
+    dbName,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+  });
+  try {
+    await conn.asPromise();
+  } catch (err) {
+    await conn.close().catch(() => undefined);
+    throw new Error(`Cannot connect to MongoDB at ${where}: ${(err as Error).message}`);
+  }
+  logger?.info({ mongo: where }, 'connected to MongoDB');
+  conn.on('disconnected', () => logger?.warn({ mongo: where }, 'MongoDB disconnected'));
+  conn.on('reconnected', () => logger?.info({ mongo: where }, 'MongoDB reconnected'));
+  return conn;
+}
+
+/** For `app.addReadinessCheck('mongo', mongoReadinessCheck(conn))`: connected and answering a ping. */
+export function mongoReadinessCheck(conn: Connection): () => Promise<void> {
+  return async () => {
+    if (conn.readyState !== mongoose.ConnectionStates.connected || !conn.db) {
+      throw new Error(`not connected (state ${mongoose.ConnectionStates[conn.readyState]})`);
+    }
+    await conn.db.command({ ping: 1 });
+  };
+}
+
+/** For `runService({ onClose: [..., mongoCloser(conn)] })`: last, after everything that writes. */
+export function mongoCloser(conn: Connection) {
+  return { name: 'mongo', close: () => conn.close() };
+}
