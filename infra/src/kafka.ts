@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { CACHE_DIR, classDataArchive, ensureJars, javaHint } from './jars';
+import { type RunningProcess, startProcess } from './process';
+
+export interface KafkaOptions {
+  /** Broker port (clients); the controller listens on `controllerPort`. */
+  port: number;
+  controllerPort: number;
+  /** Holds server.properties, the log4j config, kafka.log and the log dirs (data/). */
+  dir: string;
+  log: (line: string) => void;
+  /** Copy a once-formatted storage template instead of running the storage tool (saves a JVM start). */
+  useFormattedTemplate?: boolean;
+  quiet?: boolean;
+  portEnvVar?: string;
+}
+
+export const KAFKA_DEFAULT_PARTITIONS = 6;
+
+function serverProperties(o: KafkaOptions, logDir: string): string {
+  const settings: Record<string, string | number | boolean> = {
+    'process.roles': 'broker,controller',
+    'node.id': 1,
+    // A static quorum: the formatted storage does not record the controller's address, so the
+    // same storage works whatever port the controller gets (test runs pick free ports).
+    'controller.quorum.voters': `1@127.0.0.1:${o.controllerPort}`,
+    listeners: `PLAINTEXT://127.0.0.1:${o.port},CONTROLLER://127.0.0.1:${o.controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${o.port}`,
+    'controller.listener.names': 'CONTROLLER',
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'log.dirs': logDir,
+    'num.partitions': KAFKA_DEFAULT_PARTITIONS,
+    'default.replication.factor': 1,
+    'min.insync.replicas': 1,
+    'offsets.topic.replication.factor': 1,
+    // 50 partitions (the default) make the first consumer group join noticeably slower on a dev box.
+    'offsets.topic.num.partitions': 6,
+    'transaction.state.log.replication.factor': 1,
+    'transaction.state.log.min.isr': 1,
+    'share.coordinator.state.topic.replication.factor': 1,
+    'share.coordinator.state.topic.min.isr': 1,
+    'group.initial.rebalance.delay.ms': 0,
+    // Our code creates every topic with an explicit partition count; a typo must fail, not create.
+    'auto.create.topics.enable': false,
+    'delete.topic.enable': true,
+  };
+  return `${Object.entries(settings)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')}\n`;
+}
+
+/**
+ * Warnings and errors go to kafka.log only: a healthy start logs a harmless ERROR (a controller
+ * registration race), so nothing is printed; start failures append the file's tail instead.
+ */
+function log4jConfig(logFile: string): string {
+  return [
+    'status = error',
+    'appender.file.type = File',
+    'appender.file.name = file',
+    `appender.file.fileName = ${logFile}`,
+    'appender.file.layout.type = PatternLayout',
+    'appender.file.layout.pattern = [%d] %p %m (%c)%n',
+    'rootLogger.level = warn',
+    'rootLogger.appenderRef.file.ref = file',
+    '',
+  ].join('\n');
+}
+
+function javaArgs(lib: string, dir: string, heap: string, classArchive: string[] = []): string[] {
+  return [
+    ...classArchive,
+    `-Xmx${heap}`,
+    '-Xms128m',
+    '-XX:+UseG1GC',
+    '-XX:MaxGCPauseMillis=20',
+    '-Djava.awt.headless=true',
+    `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`,
+    `-Dkafka.logs.dir=${dir}`,
+    '-cp',
+    join(lib, '*'),
+  ];
+}
+
+/** Runs Kafka's storage tool once (format), with a generated cluster id. */
+function formatStorage(lib: string, dir: string, configFile: string): Promise<void> {
+  // Kafka cluster ids are 16 random bytes in URL-safe base64 without padding.
+  const clusterId = randomBytes(16).toString('base64url');
+  const args = [
+    ...javaArgs(lib, dir, '256m'),
+    'kafka.tools.StorageTool',
+    'format',
+    '--cluster-id',
+    clusterId,
+    '--config',
+    configFile,
+    '--ignore-formatted',
+  ];
+  return new Promise((resolve, reject) => {
+    const out: string[] = [];
+    const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (c: Buffer) => out.push(c.toString()));
+    child.stderr.on('data', (c: Buffer) => out.push(c.toString()));
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'ENOENT' ? new Error(`java was not found on PATH: ${javaHint()}`) : err),
+    );
+    child.once('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`formatting Kafka storage failed (exit ${code}):\n${out.join('').trim()}`)),
+    );
+  });
+}
+
+/**
+ * A formatted, never-started storage dir kept under infra/.cache, copied into each test run's
+ * fresh data dir: formatting costs a JVM start (~2 s) that every `npm test` would pay.
+ */
+async function formattedTemplate(lib: string, o: KafkaOptions): Promise<string> {
+  const version = readFileSync(join(lib, '.complete'), 'utf8').trim().slice(0, 12);
+  const template = join(CACHE_DIR, 'kafka', `formatted-${version}`);
+  if (existsSync(join(template, 'meta.properties'))) return template;
+  const work = `${template}.tmp-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const config = join(o.dir, 'format.properties');
+  writeFileSync(config, serverProperties(o, work));
+  await formatStorage(lib, o.dir, config);
+  try {
+    renameSync(work, template);
+  } catch {
+    rmSync(work, { recursive: true, force: true }); // another run made it first
+  }
+  return template;
+}
+
+/** True once the broker answers a metadata request (what every client does first). */
+async function brokerAnswers(port: number): Promise<boolean> {
+  const admin = new Kafka({
+    clientId: 'decor-infra-probe',
+    brokers: [`127.0.0.1:${port}`],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1000,
+    requestTimeout: 2000,
+    retry: { retries: 0 },
+  }).admin();
+  try {
+    await admin.connect();
+    await admin.listTopics();
+    return true;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Starts a single-node KRaft broker+controller; resolves when it accepts admin requests. */
+export async function startKafka(o: KafkaOptions): Promise<RunningProcess> {
+  const lib = await ensureJars('kafka', o.log);
+  const logDir = join(o.dir, 'data');
+  const logFile = join(o.dir, 'kafka.log');
+  mkdirSync(o.dir, { recursive: true });
+  const configFile = join(o.dir, 'server.properties');
+  writeFileSync(configFile, serverProperties(o, logDir));
+  writeFileSync(join(o.dir, 'log4j2.properties'), log4jConfig(logFile));
+
+  if (!existsSync(join(logDir, 'meta.properties'))) {
+    if (o.useFormattedTemplate) cpSync(await formattedTemplate(lib, o), logDir, { recursive: true });
+    else await formatStorage(lib, o.dir, configFile);
+  }
+
+  const archive = classDataArchive('kafka');
+  try {
+    const kafka = await startProcess({
+      name: 'kafka',
+      command: 'java',
+      args: [...javaArgs(lib, o.dir, '768m', archive.args), 'kafka.Kafka', configFile],
+      log: o.log,
+      quiet: o.quiet,
+      ready: () => brokerAnswers(o.port),
+      probeIntervalMs: 200,
+      readyTimeoutMs: 90_000,
+      stopGraceMs: 15_000,
+      installHint: javaHint(),
+    });
+    void kafka.exited.then(() => archive.adopt());
+    return kafka;
+  } catch (err) {
+    const logTail = tail(logFile, 20);
+    if (err instanceof Error && logTail) err.message += `\n--- tail of ${logFile} ---\n${logTail}`;
+    throw err;
+  }
+}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CACHE_DIR, classDataArchive, ensureJars, INFRA_DIR, javaHint } from './jars';
+import { type RunningProcess, startProcess } from './process';
+
+export interface MongoOptions {
+  port: number;
+  /** 'memory' for tests; an H2 MVStore file for `npm start` (data survives restarts). */
+  storage: { kind: 'memory' } | { kind: 'h2'; file: string };
+  log: (line: string) => void;
+  quiet?: boolean;
+}
+
+const LAUNCHER = join(INFRA_DIR, 'mongo', 'Launcher.java');
+
+/**
+ * The launcher runs as a single-file source program (`java -cp … Launcher.java`), which compiles
+ * it in memory on every start — about a second of CPU that each `npm test` would pay while Kafka
+ * starts on the same two cores. So it is compiled once into the cache when `javac` is there;
+ * without javac (or if that fails) the source launch is used. Returns the java arguments.
+ */
+async function launcherArgs(lib: string): Promise<string[]> {
+  const hash = createHash('sha256').update(readFileSync(LAUNCHER)).digest('hex').slice(0, 12);
+  const classes = join(CACHE_DIR, 'mongo', `launcher-${hash}`);
+  const classpath = join(lib, '*');
+  if (!existsSync(join(classes, 'Launcher.class'))) {
+    const work = `${classes}.tmp-${process.pid}`;
+    const compiled = await new Promise<boolean>((resolve) => {
+      const javac = spawn('javac', ['-nowarn', '-cp', classpath, '-d', work, LAUNCHER], { stdio: 'ignore' });
+      javac.once('error', () => resolve(false));
+      javac.once('close', (code) => resolve(code === 0));
+    });
+    if (!compiled || !existsSync(join(work, 'Launcher.class'))) {
+      rmSync(work, { recursive: true, force: true });
+      return ['-cp', classpath, LAUNCHER];
+    }
+    try {
+      renameSync(work, classes);
+    } catch {
+      rmSync(work, { recursive: true, force: true }); // a concurrent run compiled it first
+    }
+  }
+  return ['-cp', `${classpath}:${classes}`, 'Launcher'];
+}
+
+/** Starts mongo-java-server through infra/mongo/Launcher.java. */
+export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
+  const lib = await ensureJars('mongo', o.log);
+  let storage = 'memory';
+  if (o.storage.kind === 'h2') {
+    mkdirSync(dirname(o.storage.file), { recursive: true });
+    storage = `h2:${o.storage.file}`;
+  }
+  const archive = classDataArchive('mongo');
+  const mongo = await startProcess({
+    name: 'mongo',
+    command: 'java',
+    args: [
+      ...archive.args,
+      '-Xmx512m',
+      '-XX:+UseSerialGC',
+      // The library logs every connection at INFO; keep warnings and errors.
+      '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
+      ...(await launcherArgs(lib)),
+      String(o.port),
+      storage,
+    ],
+    log: o.log,
+    quiet: o.quiet,
+    ready: /^mongo ready /,
+    readyTimeoutMs: 60_000,
+    stopGraceMs: 10_000,
+    installHint: javaHint(),
+  });
+  void mongo.exited.then(() => archive.adopt());
+  return mongo;
+}
