@@ -48,6 +48,7 @@ beforeAll(async () => {
   app.get('/boom', async () => {
     throw new Error('secret connection string mongodb://admin:pw@db');
   });
+  app.get('/ip', async (request) => ({ ip: request.ip, protocol: request.protocol }));
   app.post(
     '/echo',
     { schema: { body: Type.Object({ note: Type.String() }) } },
@@ -113,4 +114,11 @@ test('probes are not logged as requests, real requests are', async () => {
   await call(base, '/missing', { headers: { 'x-request-id': 'real-1' } });
   expect(lines.filter((l) => l.req?.url === '/healthz' || l.req?.url === '/readyz')).toEqual([]);
   expect(lines.some((l) => l.reqId === 'real-1' && l.msg === 'incoming request')).toBe(true);
+});
+
+test('behind a proxy on loopback (the gateway) the client ip and protocol come from X-Forwarded-*', async () => {
+  const res = await call(base, '/ip', {
+    headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+  });
+  expect(res.body).toEqual({ ip: '203.0.113.7', protocol: 'https' });
 });

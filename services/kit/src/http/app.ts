@@ -32,7 +32,10 @@ export interface ServiceAppOptions {
   jwt?: AuthOptions;
   /** Largest accepted body in bytes (413 above). Default 1 MiB. */
   bodyLimit?: number;
-  /** Behind the gateway / a load balancer: take client ip and protocol from X-Forwarded-*. Default true. */
+  /**
+   * Whose X-Forwarded-* to believe for client ip and protocol. Default: proxies on loopback and private
+   * networks (the gateway, a compose/k8s network), never a public client. The public edge passes false.
+   */
   trustProxy?: boolean | string | string[];
   /** Time limit for each `/readyz` check. Default 2000 ms. */
   readinessTimeoutMs?: number;
@@ -69,7 +72,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     }),
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: opts.trustProxy ?? true,
+    trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
