@@ -210,8 +210,8 @@ test('two relays on one collection lose nothing; one aggregate is consumed in or
   await Promise.all([r1.stop(), r2.stop()]);
 });
 
-test('latency from the state write to the consumer effect (steady rate)', async () => {
-  const r = relay();
+test('notify() wakes the relay: write → consumer effect latency at a steady rate', async () => {
+  const r = relay(60_000); // the poll alone would deliver nothing within this test
   r.start();
   const user = await Users.create({ email: 'lat@example.com' });
   const writtenAt = new Map<string, number>();
@@ -227,6 +227,6 @@ test('latency from the state write to the consumer effect (steady rate)', async 
   const p50 = ms[49] ?? 0;
   const p99 = ms[98] ?? 0;
   process.stdout.write(`outbox write → consumer effect over 100 events: p50 ${p50} ms, p99 ${p99} ms\n`);
-  expect(p50).toBeLessThan(200);
+  expect(p50).toBeLessThan(500); // a figure, not a benchmark: loose so a busy machine does not fail it
   await r.stop();
 });

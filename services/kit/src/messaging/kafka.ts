@@ -3,11 +3,11 @@ import {
   type Admin,
   Kafka,
   type KafkaConfig,
+  logLevel,
   type Message,
   Partitioners,
   type Producer,
   type RetryOptions,
-  logLevel,
 } from 'kafkajs';
 import { type KitLogger, silentLogger } from './log';
 
@@ -84,9 +84,12 @@ export async function ensureTopics(
     const missing = wanted.filter((t) => !existing.has(t));
     if (missing.length > 0) {
       // Returns false (no throw) when every "error" is TOPIC_ALREADY_EXISTS: a concurrent creator won.
+      // kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a busy broker
+      // answers for a moment after creating a topic; our loop below tolerates it.
       await admin.createTopics({
         topics: missing.map((topic) => ({ topic, numPartitions: partitions })),
         timeout: timeoutMs,
+        waitForLeaders: false,
       });
     }
     await waitForLeaders(admin, wanted, timeoutMs);
@@ -137,7 +140,10 @@ export interface CreatePublisherOptions {
  * - `idempotent: true`: the broker drops duplicates of a retried batch, and kafkajs then forces
  *   acks=all (-1) and keeps ordering per partition, so one aggregate's events stay in order.
  */
-export function createPublisher(kafka: Kafka, { logger = silentLogger, retry }: CreatePublisherOptions = {}): Publisher {
+export function createPublisher(
+  kafka: Kafka,
+  { logger = silentLogger, retry }: CreatePublisherOptions = {},
+): Publisher {
   const producer = kafka.producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     idempotent: true,
