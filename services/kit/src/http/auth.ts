@@ -50,7 +50,7 @@ export interface AuthOptions {
   expiresIn: string;
 }
 
-export const MESSAGES = {
+export const AUTH_MESSAGES = {
   missing: 'Authentication required',
   invalid: 'Invalid session token',
   expired: 'Your session has expired',
@@ -99,10 +99,10 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 function toAuthError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if ((err as { code?: string }).code === 'FAST_JWT_EXPIRED') {
-    return unauthorized(MESSAGES.expired, { [EXPIRED_HEADER]: 'true' });
+    return unauthorized(AUTH_MESSAGES.expired, { [EXPIRED_HEADER]: 'true' });
   }
   // Forged, malformed, wrong algorithm, not yet valid: all the same to the client.
-  return unauthorized(MESSAGES.invalid);
+  return unauthorized(AUTH_MESSAGES.invalid);
 }
 
 export const authPlugin = fp(
@@ -122,13 +122,13 @@ export const authPlugin = fp(
         throw toAuthError(err);
       }
       // A validly signed token with the wrong claims is refused too; handlers see the tidy shape.
-      if (!isClaims(claims)) throw unauthorized(MESSAGES.invalid);
+      if (!isClaims(claims)) throw unauthorized(AUTH_MESSAGES.invalid);
       request.user = { id: claims.sub, permissions: claims.permissions, email: claims.email };
     };
 
     const authenticate: AuthHook = async (request) => {
       const token = bearerToken(request);
-      if (!token) throw unauthorized(MESSAGES.missing);
+      if (!token) throw unauthorized(AUTH_MESSAGES.missing);
       verify(request, token);
     };
 
@@ -141,7 +141,7 @@ export const authPlugin = fp(
       if (roles.length === 0) throw new Error('requireRole needs at least one role');
       return async (request, reply) => {
         if (!currentUser(request)) await authenticate(request, reply);
-        if (!roles.some((role) => hasRole(request.user, role))) throw forbidden(MESSAGES.forbidden);
+        if (!roles.some((role) => hasRole(request.user, role))) throw forbidden(AUTH_MESSAGES.forbidden);
       };
     });
     app.decorate('signToken', (user: SessionUser, options?: { expiresIn?: string | number }) =>
