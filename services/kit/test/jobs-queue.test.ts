@@ -93,7 +93,13 @@ test('a job that always fails ends in the failed set with its error after the bo
   expect(calls).toBe(3);
   const failed = await listFailedJobs(q);
   expect(failed).toEqual([
-    expect.objectContaining({ id, name: 'send', data: { n: 1 }, failedReason: 'mailbox unavailable', attemptsMade: 3 }),
+    expect.objectContaining({
+      id,
+      name: 'send',
+      data: { n: 1 },
+      failedReason: 'mailbox unavailable',
+      attemptsMade: 3,
+    }),
   ]);
   expect(failed[0]?.finishedOn).toEqual(expect.any(Number));
 });
@@ -112,7 +118,11 @@ test('a PermanentJobError is not retried, and replayFailedJob runs the job again
   await new Promise((r) => setTimeout(r, 200));
   expect(calls).toBe(1);
   const [failed] = await listFailedJobs(q);
-  expect(failed).toMatchObject({ id, attemptsMade: 1, failedReason: 'QuickBooks 400: customer has no e-mail' });
+  expect(failed).toMatchObject({
+    id,
+    attemptsMade: 1,
+    failedReason: 'QuickBooks 400: customer has no e-mail',
+  });
 
   await replayFailedJob(q, id);
   await waitFor(async () => (await q.getJob(id).then((j) => j?.getState())) === 'completed');

@@ -11,9 +11,10 @@ import {
   createPublisher,
   DLQ_HEADERS,
   dlqTopicFor,
+  type EventHandler,
   ensureTopics,
   eventHandler,
-  type EventHandler,
+  kafkaReadiness,
   PROCESSED_EVENTS_COLLECTION,
   type Publisher,
   publishEnvelopes,
@@ -23,7 +24,11 @@ import {
 
 const run = `t${randomBytes(4).toString('hex')}`;
 const group = { main: `${run}-order-svc`, shared: `${run}-cart-svc`, fragile: `${run}-fragile` };
-const topic = { main: topicFor(run, 'order'), shared: topicFor(run, 'cart'), fragile: topicFor(run, 'catalogue') };
+const topic = {
+  main: topicFor(run, 'order'),
+  shared: topicFor(run, 'cart'),
+  fragile: topicFor(run, 'catalogue'),
+};
 const Quantity = defineEvent('QuantityChecked', 1, 'order', Type.Object({ quantity: Type.Integer() }));
 // Fast group changes for the test (defaults are seconds).
 const consumerConfig = { maxWaitTimeInMs: 200, heartbeatInterval: 300, sessionTimeout: 10_000 };
@@ -43,7 +48,12 @@ const dlqMessages: KafkaMessage[] = [];
 const calls = new Map<string, number>(); // event id → handler invocations
 const handledBy = new Map<string, Set<string>>(); // event id → consumers that ran it
 
-function envelope(type: string, aggregateType: AggregateType, aggregateId: string, payload: unknown = {}): EventEnvelope {
+function envelope(
+  type: string,
+  aggregateType: AggregateType,
+  aggregateId: string,
+  payload: unknown = {},
+): EventEnvelope {
   return {
     id: randomUUID(),
     type,
@@ -112,7 +122,12 @@ beforeAll(async () => {
           throw new Error('cannot read legacy order format');
         },
         ...eventHandler(Quantity, async (evt, ctx) => {
-          await ctx.applyOnce(Counters, { _id: evt.aggregateId }, { $inc: { n: evt.payload.quantity } }, { upsert: true });
+          await ctx.applyOnce(
+            Counters,
+            { _id: evt.aggregateId },
+            { $inc: { n: evt.payload.quantity } },
+            { upsert: true },
+          );
         }),
       },
     }),
@@ -204,7 +219,9 @@ test('poison messages end in the dead-letter topic with their error; the consume
   expect(header(first, 'event-id')).toBe(poison.id); // original headers kept
   expect(calls.get(poison.id)).toBe(3);
   // A payload that breaks its contract is permanent: dead-lettered after one attempt.
-  expect(header(second, DLQ_HEADERS.error)).toMatch(/PermanentEventError: QuantityChecked payload .*quantity/);
+  expect(header(second, DLQ_HEADERS.error)).toMatch(
+    /PermanentEventError: QuantityChecked payload .*quantity/,
+  );
   expect(header(second, DLQ_HEADERS.attempts)).toBe('1');
   expect(second?.key?.toString()).toBe(orderId);
   expect(header(third, DLQ_HEADERS.error)).toMatch(/SyntaxError/);
@@ -226,12 +243,18 @@ test('two instances in one group share the partitions; 500 events each take effe
     const pb = b?.health().assignment[topic.shared] ?? [];
     return pa.length > 0 && pb.length > 0 && pa.length + pb.length === 6;
   });
-  expect(new Set([...(a?.health().assignment[topic.shared] ?? []), ...(b?.health().assignment[topic.shared] ?? [])]).size).toBe(6);
+  expect(
+    new Set([
+      ...(a?.health().assignment[topic.shared] ?? []),
+      ...(b?.health().assignment[topic.shared] ?? []),
+    ]).size,
+  ).toBe(6);
 
   const carts = Array.from({ length: 50 }, () => `cart-${randomUUID()}`);
   const events = Array.from({ length: 500 }, (_, i) => envelope('Counted', 'cart', carts[i % 50] ?? ''));
   const duplicates = events.filter((_, i) => i % 10 === 0); // 50 redeliveries
-  for (let i = 0; i < events.length; i += 50) await publishEnvelopes(publisher.producer, run, events.slice(i, i + 50));
+  for (let i = 0; i < events.length; i += 50)
+    await publishEnvelopes(publisher.producer, run, events.slice(i, i + 50));
   await publishEnvelopes(publisher.producer, run, duplicates);
 
   await waitFor(async () => {
@@ -257,6 +280,9 @@ test('a consumer that cannot dead-letter crashes visibly and commits nothing', a
   await waitFor(() => fragile?.isHealthy() === false);
   expect(fragile?.health()).toMatchObject({ state: 'crashed', healthy: false });
   expect(fragile?.health().lastError).toMatch(/disconnected|dead-letter/);
+  // What /readyz reports: the healthy consumers alone are ready; with the crashed one, not.
+  expect(kafkaReadiness({ publisher, consumers: consumers.slice(0, 3) }).ready).toBe(true);
+  expect(kafkaReadiness({ publisher, consumers }).ready).toBe(false);
 
   const admin = kafka.admin();
   await admin.connect();

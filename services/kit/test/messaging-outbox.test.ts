@@ -12,8 +12,8 @@ import {
   dlqTopicFor,
   InvalidEventError,
   newEvent,
-  OutboxRelay,
   type OutboxFields,
+  OutboxRelay,
   outboxPlugin,
   type Publisher,
   publishEnvelopes,
@@ -75,7 +75,12 @@ beforeAll(async () => {
       ProfileNoted: async (evt, ctx) => {
         const p = evt.payload as { seq: number; meta: { tags: object } };
         expect(p.meta).toEqual({ tags: {} });
-        await ctx.applyOnce(Effects, { _id: evt.aggregateId }, { $inc: { count: 1 }, $push: { seqs: p.seq } }, { upsert: true });
+        await ctx.applyOnce(
+          Effects,
+          { _id: evt.aggregateId },
+          { $inc: { count: 1 }, $push: { seqs: p.seq } },
+          { upsert: true },
+        );
         handledAt.set(evt.id, Date.now());
       },
     },
@@ -88,7 +93,9 @@ afterAll(async () => {
   await publisher?.disconnect();
   const admin = kafka.admin();
   await admin.connect();
-  await admin.deleteTopics({ topics: [topicFor(run, 'user'), dlqTopicFor(run, `${run}-notification`)] }).catch(() => {});
+  await admin
+    .deleteTopics({ topics: [topicFor(run, 'user'), dlqTopicFor(run, `${run}-notification`)] })
+    .catch(() => {});
   await admin.disconnect();
   await conn?.dropDatabase();
   await conn?.close();
@@ -171,7 +178,10 @@ test('a crash between write and relay, or between send and mark, still has one e
   const evt = noted(sent, 1);
   await Users.updateOne(
     { _id: sent._id },
-    { $push: { outbox: evt }, $set: { outboxLeaseOwner: 'relay-dead', outboxLeaseUntil: new Date(Date.now() - 1) } },
+    {
+      $push: { outbox: evt },
+      $set: { outboxLeaseOwner: 'relay-dead', outboxLeaseUntil: new Date(Date.now() - 1) },
+    },
   );
   const before = await messagesIn(topicFor(run, 'user'));
   await publishEnvelopes(publisher.producer, run, [evt]);
@@ -190,8 +200,10 @@ test('two relays on one collection lose nothing; one aggregate is consumed in or
   const [r1, r2] = [relay(200), relay(200)];
   r1.start();
   r2.start();
-  const users = await Users.insertMany(Array.from({ length: 40 }, (_, i) => ({ email: `u${i}@example.com` })));
-  const ordered = users[0]!;
+  const users = await Users.insertMany(
+    Array.from({ length: 40 }, (_, i) => ({ email: `u${i}@example.com` })),
+  );
+  const ordered = users[0] as (typeof users)[number];
   for (let seq = 1; seq <= 10; seq++) {
     for (const [i, u] of users.entries()) {
       if (u !== ordered && seq > 2) continue; // 39 users × 2 events, plus 10 in order for one user

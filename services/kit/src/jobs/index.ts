@@ -4,11 +4,11 @@ export {
   DEFAULT_JOB_OPTIONS,
   enqueueOnce,
   type FailedJobRecord,
-  jobIdFor,
   type JobWorker,
+  jobIdFor,
   listFailedJobs,
   PermanentJobError,
   type QueueConnectionOptions,
   replayFailedJob,
 } from './queue';
-export { createRedis, type CreateRedisOptions, pingRedis } from './redis';
+export { type CreateRedisOptions, createRedis, pingRedis } from './redis';

@@ -4,7 +4,15 @@
  * evidence is never deleted — where `listFailedJobs` shows it to staff and tests and
  * `replayFailedJob` runs it again with fresh attempts.
  */
-import { type DefaultJobOptions, type Job, type JobsOptions, type Processor, Queue, UnrecoverableError, Worker } from 'bullmq';
+import {
+  type DefaultJobOptions,
+  type Job,
+  type JobsOptions,
+  type Processor,
+  Queue,
+  UnrecoverableError,
+  Worker,
+} from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type KitLogger, silentLogger } from '../messaging/log';
 
@@ -104,7 +112,11 @@ export function createWorker<Data = unknown>(
   worker.on('failed', (job, err) => {
     if (!job) return;
     const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-    if (final) log.error({ err, jobId: job.id, attemptsMade: job.attemptsMade }, 'job failed for good; kept in failed set');
+    if (final)
+      log.error(
+        { err, jobId: job.id, attemptsMade: job.attemptsMade },
+        'job failed for good; kept in failed set',
+      );
     else log.warn({ err, jobId: job.id, attemptsMade: job.attemptsMade }, 'job attempt failed; will retry');
   });
   worker.on('completed', () => {

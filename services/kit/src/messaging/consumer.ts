@@ -38,10 +38,15 @@ export interface EventContext {
   logger: KitLogger;
   heartbeat(): Promise<void>;
   /** `applyOnce` bound to this event's id. */
-  applyOnce(model: Model<any>, filter: Record<string, unknown>, update: UpdateQuery<any>, opts?: ApplyOnceOptions): Promise<boolean>;
+  applyOnce<T>(
+    model: Model<T>,
+    filter: Record<string, unknown>,
+    update: UpdateQuery<T>,
+    opts?: ApplyOnceOptions,
+  ): Promise<boolean>;
 }
 
-export type EventHandler<P = any> = (envelope: EventEnvelope<P>, ctx: EventContext) => Promise<void>;
+export type EventHandler<P = unknown> = (envelope: EventEnvelope<P>, ctx: EventContext) => Promise<void>;
 
 /** Thrown by a handler for bad data: no retries, straight to the dead-letter topic. */
 export class PermanentEventError extends Error {
@@ -91,10 +96,10 @@ export function appliedEventsPlugin(schema: import('mongoose').Schema): void {
  * documents that already list the id, and the same write appends it (capped with `$slice`). Returns
  * true if this call applied it. The model's schema needs `appliedEventsPlugin`.
  */
-export async function applyOnce(
-  model: Model<any>,
+export async function applyOnce<T>(
+  model: Model<T>,
   filter: Record<string, unknown>,
-  update: UpdateQuery<any>,
+  update: UpdateQuery<T>,
   eventId: string,
   { keep = 100, upsert = false }: ApplyOnceOptions = {},
 ): Promise<boolean> {
@@ -103,7 +108,11 @@ export async function applyOnce(
   }
   const push = { ...(update.$push ?? {}), appliedEvents: { $each: [eventId], $slice: -keep } };
   try {
-    const res = await model.updateOne({ ...filter, appliedEvents: { $ne: eventId } }, { ...update, $push: push }, { upsert });
+    const res = await model.updateOne(
+      { ...filter, appliedEvents: { $ne: eventId } },
+      { ...update, $push: push },
+      { upsert },
+    );
     return res.modifiedCount + res.upsertedCount > 0;
   } catch (err) {
     // Upsert raced with (or followed) the write that already applied this event.
@@ -231,7 +240,12 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
 
   async function record(rec: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>): Promise<void> {
     try {
-      await processed.insertOne({ _id: `${groupId}:${rec.eventId}`, groupId, processedAt: new Date(), ...rec });
+      await processed.insertOne({
+        _id: `${groupId}:${rec.eventId}`,
+        groupId,
+        processedAt: new Date(),
+        ...rec,
+      });
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err; // already recorded by an earlier delivery
     }
@@ -310,7 +324,10 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
           break;
         } catch (err) {
           failure = err;
-          log.warn({ err, eventId: envelope.id, type: envelope.type, attempt: tries }, 'event handler failed');
+          log.warn(
+            { err, eventId: envelope.id, type: envelope.type, attempt: tries },
+            'event handler failed',
+          );
           if (err instanceof PermanentEventError) break;
           if (tries < attempts) {
             const max = Math.min(maxMs, initialMs * 2 ** (tries - 1));

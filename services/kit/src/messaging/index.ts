@@ -1,41 +1,41 @@
 export {
-  createKafka,
-  createPublisher,
-  dlqTopicFor,
-  ensureTopics,
-  EVENT_HEADERS,
-  publishEnvelopes,
-  toMessage,
-  topicFor,
-  type CreateKafkaOptions,
-  type CreatePublisherOptions,
-  type EnsureTopicsOptions,
-  type Publisher,
-} from './kafka';
-export {
-  InvalidEventError,
-  newEvent,
-  OutboxRelay,
-  outboxPlugin,
-  type OutboxFields,
-  type OutboxRelayOptions,
-  type RelayHealth,
-} from './outbox';
-export {
-  applyOnce,
-  appliedEventsPlugin,
-  DLQ_HEADERS,
-  eventHandler,
-  PermanentEventError,
-  PROCESSED_EVENTS_COLLECTION,
-  startConsumer,
   type ApplyOnceOptions,
+  appliedEventsPlugin,
+  applyOnce,
   type ConsumerHandle,
   type ConsumerHealth,
   type ConsumerState,
+  DLQ_HEADERS,
   type EventContext,
   type EventHandler,
+  eventHandler,
+  PermanentEventError,
+  PROCESSED_EVENTS_COLLECTION,
   type StartConsumerOptions,
+  startConsumer,
 } from './consumer';
-export { kafkaReadiness, type KafkaReadiness } from './health';
-export { silentLogger, type KitLogger } from './log';
+export { type KafkaReadiness, kafkaReadiness } from './health';
+export {
+  type CreateKafkaOptions,
+  type CreatePublisherOptions,
+  createKafka,
+  createPublisher,
+  dlqTopicFor,
+  type EnsureTopicsOptions,
+  EVENT_HEADERS,
+  ensureTopics,
+  type Publisher,
+  publishEnvelopes,
+  toMessage,
+  topicFor,
+} from './kafka';
+export { type KitLogger, silentLogger } from './log';
+export {
+  InvalidEventError,
+  newEvent,
+  type OutboxFields,
+  OutboxRelay,
+  type OutboxRelayOptions,
+  outboxPlugin,
+  type RelayHealth,
+} from './outbox';

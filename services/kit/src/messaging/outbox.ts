@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@decor/contracts';
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Model, type mongo, Schema } from 'mongoose';
 import { ensureTopics, type Publisher, publishEnvelopes, topicFor } from './kafka';
 import { type KitLogger, silentLogger } from './log';
@@ -102,6 +102,7 @@ export function newEvent<C extends EventContract>(
 
 export interface OutboxRelayOptions {
   /** Aggregate models whose schema uses `outboxPlugin`. */
+  // biome-ignore lint/suspicious/noExplicitAny: models of any document type; only the outbox fields are used
   models: Model<any>[];
   publisher: Publisher;
   /** Topic = `<topicPrefix>.<aggregateType>`. */
@@ -163,7 +164,14 @@ export class OutboxRelay {
   private published = 0;
 
   constructor({ logger = silentLogger, ...opts }: OutboxRelayOptions) {
-    this.opts = { pollIntervalMs: 1000, batch: 100, leaseMs: 10_000, publishTimeoutMs: 5000, partitions: 6, ...opts };
+    this.opts = {
+      pollIntervalMs: 1000,
+      batch: 100,
+      leaseMs: 10_000,
+      publishTimeoutMs: 5000,
+      partitions: 6,
+      ...opts,
+    };
     this.log = logger.child({ component: 'outbox-relay' });
   }
 
@@ -282,7 +290,9 @@ export class OutboxRelay {
         'outbox.0': { $exists: true },
         $or: [{ outboxLeaseUntil: null }, { outboxLeaseUntil: { $lt: now } }],
       },
-      { $set: { outboxLeaseUntil: new Date(now.getTime() + this.opts.leaseMs), outboxLeaseOwner: this.owner } },
+      {
+        $set: { outboxLeaseUntil: new Date(now.getTime() + this.opts.leaseMs), outboxLeaseOwner: this.owner },
+      },
       { returnDocument: 'after', projection: { outbox: 1 } },
     );
     if (!doc) return null;
@@ -300,12 +310,18 @@ export class OutboxRelay {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`Kafka did not ack ${events.length} events within ${this.opts.publishTimeoutMs} ms`)),
+        () =>
+          reject(
+            new Error(`Kafka did not ack ${events.length} events within ${this.opts.publishTimeoutMs} ms`),
+          ),
         this.opts.publishTimeoutMs,
       );
     });
     try {
-      await Promise.race([publishEnvelopes(this.opts.publisher.producer, this.opts.topicPrefix, events), timeout]);
+      await Promise.race([
+        publishEnvelopes(this.opts.publisher.producer, this.opts.topicPrefix, events),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
