@@ -222,6 +222,26 @@ test('two relays on one collection lose nothing; one aggregate is consumed in or
   await Promise.all([r1.stop(), r2.stop()]);
 });
 
+test('one unpublishable document does not hold back the others, and makes the relay unhealthy', async () => {
+  const r = relay(100);
+  const big = await Users.create({ email: 'big@example.com' });
+  const huge = newEvent(ProfileNoted, {
+    aggregateId: String(big._id),
+    payload: { seq: 1, meta: { tags: { blob: 'x'.repeat(1_500_000) } } }, // over the broker's 1 MB limit
+    correlationId: 'c',
+  });
+  await Users.updateOne({ _id: big._id }, { $push: { outbox: huge } });
+  const fine = await Users.insertMany([0, 1, 2].map((i) => ({ email: `fine${i}@example.com`, outbox: [] })));
+  for (const u of fine) await Users.updateOne({ _id: u._id }, { $push: { outbox: noted(u, 1) } });
+  r.start();
+  await waitFor(async () => (await Promise.all(fine.map(effectOf))).every((e) => e?.count === 1));
+  await waitFor(() => !r.isHealthy());
+  expect(r.health().lastError).toMatch(/too large|size/i);
+  expect((await Users.findById(big._id).lean())?.outbox).toHaveLength(1); // kept, not lost
+  await r.stop();
+  await Users.updateOne({ _id: big._id }, { $set: { outbox: [] } });
+});
+
 test('notify() wakes the relay: write → consumer effect latency at a steady rate', async () => {
   const r = relay(60_000); // the poll alone would deliver nothing within this test
   r.start();

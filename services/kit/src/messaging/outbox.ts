@@ -197,7 +197,8 @@ export class OutboxRelay {
   }
 
   isHealthy(): boolean {
-    return this.running && this.failures === 0 && this.opts.publisher.isConnected();
+    // One failed round is a blip (a broker restart); three in a row mean events are stuck.
+    return this.running && this.failures < 3 && this.opts.publisher.isConnected();
   }
 
   health(): RelayHealth {
@@ -256,9 +257,10 @@ export class OutboxRelay {
   /** One claim → publish → mark round. Returns the number of documents claimed. */
   private async round(hints: Set<unknown>, scan: boolean): Promise<number> {
     const claimed: Claimed[] = [];
+    const pendingHints = [...hints];
     for (const model of this.opts.models) {
       const coll = model.collection as unknown as OutboxCollection;
-      for (const _id of hints) {
+      for (const _id of pendingHints) {
         if (claimed.length >= this.opts.batch) break;
         const doc = await this.claim(coll, { _id });
         if (doc) claimed.push(doc);
@@ -269,16 +271,37 @@ export class OutboxRelay {
         claimed.push(doc);
       }
     }
+    if (claimed.length >= this.opts.batch) for (const id of pendingHints) this.hinted.add(id); // cheap re-check
     if (claimed.length === 0) return 0;
     try {
       await this.publish(claimed.flatMap((c) => c.events));
+      await Promise.all(claimed.map((c) => this.markPublished(c)));
+      this.published += claimed.reduce((n, c) => n + c.events.length, 0);
+      return claimed.length;
     } catch (err) {
-      // Let the next round (here or in another instance) try again instead of waiting for the lease.
-      await Promise.allSettled(claimed.map((c) => this.release(c)));
-      throw err;
+      if (claimed.length === 1) {
+        await this.release(claimed[0] as Claimed).catch(() => {});
+        throw err;
+      }
     }
-    await Promise.all(claimed.map((c) => this.markPublished(c)));
-    this.published += claimed.reduce((n, c) => n + c.events.length, 0);
+    // The batch failed: go document by document so one unpublishable document (say, an event over
+    // the broker's size limit) cannot hold back every other aggregate's events.
+    let lastError: unknown;
+    let ok = 0;
+    for (const c of claimed) {
+      try {
+        await this.publish(c.events);
+        await this.markPublished(c);
+        this.published += c.events.length;
+        ok += 1;
+      } catch (err) {
+        lastError = err;
+        this.log.error({ err, docId: String(c._id) }, 'outbox document could not be published');
+        // Let the next round (here or in another instance) retry it without waiting out the lease.
+        await this.release(c).catch(() => {});
+      }
+    }
+    if (ok === 0) throw lastError;
     return claimed.length;
   }
 
