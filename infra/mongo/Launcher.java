@@ -35,9 +35,10 @@ public class Launcher {
     MongoServer server = new MongoServer(backend);
     try {
       server.bind("127.0.0.1", port);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Netty rethrows java.net.BindException unchecked; its event-loop threads would keep the JVM
+      // alive after main ends, so exit explicitly.
       System.err.println("cannot bind 127.0.0.1:" + port + ": " + e.getMessage());
-      backend.close();
       System.exit(1);
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "mongo-shutdown"));

@@ -43,8 +43,14 @@ export async function startContainerInfra(log: (line: string) => void): Promise<
       })
       .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
       .start(),
-    new GenericContainer('mongo:7.0').withExposedPorts(27017).withWaitStrategy(Wait.forListeningPorts()).start(),
-    new GenericContainer('redis:7.4').withExposedPorts(6379).withWaitStrategy(Wait.forListeningPorts()).start(),
+    new GenericContainer('mongo:7.0')
+      .withExposedPorts(27017)
+      .withWaitStrategy(Wait.forListeningPorts())
+      .start(),
+    new GenericContainer('redis:7.4')
+      .withExposedPorts(6379)
+      .withWaitStrategy(Wait.forListeningPorts())
+      .start(),
     new GenericContainer('minio/minio:RELEASE.2025-04-22T22-12-26Z')
       .withCommand(['server', '/data'])
       .withEnvironment({ MINIO_ROOT_USER: minioUser, MINIO_ROOT_PASSWORD: minioSecret })

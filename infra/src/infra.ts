@@ -68,7 +68,9 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
   const test = opts.mode === 'test';
   const dataDir =
     opts.dataDir ??
-    (test ? mkdtempSync(join(tmpdir(), 'decor-infra-')) : (process.env.DECOR_DATA_DIR ?? join(INFRA_DIR, '.data')));
+    (test
+      ? mkdtempSync(join(tmpdir(), 'decor-infra-'))
+      : (process.env.DECOR_DATA_DIR ?? join(INFRA_DIR, '.data')));
   const ownsDataDir = test && opts.dataDir === undefined;
   const shown = (path: string) => (path.startsWith(INFRA_DIR) ? relative(join(INFRA_DIR, '..'), path) : path);
 
@@ -95,7 +97,7 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
     dir: join(dataDir, 'kafka'),
     log,
     quiet: test,
-    useFormattedTemplate: test,
+    useStorageTemplate: test,
   }).then((p) => {
     running.push(p);
     ready('kafka', `127.0.0.1:${ports.kafka}`, `KRaft, ${KAFKA_DEFAULT_PARTITIONS} partitions default`, t0);
@@ -143,7 +145,11 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
       running.push({ stop: catcher.close });
       return { smtpPort: catcher.smtpPort, apiPort: catcher.apiPort };
     }
-    const options = { smtpPort: ports.smtp, apiPort: ports.mailApi, storeFile: join(dataDir, 'mail', 'messages.json') };
+    const options = {
+      smtpPort: ports.smtp,
+      apiPort: ports.mailApi,
+      storeFile: join(dataDir, 'mail', 'messages.json'),
+    };
     running.push(await startNodeServer('mail', options, log));
     return { smtpPort: ports.smtp, apiPort: ports.mailApi };
   })().then((m) => {
@@ -156,10 +162,18 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
   if (failures.length > 0) {
     await stopAll();
     if (failures.length === 1) throw failures[0];
-    throw new Error(`${failures.length} servers could not start:\n${failures.map((f) => `• ${f.message}`).join('\n')}`);
+    throw new Error(
+      `${failures.length} servers could not start:\n${failures.map((f) => `• ${f.message}`).join('\n')}`,
+    );
   }
 
-  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts] = await Promise.all([kafka, mongo, redis, s3, mail]);
+  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts] = await Promise.all([
+    kafka,
+    mongo,
+    redis,
+    s3,
+    mail,
+  ]);
   let stopping: Promise<void> | undefined;
   return {
     endpoints: {

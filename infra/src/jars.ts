@@ -64,14 +64,16 @@ function runMaven(args: string[]): Promise<void> {
       clearTimeout(timer);
       reject(
         err.code === 'ENOENT'
-          ? new Error('Maven (`mvn`) is not installed; it fetches the Kafka and MongoDB jars once. Install it: apt-get install maven')
+          ? new Error(
+              'Maven (`mvn`) is not installed; it fetches the Kafka and MongoDB jars once. Install it: apt-get install maven',
+            )
           : err,
       );
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve();
-      const text = out.join('').replace(/\x1b\[[0-9;]*m/g, '');
+      const text = out.join(''); // -B: no colour codes
       const tail = text.trim().split('\n').slice(-15).join('\n');
       const cause = UNREACHABLE.test(text)
         ? 'Maven Central (https://repo.maven.apache.org) is unreachable or refused the download'

@@ -13,8 +13,8 @@ export interface KafkaOptions {
   /** Holds server.properties, the log4j config, kafka.log and the log dirs (data/). */
   dir: string;
   log: (line: string) => void;
-  /** Copy a once-formatted storage template instead of running the storage tool (saves a JVM start). */
-  useFormattedTemplate?: boolean;
+  /** Start from a copy of a prepared storage template instead of formatting (test runs). */
+  useStorageTemplate?: boolean;
   quiet?: boolean;
   portEnvVar?: string;
 }
@@ -117,28 +117,6 @@ function formatStorage(lib: string, dir: string, configFile: string): Promise<vo
   });
 }
 
-/**
- * A formatted, never-started storage dir kept under infra/.cache, copied into each test run's
- * fresh data dir: formatting costs a JVM start (~2 s) that every `npm test` would pay.
- */
-async function formattedTemplate(lib: string, o: KafkaOptions): Promise<string> {
-  const version = readFileSync(join(lib, '.complete'), 'utf8').trim().slice(0, 12);
-  const template = join(CACHE_DIR, 'kafka', `formatted-${version}`);
-  if (existsSync(join(template, 'meta.properties'))) return template;
-  const work = `${template}.tmp-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  const config = join(o.dir, 'format.properties');
-  writeFileSync(config, serverProperties(o, work));
-  await formatStorage(lib, o.dir, config);
-  try {
-    renameSync(work, template);
-  } catch {
-    rmSync(work, { recursive: true, force: true }); // another run made it first
-  }
-  return template;
-}
-
 /** True once the broker answers a metadata request (what every client does first). */
 async function brokerAnswers(port: number): Promise<boolean> {
   const admin = new Kafka({
@@ -158,6 +136,41 @@ async function brokerAnswers(port: number): Promise<boolean> {
   }
 }
 
+/** Java's String.hashCode, which Kafka uses to map a group id to an offsets-topic partition. */
+function javaHash(text: string): number {
+  let hash = 0;
+  for (const ch of text) hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0;
+  return hash;
+}
+
+const OFFSETS_PARTITIONS = 6; // offsets.topic.num.partitions above
+
+/**
+ * The first consumer group on a fresh broker creates __consumer_offsets and finds its coordinator
+ * still loading: kafkajs reports that as a consumer crash (and restarts). Describing one group per
+ * offsets partition makes the broker create and load them all before anyone counts on it.
+ */
+async function warmUpGroupCoordinator(port: number): Promise<void> {
+  const groups: string[] = [];
+  for (let i = 0; groups.length < OFFSETS_PARTITIONS; i++) {
+    const id = `decor-infra-warmup-${i}`;
+    const partition = Math.abs(javaHash(id) % OFFSETS_PARTITIONS);
+    if (!groups.some((g) => Math.abs(javaHash(g) % OFFSETS_PARTITIONS) === partition)) groups.push(id);
+  }
+  const admin = new Kafka({
+    clientId: 'decor-infra-warmup',
+    brokers: [`127.0.0.1:${port}`],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 30, initialRetryTime: 50, maxRetryTime: 500 },
+  }).admin();
+  await admin.connect();
+  try {
+    await admin.describeGroups(groups);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
 function tail(file: string, lines: number): string {
   try {
     return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
@@ -166,24 +179,19 @@ function tail(file: string, lines: number): string {
   }
 }
 
-/** Starts a single-node KRaft broker+controller; resolves when it accepts admin requests. */
-export async function startKafka(o: KafkaOptions): Promise<RunningProcess> {
-  const lib = await ensureJars('kafka', o.log);
-  const logDir = join(o.dir, 'data');
+/** Writes the configs and runs the broker on `logDir`; resolves once clients can use it. */
+async function runBroker(lib: string, o: KafkaOptions, logDir: string): Promise<RunningProcess> {
   const logFile = join(o.dir, 'kafka.log');
-  mkdirSync(o.dir, { recursive: true });
   const configFile = join(o.dir, 'server.properties');
+  mkdirSync(o.dir, { recursive: true });
   writeFileSync(configFile, serverProperties(o, logDir));
   writeFileSync(join(o.dir, 'log4j2.properties'), log4jConfig(logFile));
-
-  if (!existsSync(join(logDir, 'meta.properties'))) {
-    if (o.useFormattedTemplate) cpSync(await formattedTemplate(lib, o), logDir, { recursive: true });
-    else await formatStorage(lib, o.dir, configFile);
-  }
+  if (!existsSync(join(logDir, 'meta.properties'))) await formatStorage(lib, o.dir, configFile);
 
   const archive = classDataArchive('kafka');
+  let kafka: RunningProcess | undefined;
   try {
-    const kafka = await startProcess({
+    kafka = await startProcess({
       name: 'kafka',
       command: 'java',
       args: [...javaArgs(lib, o.dir, '768m', archive.args), 'kafka.Kafka', configFile],
@@ -196,10 +204,47 @@ export async function startKafka(o: KafkaOptions): Promise<RunningProcess> {
       installHint: javaHint(),
     });
     void kafka.exited.then(() => archive.adopt());
+    await warmUpGroupCoordinator(o.port).catch((err: Error) => {
+      throw new Error(`Kafka answered but its group coordinator did not come up: ${err.message}`);
+    });
     return kafka;
   } catch (err) {
+    await kafka?.stop();
     const logTail = tail(logFile, 20);
     if (err instanceof Error && logTail) err.message += `\n--- tail of ${logFile} ---\n${logTail}`;
     throw err;
   }
+}
+
+/**
+ * Storage that was formatted, started once (creating __consumer_offsets) and stopped, kept under
+ * infra/.cache and copied into each test run's fresh data dir. Formatting and creating the offsets
+ * topic cost a JVM start and a second or two that every `npm test` would otherwise pay.
+ */
+async function storageTemplate(lib: string, o: KafkaOptions): Promise<string> {
+  const version = readFileSync(join(lib, '.complete'), 'utf8').trim().slice(0, 12);
+  const template = join(CACHE_DIR, 'kafka', `storage-${version}`);
+  if (existsSync(join(template, 'meta.properties'))) return template;
+  o.log('preparing a Kafka storage template for test runs (first run only)…');
+  const work = `${template}.tmp-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  const broker = await runBroker(lib, { ...o, dir: `${work}-run`, quiet: true }, work);
+  await broker.stop();
+  rmSync(`${work}-run`, { recursive: true, force: true });
+  try {
+    renameSync(work, template);
+  } catch {
+    rmSync(work, { recursive: true, force: true }); // another run made it first
+  }
+  return template;
+}
+
+/** Starts a single-node KRaft broker+controller; resolves when it accepts admin requests. */
+export async function startKafka(o: KafkaOptions): Promise<RunningProcess> {
+  const lib = await ensureJars('kafka', o.log);
+  const logDir = join(o.dir, 'data');
+  if (o.useStorageTemplate && !existsSync(join(logDir, 'meta.properties'))) {
+    cpSync(await storageTemplate(lib, o), logDir, { recursive: true });
+  }
+  return runBroker(lib, o, logDir);
 }

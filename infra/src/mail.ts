@@ -72,7 +72,8 @@ function matches(m: CaughtMessage, query: string): boolean {
   return terms.every((term) => {
     const [, field, raw = ''] = term.match(/^(?:(\w+):)?(.*)$/) ?? [];
     const value = raw.replace(/^"|"$/g, '').toLowerCase();
-    const list = (xs: MailAddress[]) => xs.some((a) => `${a.Name} <${a.Address}>`.toLowerCase().includes(value));
+    const list = (xs: MailAddress[]) =>
+      xs.some((a) => `${a.Name} <${a.Address}>`.toLowerCase().includes(value));
     switch (field?.toLowerCase()) {
       case 'to':
         return list(m.To) || list(m.Cc);
@@ -87,7 +88,10 @@ function matches(m: CaughtMessage, query: string): boolean {
 }
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 function indexPage(messages: CaughtMessage[]): string {
   const rows = messages
@@ -188,7 +192,13 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
     const start = Number(url.searchParams.get('start') ?? 0) || 0;
     const limit = Number(url.searchParams.get('limit') ?? 50) || 50;
     const page = found.slice(start, start + limit);
-    return { total: messages.length, messages_count: found.length, start, count: page.length, messages: page.map(summary) };
+    return {
+      total: messages.length,
+      messages_count: found.length,
+      start,
+      count: page.length,
+      messages: page.map(summary),
+    };
   };
 
   const http = createServer((req, res) => {
@@ -198,14 +208,23 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
     void (async () => {
       if (req.method === 'GET' && path === '/api/v1/messages') return send(res, 200, list(url, messages));
       if (req.method === 'GET' && path === '/api/v1/search') {
-        return send(res, 200, list(url, messages.filter((m) => matches(m, query))));
+        return send(
+          res,
+          200,
+          list(
+            url,
+            messages.filter((m) => matches(m, query)),
+          ),
+        );
       }
       const one = path.match(/^\/(?:api\/v1\/message|view)\/([\w-]+)$/);
       if (req.method === 'GET' && one) {
         const m = messages.find((x) => x.ID === one[1]);
         if (!m) return send(res, 404, 'message not found', 'text/plain');
         const { Snippet: _s, Created: _c, ...full } = m;
-        return path.startsWith('/view/') ? send(res, 200, messagePage(m), 'text/html; charset=utf-8') : send(res, 200, full);
+        return path.startsWith('/view/')
+          ? send(res, 200, messagePage(m), 'text/html; charset=utf-8')
+          : send(res, 200, full);
       }
       if (req.method === 'DELETE' && (path === '/api/v1/messages' || path === '/api/v1/search')) {
         // Mailpit: DELETE /messages with {"IDs": [...]} deletes those, without it all; /search deletes matches.
@@ -219,12 +238,19 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
         persist();
         return send(res, 200, 'ok', 'text/plain');
       }
-      if (req.method === 'GET' && path === '/') return send(res, 200, indexPage(messages), 'text/html; charset=utf-8');
+      if (req.method === 'GET' && path === '/')
+        return send(res, 200, indexPage(messages), 'text/html; charset=utf-8');
       send(res, 404, 'not found', 'text/plain');
     })().catch((err: Error) => send(res, 400, err.message, 'text/plain'));
   });
 
-  const listen = (server: { listen(port: number, host: string, cb: () => void): unknown; once(e: 'error', cb: (err: Error) => void): unknown }, port: number) =>
+  const listen = (
+    server: {
+      listen(port: number, host: string, cb: () => void): unknown;
+      once(e: 'error', cb: (err: Error) => void): unknown;
+    },
+    port: number,
+  ) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', resolve);

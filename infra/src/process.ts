@@ -52,7 +52,9 @@ export class ProcessStartError extends Error {
     readonly processName: string,
     readonly output: string[],
   ) {
-    super(output.length > 0 ? `${message}\n--- last output of ${processName} ---\n${output.join('\n')}` : message);
+    super(
+      output.length > 0 ? `${message}\n--- last output of ${processName} ---\n${output.join('\n')}` : message,
+    );
     this.name = 'ProcessStartError';
   }
 }
@@ -195,7 +197,8 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
     case 'spawn-error': {
       const code = (outcome.error as NodeJS.ErrnoException).code;
       const install = spec.installHint ? ` — ${spec.installHint}` : '';
-      const why = code === 'ENOENT' ? `'${spec.command}' was not found on PATH${install}` : outcome.error.message;
+      const why =
+        code === 'ENOENT' ? `'${spec.command}' was not found on PATH${install}` : outcome.error.message;
       throw new ProcessStartError(`${spec.name} could not be started: ${why}${hint}`, spec.name, []);
     }
     case 'exited': {
