@@ -5,6 +5,8 @@ interface Service {
   child: ChildProcess;
   url: string;
   messages: string[];
+  /** When each message was logged (pino's `time`); a blocked stdout pipe may deliver lines out of order. */
+  times: Map<string, number>;
   exited: Promise<number | null>;
 }
 
@@ -16,6 +18,7 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const messages: string[] = [];
+  const times = new Map<string, number>();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -24,15 +27,16 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
-        const entry = JSON.parse(line) as { msg: string };
+        const entry = JSON.parse(line) as { msg: string; time: number };
         messages.push(entry.msg);
+        times.set(entry.msg, entry.time);
         const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(entry.msg);
         if (found?.[1]) resolve(found[1]);
       }
     });
     child.on('exit', () => reject(new Error(`fixture exited before listening: ${messages.join(' | ')}`)));
   });
-  return { child, url, messages, exited };
+  return { child, url, messages, times, exited };
 }
 
 test('SIGTERM: in-flight request finishes, closers run in order, exit 0, one line per step', async () => {
@@ -41,20 +45,25 @@ test('SIGTERM: in-flight request finishes, closers run in order, exit 0, one lin
     status: res.status,
     body: await res.json(),
   }));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await waitFor(() => service.messages.includes('incoming request'));
   service.child.kill('SIGTERM');
 
   expect(await inFlight).toEqual({ status: 200, body: { done: true } });
   expect(await service.exited).toBe(0);
   await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
-  const steps = service.messages.filter((m) => m.startsWith('shutting down') || m.startsWith('shutdown'));
-  expect(steps).toEqual([
+  const steps = [
     'shutting down: no new requests, finishing in-flight ones',
     'shutdown: http server closed',
     'shutdown: consumers closed',
     'shutdown: mongo closed',
     'shutdown complete',
-  ]);
+  ];
+  const logged = service.messages.filter((m) => m.startsWith('shutting down') || m.startsWith('shutdown'));
+  expect([...logged].sort()).toEqual([...steps].sort());
+  const when = steps.map((step) => service.times.get(step) ?? Number.NaN);
+  expect(when).toEqual([...when].sort((a, b) => a - b));
+  // The in-flight request (800 ms) completed before the server reported closed.
+  expect(service.times.get('request completed')).toBeLessThanOrEqual(when[1] as number);
 });
 
 test('a second signal forces the exit while a closer hangs', async () => {
