@@ -3,42 +3,55 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** infra/ — the poms, the launcher and the jar cache live under it. */
+/** infra/ — the poms and the launcher live under it. */
 export const INFRA_DIR = join(__dirname, '..');
-export const CACHE_DIR = join(INFRA_DIR, '.cache');
+/** Jars, class-data archives and the Kafka storage template (DECOR_CACHE_DIR moves it, e.g. for a CI cache). */
+export const CACHE_DIR = process.env.DECOR_CACHE_DIR ?? join(INFRA_DIR, '.cache');
 
 export type JarSet = 'kafka' | 'mongo';
 
-/** infra/.cache/<set>/lib, filled by Maven from infra/<set>/pom.xml. */
-export function libDir(set: JarSet): string {
-  return join(CACHE_DIR, set, 'lib');
-}
-
-function pomHash(set: JarSet): string {
+/** A short hash of infra/<set>/pom.xml: names the jar folder and everything derived from it. */
+export function jarVersion(set: JarSet): string {
   return createHash('sha256')
     .update(readFileSync(join(INFRA_DIR, set, 'pom.xml')))
-    .digest('hex');
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/**
+ * infra/.cache/<set>/lib-<pom hash>, filled by Maven from infra/<set>/pom.xml. Named by the pom's
+ * hash so a changed pom gets a new folder while running JVMs (other test runs) keep the old one.
+ */
+export function libDir(set: JarSet): string {
+  return join(CACHE_DIR, set, `lib-${jarVersion(set)}`);
 }
 
 // One Maven at a time: two resolving into the same ~/.m2 on a fresh machine can trip over each other.
 let mavenQueue: Promise<unknown> = Promise.resolve();
 
 /**
- * Makes sure the jars of `set` are in its cache folder, running Maven on first use (or after the
- * pom changed). A marker holding the pom's hash is written only after Maven succeeded, so an
- * interrupted download is retried.
+ * Makes sure the jars of `set` are in their cache folder, running Maven on first use (or after
+ * the pom changed). Maven fills a temporary folder that is renamed into place only once complete,
+ * so an interrupted download is retried and concurrent runs never see half a folder.
  */
 export function ensureJars(set: JarSet, log: (line: string) => void): Promise<string> {
   const dir = libDir(set);
-  const marker = join(dir, '.complete');
-  const hash = pomHash(set);
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === hash) return Promise.resolve(dir);
+  if (existsSync(join(dir, '.complete'))) return Promise.resolve(dir);
   const run = mavenQueue.then(async () => {
+    if (existsSync(join(dir, '.complete'))) return dir;
     log(`fetching ${set === 'kafka' ? 'Kafka' : 'mongo-java-server'} jars (first run only)…`);
     const started = Date.now();
-    rmSync(dir, { recursive: true, force: true });
-    await runMaven(['-B', '-q', '-f', join(INFRA_DIR, set, 'pom.xml'), 'dependency:copy-dependencies']);
-    writeFileSync(marker, `${hash}\n`);
+    const work = `${dir}.tmp-${process.pid}`;
+    rmSync(work, { recursive: true, force: true });
+    const pom = join(INFRA_DIR, set, 'pom.xml');
+    try {
+      await runMaven(['-B', '-q', '-f', pom, `-Dlib.dir=${work}`, 'dependency:copy-dependencies']);
+      writeFileSync(join(work, '.complete'), `${new Date().toISOString()}\n`);
+      renameSync(work, dir);
+    } catch (err) {
+      rmSync(work, { recursive: true, force: true });
+      if (!existsSync(join(dir, '.complete'))) throw err; // else a concurrent run finished first
+    }
     log(`${set} jars ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir})`);
     return dir;
   });
@@ -111,8 +124,7 @@ function javaIdentity(): string {
  * Call `adopt()` after the JVM has exited to move a freshly written archive into place.
  */
 export function classDataArchive(set: JarSet): { args: string[]; adopt(): void } {
-  const marker = join(libDir(set), '.complete');
-  const version = existsSync(marker) ? readFileSync(marker, 'utf8').trim().slice(0, 12) : 'unknown';
+  const version = jarVersion(set);
   const javaId = createHash('sha256').update(javaIdentity()).digest('hex').slice(0, 8);
   const archive = join(CACHE_DIR, set, `classes-${version}-${javaId}.jsa`);
   const quiet = '-Xlog:cds*=off'; // dump warnings about old class versions are noise

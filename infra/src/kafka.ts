@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { CACHE_DIR, classDataArchive, ensureJars, javaHint } from './jars';
+import { CACHE_DIR, classDataArchive, ensureJars, jarVersion, javaHint } from './jars';
 import { type RunningProcess, startProcess } from './process';
 
 export interface KafkaOptions {
@@ -222,8 +222,7 @@ async function runBroker(lib: string, o: KafkaOptions, logDir: string): Promise<
  * topic cost a JVM start and a second or two that every `npm test` would otherwise pay.
  */
 async function storageTemplate(lib: string, o: KafkaOptions): Promise<string> {
-  const version = readFileSync(join(lib, '.complete'), 'utf8').trim().slice(0, 12);
-  const template = join(CACHE_DIR, 'kafka', `storage-${version}`);
+  const template = join(CACHE_DIR, 'kafka', `storage-${jarVersion('kafka')}`);
   if (existsSync(join(template, 'meta.properties'))) return template;
   o.log('preparing a Kafka storage template for test runs (first run only)…');
   const work = `${template}.tmp-${process.pid}`;

@@ -63,6 +63,8 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
       '-XX:+UseSerialGC',
       // The library logs every connection at INFO; keep warnings and errors.
       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
+      // …except a stack trace each time a client drops its connection (every service stop).
+      '-Dorg.slf4j.simpleLogger.log.de.bwaldvogel.mongo.wire.MongoExceptionHandler=off',
       ...(await launcherArgs(lib)),
       String(o.port),
       storage,

@@ -7,9 +7,9 @@ export class PortTakenError extends Error {
     readonly what: string,
     readonly envVar?: string,
   ) {
-    const fix = envVar ? `; set ${envVar} to another port` : '';
+    const fix = envVar ? ` — set ${envVar} to use another port` : '';
     super(
-      `port ${port} on 127.0.0.1 (${what}) is already in use — is another \`npm start\` or server running?${fix}`,
+      `port ${port} on 127.0.0.1 (${what}) is already in use (another \`npm start\` still running?)${fix}`,
     );
     this.name = 'PortTakenError';
   }
