@@ -109,7 +109,7 @@ describe('a port already taken', () => {
       `port ${taken.port} on 127.0.0.1 (kafka) is already in use`,
     );
     await expect(assertPortFree(taken.port, 'kafka', 'KAFKA_PORT')).rejects.toThrow(
-      'set KAFKA_PORT to another port',
+      'set KAFKA_PORT to use another port',
     );
     await expect(assertPortFree(await freePort(), 'kafka')).resolves.toBeUndefined();
   });
