@@ -163,7 +163,7 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
     await stopAll();
     if (failures.length === 1) throw failures[0];
     throw new Error(
-      `${failures.length} servers could not start:\n${failures.map((f) => `• ${f.message}`).join('\n')}`,
+      `${failures.length} servers could not start:\n${[...new Set(failures.map((f) => `• ${f.message}`))].join('\n')}`,
     );
   }
 

@@ -45,7 +45,9 @@ export function ensureJars(set: JarSet, log: (line: string) => void): Promise<st
     rmSync(work, { recursive: true, force: true });
     const pom = join(INFRA_DIR, set, 'pom.xml');
     try {
-      await runMaven(['-B', '-q', '-f', pom, `-Dlib.dir=${work}`, 'dependency:copy-dependencies']);
+      // The full plugin coordinates: a bare `dependency:` prefix needs a metadata download every time.
+      const goal = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies';
+      await runMaven(['-B', '-q', '-Dstyle.color=never', '-f', pom, `-Dlib.dir=${work}`, goal]);
       writeFileSync(join(work, '.complete'), `${new Date().toISOString()}\n`);
       renameSync(work, dir);
     } catch (err) {
@@ -59,6 +61,7 @@ export function ensureJars(set: JarSet, log: (line: string) => void): Promise<st
   return run;
 }
 
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const UNREACHABLE =
   /Could not transfer|Could not resolve|UnknownHost|Unknown host|Connection refused|Connection timed out|Network is unreachable|No route to host|Temporary failure in name resolution/i;
 
@@ -86,7 +89,7 @@ function runMaven(args: string[]): Promise<void> {
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve();
-      const text = out.join(''); // -B: no colour codes
+      const text = out.join('').replace(ANSI, '');
       const tail = text.trim().split('\n').slice(-15).join('\n');
       const cause = UNREACHABLE.test(text)
         ? 'Maven Central (https://repo.maven.apache.org) is unreachable or refused the download'
