@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const start = () => startMongo({ port, storage: { kind: 'h2', file }, log });
   const collection = async () => {
-    const conn = await mongoose.createConnection(`mongodb://127.0.0.1:${port}`, { dbName: 'smoke' }).asPromise();
+    const conn = await mongoose
+      .createConnection(`mongodb://127.0.0.1:${port}`, { dbName: 'smoke' })
+      .asPromise();
     return { conn, items: conn.collection<{ _id: string; name: string }>('items') };
   };
   try {
