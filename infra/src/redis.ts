@@ -32,8 +32,12 @@ export interface RedisHandle {
  * Uses the machine's Redis (REDIS_URL, default redis://127.0.0.1:6379) when it answers; otherwise
  * starts `redis-server` on a free port without persistence; otherwise explains how to get one.
  */
-export async function useOrStartRedis(log: (line: string) => void, quiet?: boolean): Promise<RedisHandle> {
-  const configured = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export async function useOrStartRedis(
+  log: (line: string) => void,
+  quiet?: boolean,
+  machineUrl = 'redis://127.0.0.1:6379',
+): Promise<RedisHandle> {
+  const configured = process.env.REDIS_URL ?? machineUrl;
   const { hostname, port } = new URL(configured);
   if (await redisAnswers(hostname, Number(port || 6379))) return { url: configured };
   if (process.env.REDIS_URL) throw new Error(`REDIS_URL=${configured} does not answer PING`);
