@@ -120,18 +120,28 @@ function javaIdentity(): string {
   return 'no-java';
 }
 
+export interface ClassDataArchive {
+  args: string[];
+  /** After a good run's JVM has exited: move its freshly written archive into place. */
+  adopt(): void;
+  /** After a failed start: drop what that JVM wrote (it saw too few classes to be worth keeping). */
+  discard(): void;
+}
+
 /**
  * JVM flags for an application class-data archive (AppCDS). The first start records the classes
  * it loaded into the archive when the JVM exits; later starts map them instead of loading and
  * verifying thousands of classes again, which roughly halves Kafka's start-up CPU.
- * Call `adopt()` after the JVM has exited to move a freshly written archive into place.
  */
-export function classDataArchive(set: JarSet): { args: string[]; adopt(): void } {
+export function classDataArchive(set: JarSet, classpath: string): ClassDataArchive {
   const version = jarVersion(set);
-  const javaId = createHash('sha256').update(javaIdentity()).digest('hex').slice(0, 8);
+  // The archive is only valid for the same JDK and class path.
+  const javaId = createHash('sha256').update(`${javaIdentity()}\n${classpath}`).digest('hex').slice(0, 8);
   const archive = join(CACHE_DIR, set, `classes-${version}-${javaId}.jsa`);
   const quiet = '-Xlog:cds*=off'; // dump warnings about old class versions are noise
-  if (existsSync(archive)) return { args: [`-XX:SharedArchiveFile=${archive}`, quiet], adopt() {} };
+  if (existsSync(archive)) {
+    return { args: [`-XX:SharedArchiveFile=${archive}`, quiet], adopt() {}, discard() {} };
+  }
   const pending = `${archive}.${process.pid}-${Date.now()}`;
   return {
     args: [`-XX:ArchiveClassesAtExit=${pending}`, quiet],
@@ -141,6 +151,9 @@ export function classDataArchive(set: JarSet): { args: string[]; adopt(): void }
       } catch {
         rmSync(pending, { force: true });
       }
+    },
+    discard() {
+      rmSync(pending, { force: true });
     },
   };
 }

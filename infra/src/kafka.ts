@@ -188,7 +188,7 @@ async function runBroker(lib: string, o: KafkaOptions, logDir: string): Promise<
   writeFileSync(join(o.dir, 'log4j2.properties'), log4jConfig(logFile));
   if (!existsSync(join(logDir, 'meta.properties'))) await formatStorage(lib, o.dir, configFile);
 
-  const archive = classDataArchive('kafka');
+  const archive = classDataArchive('kafka', lib);
   let kafka: RunningProcess | undefined;
   try {
     kafka = await startProcess({
@@ -210,6 +210,7 @@ async function runBroker(lib: string, o: KafkaOptions, logDir: string): Promise<
     return kafka;
   } catch (err) {
     await kafka?.stop();
+    archive.discard();
     const logTail = tail(logFile, 20);
     if (err instanceof Error && logTail) err.message += `\n--- tail of ${logFile} ---\n${logTail}`;
     throw err;

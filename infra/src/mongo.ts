@@ -15,34 +15,41 @@ export interface MongoOptions {
 
 const LAUNCHER = join(INFRA_DIR, 'mongo', 'Launcher.java');
 
+function run(command: string, args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    child.once('error', () => resolve(false));
+    child.once('close', (code) => resolve(code === 0));
+  });
+}
+
 /**
  * The launcher runs as a single-file source program (`java -cp … Launcher.java`), which compiles
  * it in memory on every start — about a second of CPU that each `npm test` would pay while Kafka
- * starts on the same two cores. So it is compiled once into the cache when `javac` is there;
- * without javac (or if that fails) the source launch is used. Returns the java arguments.
+ * starts on the same two cores. So it is compiled once into a jar in the cache (a jar, because the
+ * JVM's class-data archive refuses class folders) when the JDK's javac and jar are there; else the
+ * source launch is used. Returns the java arguments.
  */
 async function launcherArgs(lib: string): Promise<string[]> {
   const hash = createHash('sha256').update(readFileSync(LAUNCHER)).digest('hex').slice(0, 12);
-  const classes = join(CACHE_DIR, 'mongo', `launcher-${hash}`);
+  const jar = join(CACHE_DIR, 'mongo', `launcher-${hash}.jar`);
   const classpath = join(lib, '*');
-  if (!existsSync(join(classes, 'Launcher.class'))) {
-    const work = `${classes}.tmp-${process.pid}`;
-    const compiled = await new Promise<boolean>((resolve) => {
-      const javac = spawn('javac', ['-nowarn', '-cp', classpath, '-d', work, LAUNCHER], { stdio: 'ignore' });
-      javac.once('error', () => resolve(false));
-      javac.once('close', (code) => resolve(code === 0));
-    });
-    if (!compiled || !existsSync(join(work, 'Launcher.class'))) {
-      rmSync(work, { recursive: true, force: true });
-      return ['-cp', classpath, LAUNCHER];
-    }
+  if (!existsSync(jar)) {
+    const work = `${jar}.tmp-${process.pid}`;
+    const built =
+      (await run('javac', ['-nowarn', '-cp', classpath, '-d', work, LAUNCHER])) &&
+      (await run('jar', ['--create', '--file', `${work}.jar`, '-C', work, '.']));
     try {
-      renameSync(work, classes);
+      if (built) renameSync(`${work}.jar`, jar);
     } catch {
-      rmSync(work, { recursive: true, force: true }); // a concurrent run compiled it first
+      // a concurrent run built it first
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      rmSync(`${work}.jar`, { force: true });
     }
+    if (!existsSync(jar)) return ['-cp', classpath, LAUNCHER];
   }
-  return ['-cp', `${classpath}:${classes}`, 'Launcher'];
+  return ['-cp', `${classpath}:${jar}`, 'Launcher'];
 }
 
 /** Starts mongo-java-server through infra/mongo/Launcher.java. */
@@ -53,7 +60,8 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
     mkdirSync(dirname(o.storage.file), { recursive: true });
     storage = `h2:${o.storage.file}`;
   }
-  const archive = classDataArchive('mongo');
+  const launcher = await launcherArgs(lib);
+  const archive = classDataArchive('mongo', launcher.join(' '));
   const mongo = await startProcess({
     name: 'mongo',
     command: 'java',
@@ -65,7 +73,7 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
       // …except a stack trace each time a client drops its connection (every service stop).
       '-Dorg.slf4j.simpleLogger.log.de.bwaldvogel.mongo.wire.MongoExceptionHandler=off',
-      ...(await launcherArgs(lib)),
+      ...launcher,
       String(o.port),
       storage,
     ],
@@ -75,6 +83,9 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
     readyTimeoutMs: 60_000,
     stopGraceMs: 10_000,
     installHint: javaHint(),
+  }).catch((err: Error) => {
+    archive.discard();
+    throw err;
   });
   void mongo.exited.then(() => archive.adopt());
   return mongo;
