@@ -8,7 +8,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import { type AuthOptions, authPlugin } from './auth';
-import { errorHandlerPlugin } from './error-handler';
+import { errorHandlerPlugin, type NotFoundHandler } from './error-handler';
 import { healthPlugin } from './health';
 import { buildValidatorFactory } from './validation';
 
@@ -37,6 +37,8 @@ export interface ServiceAppOptions {
    * networks (the gateway, a compose/k8s network), never a public client. The public edge passes false.
    */
   trustProxy?: boolean | string | string[];
+  /** Answers unmatched requests (default: 404 `{ message: 'Not found' }`). */
+  notFound?: NotFoundHandler;
   /** Time limit for each `/readyz` check. Default 2000 ms. */
   readinessTimeoutMs?: number;
 }
@@ -92,7 +94,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
   });
 
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { notFound: opts.notFound });
   await app.register(healthPlugin, { checkTimeoutMs: opts.readinessTimeoutMs });
   if (opts.jwt) await app.register(authPlugin, opts.jwt);
   return app;

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './errors';
 import { type AjvIssue, validationMessage } from './validation-messages';
@@ -97,9 +97,12 @@ export function answerFor(error: unknown, request: FastifyRequest): ErrorAnswer 
   return { status: 500, message: 'An error occurred' };
 }
 
+/** Answers requests no route matched; the gateway's serves the frontends' pages. */
+export type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
 /** One error shape for the whole service: `{ message }` with the right status, 404 for unknown routes. */
 export const errorHandlerPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { notFound?: NotFoundHandler }) => {
     app.setErrorHandler((error, request, reply) => {
       const answer = answerFor(error, request);
       if (answer.status >= 500 && !(error instanceof HttpError)) {
@@ -111,7 +114,7 @@ export const errorHandlerPlugin = fp(
       return reply.code(answer.status).send({ message: answer.message });
     });
 
-    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
+    app.setNotFoundHandler(opts.notFound ?? ((_request, reply) => reply.code(404).send({ message: 'Not found' })));
   },
   { name: 'decor-error-handler' },
 );

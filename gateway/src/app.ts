@@ -1,0 +1,52 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import { createServiceApp, type ServiceApp } from '@decor/kit';
+import type { GatewayConfig } from './config';
+import { apiDocs } from './docs';
+import { frontends, pageOrNotFound } from './frontends';
+import { apiProxy } from './proxy';
+import type { ServiceName } from './routing-table';
+
+/** Response headers the spec's clients read; CORS must expose them to the browser. */
+export const EXPOSED_HEADERS = ['token', 'total_count', 'can-be-modified', 'expiredtoken', 'realm_id', 'access_token', 'refresh_token', 'x-request-id'];
+
+export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
+  return {
+    user: config.USER_SERVICE_URL,
+    catalogue: config.CATALOGUE_SERVICE_URL,
+    cart: config.CART_SERVICE_URL,
+    order: config.ORDER_SERVICE_URL,
+    'accounting-sync': config.ACCOUNTING_SYNC_SERVICE_URL,
+    notification: config.NOTIFICATION_SERVICE_URL,
+  };
+}
+
+export async function buildGateway(config: GatewayConfig, opts: { logLevel?: string } = {}): Promise<ServiceApp> {
+  const app = await createServiceApp({
+    name: 'gateway',
+    logLevel: opts.logLevel ?? config.LOG_LEVEL,
+    jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    notFound: pageOrNotFound(config.FRONTENDS_DIR),
+    // The gateway is the public edge: X-Forwarded-* from clients are not trusted.
+    trustProxy: false,
+  });
+  await app.register(helmet, {
+    // The shell loads remotes and images from its own origin and the S3 host; a CSP for them is
+    // set with the frontends. Everything else helmet offers stays on.
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    exposedHeaders: EXPOSED_HEADERS,
+    allowedHeaders: ['content-type', 'authorization', 'access_token', 'realm_id', 'refresh_token', 'idempotency-key', 'x-request-id'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    maxAge: 600,
+  });
+  const upstreams = upstreamsFrom(config);
+  await app.register(apiProxy, { prefix: '/api', config, upstreams });
+  await app.register(apiDocs, { upstreams });
+  await app.register(frontends, { dir: config.FRONTENDS_DIR });
+  return app;
+}

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import { commonConfigSchema, loadConfigOrExit } from '@decor/kit';
+
+const common = commonConfigSchema.properties;
+
+export const gatewayConfigSchema = Type.Object({
+  NODE_ENV: common.NODE_ENV,
+  HOST: common.HOST,
+  LOG_LEVEL: common.LOG_LEVEL,
+  JWT_SECRET: common.JWT_SECRET,
+  JWT_EXPIRES_IN: common.JWT_EXPIRES_IN,
+  PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
+  USER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4101' }),
+  CATALOGUE_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4102' }),
+  CART_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4103' }),
+  ORDER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4104' }),
+  ACCOUNTING_SYNC_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4105' }),
+  NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106' }),
+  /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs). */
+  CORS_ORIGINS: Type.String({ default: '*' }),
+  BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),
+  AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
+  UPSTREAM_TIMEOUT_MS: Type.Integer({ default: 14_000, minimum: 100 }),
+  /** Built frontends: the shell at /, remotes under /<folder>/. Missing folders are skipped. */
+  FRONTENDS_DIR: Type.String({ default: '' }),
+});
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfigOrExit(gatewayConfigSchema, env);
+}

@@ -1,0 +1,83 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceName } from './routing-table';
+
+type OpenApiDoc = {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, unknown>;
+  components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+  tags?: { name: string; description?: string }[];
+};
+
+const REFRESH_AFTER_MS = 15_000;
+
+/**
+ * One OpenAPI document for the whole public API at /api/docs: every service publishes the
+ * document Fastify generates from its route schemas at /openapi.json; the gateway merges them,
+ * puts each path under /api and tags it with its service.
+ */
+export async function apiDocs(app: FastifyInstance, { upstreams }: { upstreams: Record<ServiceName, string> }) {
+  let merged = emptyDoc();
+  let fetchedAt = 0;
+
+  const refresh = async (): Promise<void> => {
+    const doc = emptyDoc();
+    await Promise.all(
+      (Object.entries(upstreams) as [ServiceName, string][]).map(async ([service, url]) => {
+        try {
+          const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+          if (res.ok) mergeInto(doc, service, (await res.json()) as Partial<OpenApiDoc>);
+        } catch (err) {
+          app.log.debug({ err, service }, 'service OpenAPI document not available');
+        }
+      }),
+    );
+    merged = doc;
+    fetchedAt = Date.now();
+  };
+
+  await app.register(async (scope) => {
+    await scope.register(swagger, { openapi: { info: merged.info } });
+    scope.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/api/docs/json') && Date.now() - fetchedAt > REFRESH_AFTER_MS) await refresh();
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      transformSpecification: () => merged,
+      transformSpecificationClone: false,
+    });
+  });
+}
+
+function emptyDoc(): OpenApiDoc {
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Decor rental platform API',
+      version: '1',
+      description:
+        'Public API behind the gateway. Sessions: `Authorization: Bearer <token>` (sign-in returns it in the `token` header). ' +
+        'Lists: `limit` (default 20, max 100), `offset`, `order=<field>:<ASC|DESC>`, `like=<field>:<prefix>`, `gt=<field>:<number>`, ' +
+        'plain `<field>=<value>` filters; the total is in the `total_count` header. Errors: `{ "message": "…" }`.',
+    },
+    paths: {},
+    components: {
+      schemas: {},
+      securitySchemes: { session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+    tags: [],
+  };
+}
+
+export function mergeInto(target: OpenApiDoc, service: ServiceName, doc: Partial<OpenApiDoc>): void {
+  target.tags?.push({ name: service });
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (path === '/openapi.json' || path === '/healthz' || path === '/readyz') continue;
+    const operations = item as Record<string, { tags?: string[] }>;
+    for (const op of Object.values(operations)) op.tags = [service];
+    target.paths[`/api${path}`] = operations;
+  }
+  Object.assign(target.components.schemas, doc.components?.schemas ?? {});
+}

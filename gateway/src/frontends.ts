@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { NotFoundHandler } from '@decor/kit';
+import type { FastifyInstance } from 'fastify';
+
+/** Remotes are served under /remotes/<name>/ so they never collide with the shell's routes (/admin/*). */
+export const REMOTES = ['storefront', 'admin'] as const;
+
+const distOf = (dir: string, app: string) => (dir ? path.join(dir, app, 'dist') : '');
+const hasShell = (dir: string) => !!dir && existsSync(path.join(distOf(dir, 'shell'), 'index.html'));
+
+/**
+ * Local runs: the gateway serves the built frontends (shell at /, remotes under /remotes/<name>/).
+ * In production each frontend is its own container and FRONTENDS_DIR is empty.
+ */
+export async function frontends(app: FastifyInstance, { dir }: { dir: string }): Promise<void> {
+  for (const remote of REMOTES) {
+    const dist = distOf(dir, remote);
+    if (dist && existsSync(dist)) {
+      await app.register(fastifyStatic, { root: dist, prefix: `/remotes/${remote}/`, decorateReply: false });
+    }
+  }
+  if (hasShell(dir)) await app.register(fastifyStatic, { root: distOf(dir, 'shell'), prefix: '/', wildcard: false });
+}
+
+/** Client-side routes (/inventory/…, /reset/<token>) load the shell; API and asset misses stay 404. */
+export function pageOrNotFound(dir: string): NotFoundHandler {
+  const shellDist = distOf(dir, 'shell');
+  const serveShell = hasShell(dir);
+  return (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const wantsPage =
+      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/remotes/') && !path.extname(pathname);
+    if (!wantsPage) return reply.code(404).send({ message: 'Not found' });
+    if (serveShell) return reply.type('text/html').sendFile('index.html', shellDist);
+    return reply.type('text/html').send(PLACEHOLDER_PAGE);
+  };
+}
+
+const PLACEHOLDER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Decor rentals</title></head>
+<body style="font-family:sans-serif;max-width:40rem;margin:3rem auto">
+<h1>Decor rentals API gateway</h1>
+<p>The frontends are not built yet. The API is at <a href="/api/docs">/api/docs</a>.</p>
+</body></html>`;

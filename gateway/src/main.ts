@@ -1,0 +1,11 @@
+import { runService } from '@decor/kit';
+import { buildGateway } from './app';
+import { loadGatewayConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const app = await buildGateway(config);
+  await runService({ app, port: config.PORT, host: config.HOST });
+}
+
+void main();

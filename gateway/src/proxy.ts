@@ -1,0 +1,68 @@
+import httpProxy from '@fastify/http-proxy';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from './config';
+import { ROUTES, type Route, type ServiceName } from './routing-table';
+
+export interface ProxyOptions {
+  config: GatewayConfig;
+  upstreams: Record<ServiceName, string>;
+}
+
+/**
+ * /api/<prefix>/… → <service>/<prefix>/…, one proxy per routing-table entry. Request bodies are
+ * streamed through untouched; the service validates them. The request id travels along.
+ */
+export async function apiProxy(app: FastifyInstance, { config, upstreams }: ProxyOptions): Promise<void> {
+  app.addHook('onRequest', refuseOversizedBody(config.BODY_LIMIT_BYTES));
+
+  for (const route of ROUTES) {
+    await app.register(async (scope) => {
+      if (route.rateLimited) {
+        await scope.register(rateLimit, {
+          max: config.AUTH_RATE_LIMIT_PER_MINUTE,
+          timeWindow: '1 minute',
+          errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests, please try again in a minute' }),
+        });
+      }
+      await scope.register(httpProxy, {
+        upstream: upstreams[route.service],
+        prefix: route.prefix,
+        rewritePrefix: route.prefix,
+        preHandler: accessCheck(scope, route),
+        http: { requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS } },
+        replyOptions: {
+          rewriteRequestHeaders: (req, headers) => ({ ...headers, 'x-request-id': req.id }),
+          onError: (reply, { error }) => upstreamFailed(reply, route, error),
+        },
+      });
+    });
+  }
+}
+
+function accessCheck(app: FastifyInstance, route: Route) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (route.access === 'public') return done();
+    const check = route.access === 'staff' ? app.requireRole('staff') : app.authenticate;
+    Promise.resolve(check.call(app, request, reply)).then(() => done(), done);
+  };
+}
+
+type ProxyReply = Pick<FastifyReply, 'log'> & { code(status: number): { send(body: unknown): unknown } };
+
+function upstreamFailed(reply: ProxyReply, route: Route, error: Error & { code?: string }): void {
+  const timedOut = error.code === 'UND_ERR_HEADERS_TIMEOUT' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+  reply.log.warn({ err: error, service: route.service }, 'upstream failed');
+  reply
+    .code(timedOut ? 504 : 503)
+    .send({ message: timedOut ? `The ${route.service} service did not answer in time` : `The ${route.service} service is unavailable, please try again shortly` });
+}
+
+function refuseOversizedBody(limit: number) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > limit) {
+      await reply.code(413).send({ message: `The request body is larger than ${Math.round(limit / 1024)} KB` });
+    }
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Every public call of both spec documents (section 7), by path prefix under /api, and the
+ * service that owns it. The longest matching prefix wins (Fastify's router is specific-first).
+ *
+ * `access` is the least a caller needs for the whole prefix; the gateway refuses early what can
+ * be refused early, and each service still checks the exact rule per route (defence in depth).
+ */
+export type ServiceName = 'user' | 'catalogue' | 'cart' | 'order' | 'accounting-sync' | 'notification';
+export type Access = 'public' | 'signedIn' | 'staff';
+
+export interface Route {
+  prefix: string;
+  service: ServiceName;
+  access: Access;
+  /** Sign-in and e-mail triggers get a per-client rate limit. */
+  rateLimited?: boolean;
+}
+
+export const ROUTES: readonly Route[] = [
+  // accounts, companies, sign-in, password reset
+  { prefix: '/auth', service: 'user', access: 'public', rateLimited: true },
+  { prefix: '/user', service: 'user', access: 'signedIn' },
+  { prefix: '/users', service: 'user', access: 'staff' },
+  { prefix: '/company', service: 'user', access: 'staff' },
+  { prefix: '/send/reset', service: 'user', access: 'public', rateLimited: true },
+  // catalogue
+  { prefix: '/categories', service: 'catalogue', access: 'public' },
+  { prefix: '/product', service: 'catalogue', access: 'public' },
+  { prefix: '/trucking', service: 'catalogue', access: 'staff' },
+  // carts
+  { prefix: '/cart', service: 'cart', access: 'signedIn' },
+  { prefix: '/cartProduct', service: 'cart', access: 'signedIn' },
+  { prefix: '/saveBulk', service: 'cart', access: 'signedIn' },
+  // estimates and invoices
+  { prefix: '/estimate', service: 'order', access: 'signedIn' },
+  { prefix: '/invoice', service: 'order', access: 'signedIn' },
+  // e-mail triggers
+  { prefix: '/send/welcomeEmail', service: 'notification', access: 'staff' },
+  { prefix: '/send/newEstimate', service: 'notification', access: 'signedIn' },
+  { prefix: '/send/orderUpdate', service: 'notification', access: 'signedIn' },
+  { prefix: '/send/info', service: 'notification', access: 'public', rateLimited: true },
+  // QuickBooks
+  { prefix: '/qbo', service: 'accounting-sync', access: 'staff' },
+];

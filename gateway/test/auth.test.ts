@@ -1,0 +1,100 @@
+import { createSigner } from 'fast-jwt';
+import { JWT_SECRET, type Stack, startStack } from './support/stack';
+
+const CUSTOMER = 'customer@decor.example';
+const PASSWORD = 'demo1234';
+
+let stack: Stack;
+let api: string;
+
+beforeAll(async () => {
+  stack = await startStack({ notification: false });
+  api = `${stack.gatewayUrl}/api`;
+});
+afterAll(() => stack.stop());
+
+async function signIn(email: string, password: string) {
+  return fetch(`${api}/auth/user`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+const get = (path: string, token?: string) =>
+  fetch(`${api}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+describe('sessions through the gateway', () => {
+  it('signs in and returns the token in the header and the body', async () => {
+    const res = await signIn(CUSTOMER, PASSWORD);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { token: string; permissions: string } };
+    expect(body.result.permissions).toBe('customer');
+    expect(res.headers.get('token')).toBe(body.result.token);
+  });
+
+  it('answers a wrong password and an unknown e-mail alike', async () => {
+    for (const res of [await signIn(CUSTOMER, 'wrong'), await signIn('nobody@decor.example', PASSWORD)]) {
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ message: 'Incorrect username or password' });
+    }
+  });
+
+  it('lets a valid token through to the service', async () => {
+    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result.token;
+    const res = await get('/auth/jwt', token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { result: { email: string } }).result.email).toBe(CUSTOMER);
+  });
+
+  it('refuses a missing, a forged and an expired token with 401 and a message', async () => {
+    const missing = await get('/user/whoever');
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ message: 'Authentication required' });
+
+    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({ sub: 'x', permissions: 'superadmin', email: 'a@b.c' });
+    const forged = await get('/user/whoever', forgedToken);
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toEqual({ message: 'Invalid session token' });
+
+    const expiredToken = createSigner({ key: JWT_SECRET, clockTimestamp: Date.now() - 24 * 3600_000, expiresIn: 3600_000 })({
+      sub: '0123456789abcdef01234567',
+      permissions: 'customer',
+      email: CUSTOMER,
+    });
+    const expired = await get('/user/whoever', expiredToken);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('expiredtoken')).toBe('true');
+    expect(await expired.json()).toEqual({ message: 'Your session has expired' });
+  });
+
+  it('refuses a forged token at the service too, when it is reached directly', async () => {
+    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({ sub: 'x', permissions: 'customer', email: 'a@b.c' });
+    const res = await fetch(`${stack.user.url}/auth/jwt`, { headers: { authorization: `Bearer ${forgedToken}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'Invalid session token' });
+  });
+
+  it('gives a customer token 403 on a staff route', async () => {
+    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result.token;
+    const res = await get('/users', token);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ message: 'You are not allowed to do this' });
+  });
+
+  it('exposes the headers the spec clients read to browsers on other origins', async () => {
+    const res = await fetch(`${api}/auth/user`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const signed = await fetch(`${api}/auth/user`, {
+      method: 'POST',
+      headers: { origin: 'http://localhost:3000', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: CUSTOMER, password: PASSWORD }),
+    });
+    const exposed = signed.headers.get('access-control-expose-headers') ?? '';
+    for (const h of ['token', 'total_count', 'can-be-modified', 'expiredtoken']) expect(exposed).toContain(h);
+  });
+});

@@ -1,0 +1,59 @@
+import { type StartedService, startService, startWorkers } from '@decor/kit';
+import { serviceEnv } from '@decor/kit/src/testing';
+import type { RunningService, ServiceApp } from '@decor/kit';
+import { notificationService } from '../../../services/notification/src/app';
+import { loadNotificationConfig } from '../../../services/notification/src/config';
+import { notificationWorkers } from '../../../services/notification/src/worker-app';
+import { userService } from '../../../services/user/src/app';
+import { loadUserConfig } from '../../../services/user/src/config';
+import type { UserContext } from '../../../services/user/src/context';
+import { buildGateway } from '../../src/app';
+import { loadGatewayConfig } from '../../src/config';
+
+export const JWT_SECRET = 'test-secret-shared-by-gateway-and-services';
+
+export interface Stack {
+  gatewayUrl: string;
+  gateway: ServiceApp;
+  user: StartedService<UserContext>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real path of a password reset, in this test process: gateway → user service → Kafka →
+ * notification service → BullMQ → notification worker → SMTP mail catcher. Nothing is mocked;
+ * every service gets its own databases, topics and queues for this test file.
+ */
+export async function startStack(opts: { notification?: boolean } = {}): Promise<Stack> {
+  const noExit = { exit: () => {} };
+  const user = await startService(userService(loadUserConfig(await serviceEnv('user'))), noExit);
+  const started: RunningService[] = [user];
+  let notificationUrl = 'http://127.0.0.1:9';
+  if (opts.notification !== false) {
+    const config = loadNotificationConfig(await serviceEnv('notification'));
+    const notification = await startService(notificationService(config), noExit);
+    const worker = await startWorkers(notificationWorkers(loadNotificationConfig(await serviceEnv('notification'))), noExit);
+    started.push(notification, worker);
+    notificationUrl = notification.url;
+  }
+  const gateway = await buildGateway(
+    loadGatewayConfig({
+      NODE_ENV: 'test',
+      JWT_SECRET,
+      USER_SERVICE_URL: user.url,
+      NOTIFICATION_SERVICE_URL: notificationUrl,
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    }),
+    { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+  );
+  const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    gatewayUrl,
+    gateway,
+    user,
+    stop: async () => {
+      await gateway.close();
+      for (const s of started.reverse()) await s.shutdown('test over');
+    },
+  };
+}

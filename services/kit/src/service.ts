@@ -1,0 +1,152 @@
+import type { AggregateType } from '@decor/contracts';
+import type { Redis } from 'ioredis';
+import type { Kafka } from 'kafkajs';
+import type { Connection, Model } from 'mongoose';
+import pino from 'pino';
+import type { CommonConfig } from './config';
+import { type ServiceApp, createServiceApp } from './http/app';
+import { type Closer, type RunningService, runService } from './http/run';
+import { createRedis, pingRedis } from './jobs/redis';
+import { type ConsumerHandle, type EventHandler, startConsumer } from './messaging/consumer';
+import { kafkaReadiness } from './messaging/health';
+import { createKafka, createPublisher, dlqTopicFor, ensureTopics, type Publisher, topicFor } from './messaging/kafka';
+import type { KitLogger } from './messaging/log';
+import { OutboxRelay } from './messaging/outbox';
+import { connectMongo, mongoReadinessCheck } from './mongo/connection';
+
+/** What every service process has once connected; a service's own context extends it. */
+export interface BaseContext<C extends CommonConfig = CommonConfig> {
+  name: string;
+  config: C;
+  log: pino.Logger;
+  connection: Connection;
+  kafka: Kafka;
+  publisher: Publisher;
+  redis: Redis;
+  /** Topic name of an aggregate type under this deployment's prefix. */
+  topic(aggregate: AggregateType): string;
+  /** Wakes the outbox relay right after a write, instead of waiting for its next scan. */
+  eventsWritten(): void;
+}
+
+export interface ConsumerSpec {
+  /** Consumer group = `<service>.<name>`; instances of the service share it. */
+  name: string;
+  topics: AggregateType[];
+  handlers: Record<string, EventHandler>;
+}
+
+export interface ServiceDefinition<C extends CommonConfig, Ctx extends BaseContext<C>> {
+  name: string;
+  config: C;
+  /** Adds the service's models (and anything else) to the base context. */
+  build(base: BaseContext<C>): Ctx | Promise<Ctx>;
+  /** Aggregate models whose outbox this service relays to Kafka. */
+  outbox?(ctx: Ctx): Model<any>[];
+  /** Aggregates this service publishes; their topics are created at start. */
+  publishes?: AggregateType[];
+  consumers?(ctx: Ctx): ConsumerSpec[];
+  routes(app: ServiceApp, ctx: Ctx): Promise<void>;
+  /** After everything is connected and before the port opens (e.g. demo data). */
+  onReady?(ctx: Ctx): Promise<void>;
+  /** Closed after consumers and relay, before Redis, Kafka and Mongo. */
+  closers?(ctx: Ctx): Closer[];
+}
+
+export interface StartedService<Ctx> extends RunningService {
+  ctx: Ctx;
+  app: ServiceApp;
+  consumers: ConsumerHandle[];
+}
+
+/**
+ * The one start-up sequence of every service process: Mongo, Kafka (topics, producer), Redis,
+ * the outbox relay, the event consumers, then HTTP with /readyz covering all of them; on
+ * SIGTERM the reverse order (HTTP drains first, the database closes last).
+ */
+export async function startService<C extends CommonConfig, Ctx extends BaseContext<C>>(
+  def: ServiceDefinition<C, Ctx>,
+  opts: { exit?: (code: number) => void } = {},
+): Promise<StartedService<Ctx>> {
+  const { config } = def;
+  const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
+  const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB, log);
+  const kafka = createKafka({ clientId: def.name, brokers: [...config.KAFKA_BROKERS], logger: log as KitLogger });
+  const topic = (aggregate: AggregateType) => topicFor(config.KAFKA_TOPIC_PREFIX, aggregate);
+  if (def.publishes?.length) await ensureTopics(kafka, def.publishes.map(topic));
+  const publisher = createPublisher(kafka, { logger: log as KitLogger });
+  await publisher.connect();
+  const redis = createRedis(config.REDIS_URL);
+
+  let relay: OutboxRelay | undefined;
+  const base: BaseContext<C> = {
+    name: def.name,
+    config,
+    log,
+    connection,
+    kafka,
+    publisher,
+    redis,
+    topic,
+    eventsWritten: () => relay?.notify(),
+  };
+  const ctx = await def.build(base);
+
+  const models = def.outbox?.(ctx) ?? [];
+  if (models.length > 0) {
+    relay = new OutboxRelay({ models, publisher, topicPrefix: config.KAFKA_TOPIC_PREFIX, logger: log as KitLogger });
+    relay.start();
+  }
+  const consumers: ConsumerHandle[] = [];
+  for (const spec of def.consumers?.(ctx) ?? []) {
+    const groupId = `${def.name}.${spec.name}`;
+    consumers.push(
+      await startConsumer({
+        kafka,
+        groupId,
+        topics: spec.topics.map(topic),
+        handlers: spec.handlers,
+        connection,
+        dlq: { topic: dlqTopicFor(config.KAFKA_TOPIC_PREFIX, groupId), publisher },
+        logger: log.child({ consumer: groupId }) as KitLogger,
+      }),
+    );
+  }
+
+  const app = await createServiceApp({
+    name: def.name,
+    logger: log,
+    jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+  });
+  app.addReadinessCheck('mongo', mongoReadinessCheck(connection));
+  app.addReadinessCheck('kafka', () => {
+    const state = kafkaReadiness({ publisher, consumers, relays: relay ? [relay] : [] });
+    if (!state.ready) throw new Error(JSON.stringify(state));
+  });
+  app.addReadinessCheck('redis', () => pingRedis(redis));
+  await def.routes(app, ctx);
+  await def.onReady?.(ctx);
+
+  const running = await runService({
+    app,
+    port: config.PORT,
+    host: config.HOST,
+    exit: opts.exit,
+    onClose: [
+      ...consumers.map((c) => ({ name: `consumer ${c.groupId}`, close: () => c.stop() })),
+      ...(relay ? [{ name: 'outbox relay', close: () => relay?.stop() }] : []),
+      ...(def.closers?.(ctx) ?? []),
+      { name: 'kafka producer', close: () => publisher.disconnect() },
+      { name: 'redis', close: () => redis.quit() },
+      { name: 'mongo', close: () => connection.close() },
+    ],
+  });
+  log.info({ url: running.url }, `${def.name} ready`);
+  return { ...running, ctx, app, consumers };
+}
+
+/** For a process's main: a start-up failure is printed plainly and ends the process with code 1. */
+export function exitOnStartFailure(err: unknown): never {
+  process.stderr.write(`start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+}

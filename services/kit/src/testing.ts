@@ -1,0 +1,77 @@
+/**
+ * Test helpers for services: each jest test file gets its own run id, and with it its own Mongo
+ * databases, Kafka topics, consumer groups and Redis keys on the shared test servers.
+ * Import as '@decor/kit/src/testing' (test code only).
+ */
+import { randomBytes } from 'node:crypto';
+import { freePort, testEndpoints } from '@decor/infra';
+import type { Redis } from 'ioredis';
+
+export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
+
+/** Env for one service process of this test file (pass `port` to pin it, e.g. for the gateway's table). */
+export async function serviceEnv(service: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const e = testEndpoints();
+  return {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MONGO_URL: e.mongoUrl,
+    MONGO_DB: `${RUN_ID}_${service.replace(/[^A-Za-z0-9_-]/g, '_')}`,
+    KAFKA_BROKERS: e.kafkaBrokers.join(','),
+    KAFKA_TOPIC_PREFIX: RUN_ID,
+    REDIS_URL: e.redisUrl,
+    REDIS_PREFIX: RUN_ID,
+    JWT_SECRET: 'test-secret-shared-by-gateway-and-services',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+    SMTP_URL: `smtp://${e.smtp.host}:${e.smtp.port}`,
+    ...extra,
+  };
+}
+
+/** Deletes this run's BullMQ keys (every key under the run's prefix). */
+export async function deleteRunKeys(redis: Redis): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${RUN_ID}:*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** Polls `probe` until it returns a value that is not undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+export interface CaughtMail {
+  ID: string;
+  Subject: string;
+  To: { Address: string }[];
+  Text: string;
+  HTML: string;
+  MessageID?: string;
+}
+
+/** Every message the mail catcher holds for `address`, full text included, oldest first. */
+export async function mailTo(address: string): Promise<CaughtMail[]> {
+  const api = testEndpoints().mailApiUrl;
+  const res = await fetch(`${api}/api/v1/search?limit=100000&query=${encodeURIComponent(`to:${address}`)}`);
+  const { messages } = (await res.json()) as { messages: { ID: string }[] };
+  const full = await Promise.all(
+    messages.map(async (m) => (await (await fetch(`${api}/api/v1/message/${m.ID}`)).json()) as CaughtMail),
+  );
+  return full.reverse();
+}

@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import { loadConfigOrExit, serviceConfigSchema } from '@decor/kit';
+
+export const notificationConfigSchema = serviceConfigSchema({
+  PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4106 }),
+  MONGO_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'notification' }),
+  SMTP_URL: Type.String({ pattern: '^smtps?://', 'x-message': 'must start with smtp:// or smtps://', default: 'smtp://127.0.0.1:2525' }),
+  MAIL_FROM: Type.String({ minLength: 3, default: 'Gala & Grove Event Rentals <no-reply@decor.example>' }),
+  /** Where new-estimate notices and contact-form messages go. */
+  STAFF_EMAIL: Type.String({ format: 'email', default: 'staff@decor.example' }),
+  COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
+  /** Parallel sends per worker process. */
+  EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+});
+
+export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;
+
+export function loadNotificationConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfigOrExit(notificationConfigSchema, env);
+}

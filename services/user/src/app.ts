@@ -1,0 +1,24 @@
+import type { ServiceApp, ServiceDefinition } from '@decor/kit';
+import type { UserConfig } from './config';
+import { buildUserContext, type UserContext } from './context';
+import { seedDemoUsers } from './demo-data';
+import { authRoutes } from './routes/auth';
+import { passwordResetRoutes } from './routes/password-reset';
+
+export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+  await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx));
+}
+
+/** The user service: accounts, companies, sign-in and password reset. */
+export function userService(config: UserConfig): ServiceDefinition<UserConfig, UserContext> {
+  return {
+    name: 'user',
+    config,
+    publishes: ['user'],
+    build: buildUserContext,
+    outbox: (ctx) => [ctx.users],
+    routes: registerRoutes,
+    onReady: seedDemoUsers,
+  };
+}

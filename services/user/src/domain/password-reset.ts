@@ -1,0 +1,33 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+/**
+ * A reset link carries a JWT with purpose 'password-reset' (so the spec's client can send it as
+ * its Bearer token) whose `jti` is remembered, hashed, on the user until it is spent or replaced.
+ * Session routes refuse tokens that carry a purpose.
+ */
+export const RESET_PURPOSE = 'password-reset';
+export const RESET_TTL_SECONDS = 60 * 60;
+export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired';
+
+export interface PendingReset {
+  jtiHash: string;
+  expiresAt: Date;
+}
+
+export function newReset(now: Date): { jti: string; pending: PendingReset } {
+  const jti = randomUUID();
+  return { jti, pending: { jtiHash: hashJti(jti), expiresAt: new Date(now.getTime() + RESET_TTL_SECONDS * 1000) } };
+}
+
+export function hashJti(jti: string): string {
+  return createHash('sha256').update(jti).digest('hex');
+}
+
+/** True when the presented token is the user's current, unspent and unexpired reset. */
+export function resetIsUsable(pending: PendingReset | null | undefined, jti: string, now: Date): boolean {
+  return !!pending && pending.jtiHash === hashJti(jti) && pending.expiresAt.getTime() > now.getTime();
+}
+
+export function resetLink(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/$/, '')}/reset/${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,63 @@
+import { forbidden, notFound, type ServiceApp } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import { verifyPassword } from '../domain/password';
+import { normaliseEmail } from '../domain/user';
+import type { UserContext } from '../context';
+import { publicUser } from '../store/user-model';
+import { Email, UserView } from './schemas';
+
+/** Spec §8: the same answer for an unknown e-mail and a wrong password. */
+export const INCORRECT_LOGIN = 'Incorrect username or password';
+export const ACCOUNT_SUSPENDED = 'Your account is suspended. Please contact us.';
+
+export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+  app.post(
+    '/auth/user',
+    {
+      schema: {
+        summary: 'Sign in with e-mail and password; the session token comes in the `token` header and the body',
+        body: Type.Object(
+          { email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            result: Type.Object({
+              token: Type.String(),
+              permissions: Type.String(),
+              redirecturl: Type.Optional(Type.String()),
+              user: UserView,
+            }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email) });
+      const passwordOk = await verifyPassword(request.body.password, user?.passwordHash);
+      if (!user || !passwordOk) throw forbidden(INCORRECT_LOGIN);
+      if (!user.active) throw forbidden(ACCOUNT_SUSPENDED);
+      const token = app.signToken({ id: user._id.toString(), permissions: user.permissions, email: user.email });
+      const redirecturl = await ctx.accountingSignInUrl(user);
+      reply.header('token', token);
+      return { result: { token, permissions: user.permissions, user: publicUser(user), ...(redirecturl ? { redirecturl } : {}) } };
+    },
+  );
+
+  app.get(
+    '/auth/jwt',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        summary: 'The signed-in user (validates the session token)',
+        security: [{ session: [] }],
+        response: { 200: Type.Object({ result: UserView }) },
+      },
+    },
+    async (request) => {
+      const user = await ctx.users.findById(request.user.id);
+      if (!user || !user.active) throw notFound('User not found');
+      return { result: publicUser(user) };
+    },
+  );
+}

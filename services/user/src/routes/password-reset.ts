@@ -1,0 +1,92 @@
+import { PasswordResetRequested } from '@decor/contracts';
+import { bearerToken, newEvent, type ServiceApp, unauthorized } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import {
+  newReset,
+  RESET_LINK_INVALID,
+  RESET_PURPOSE,
+  RESET_TTL_SECONDS,
+  resetIsUsable,
+} from '../domain/password-reset';
+import { displayName, normaliseEmail } from '../domain/user';
+import type { UserContext } from '../context';
+import { Email, MessageResult } from './schemas';
+
+/** Spec §4: a reset request always reports success, whether or not the e-mail has an account. */
+export const RESET_REQUESTED = 'If an account exists for this e-mail, a link to reset the password is on its way';
+
+interface ResetClaims {
+  sub: string;
+  purpose: string;
+  jti: string;
+}
+
+export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+  app.post(
+    '/send/reset',
+    {
+      schema: {
+        summary: 'E-mail a single-use password reset link (always answers success)',
+        body: Type.Object({ email: Email }, { additionalProperties: false }),
+        response: { 200: MessageResult },
+      },
+    },
+    async (request) => {
+      const now = new Date();
+      const { jti, pending } = newReset(now);
+      const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email), active: true });
+      if (user) {
+        const id = user._id.toString();
+        // Not a session token: it has no permissions claim, so every session route refuses it.
+        const claims: ResetClaims = { sub: id, purpose: RESET_PURPOSE, jti };
+        const resetToken = app.jwt.sign(claims as never, { expiresIn: RESET_TTL_SECONDS });
+        const event = newEvent(PasswordResetRequested, {
+          aggregateId: id,
+          correlationId: request.id,
+          payload: {
+            userId: id,
+            email: user.email,
+            displayName: displayName(user),
+            resetToken,
+            expiresAt: pending.expiresAt.toISOString(),
+          },
+        });
+        // One document write: the pending reset and its event are saved together or not at all.
+        await ctx.users.updateOne({ _id: user._id }, { $set: { passwordReset: pending }, $push: { outbox: event } });
+        ctx.eventsWritten();
+      }
+      return { result: { message: RESET_REQUESTED } };
+    },
+  );
+
+  app.get(
+    '/auth/resetLink',
+    {
+      schema: {
+        summary: 'Who a password reset link belongs to (the link token is sent as the Bearer token)',
+        security: [{ session: [] }],
+        response: { 200: Type.Object({ result: Type.Object({ email: Type.String(), id: Type.String() }) }) },
+      },
+    },
+    async (request) => {
+      const user = await usableResetUser(app, ctx, bearerToken(request));
+      return { result: { email: user.email, id: user._id.toString() } };
+    },
+  );
+}
+
+/** The user a reset token belongs to, if the token is genuine, current and unspent; else 401. */
+export async function usableResetUser(app: ServiceApp, ctx: UserContext, token: string | undefined) {
+  let claims: ResetClaims;
+  try {
+    claims = app.jwt.verify<ResetClaims>(token ?? '');
+  } catch {
+    throw unauthorized(RESET_LINK_INVALID);
+  }
+  if (claims.purpose !== RESET_PURPOSE || !/^[a-f0-9]{24}$/.test(claims.sub)) throw unauthorized(RESET_LINK_INVALID);
+  const user = await ctx.users.findById(claims.sub);
+  if (!user || !user.active || !resetIsUsable(user.passwordReset, claims.jti, new Date())) {
+    throw unauthorized(RESET_LINK_INVALID);
+  }
+  return user;
+}
