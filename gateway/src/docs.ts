@@ -1,4 +1,3 @@
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceName } from './routing-table';
@@ -38,8 +37,8 @@ export async function apiDocs(app: FastifyInstance, { upstreams }: { upstreams: 
     fetchedAt = Date.now();
   };
 
+  // createServiceApp registered @fastify/swagger; the UI shows the merged document instead of the gateway's own.
   await app.register(async (scope) => {
-    await scope.register(swagger, { openapi: { info: merged.info } });
     scope.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/api/docs/json') && Date.now() - fetchedAt > REFRESH_AFTER_MS) await refresh();
     });

@@ -62,7 +62,11 @@ function refuseOversizedBody(limit: number) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > limit) {
-      await reply.code(413).send({ message: `The request body is larger than ${Math.round(limit / 1024)} KB` });
+      // The client may still be sending the body: answer now and drop the connection rather than read it.
+      await reply
+        .code(413)
+        .header('connection', 'close')
+        .send({ message: `The request body is larger than ${Math.round(limit / 1024)} KB` });
     }
   };
 }

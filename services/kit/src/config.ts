@@ -71,7 +71,7 @@ export const commonConfigSchema = Type.Object({
     default: 'decor',
   }),
   KAFKA_BROKERS: commaList({ default: '127.0.0.1:19092' }),
-  KAFKA_TOPIC_PREFIX: Type.String({ default: 'decor.' }),
+  KAFKA_TOPIC_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', 'x-message': 'must be letters, digits, _ or - (topics are <prefix>.<aggregate>)', default: 'decor' }),
   REDIS_URL: Type.String({
     pattern: '^rediss?://',
     'x-message': 'must start with redis:// or rediss://',
@@ -84,6 +84,11 @@ export const commonConfigSchema = Type.Object({
     'x-message': 'must be a duration like 12h, 30m or 3600s',
     default: '12h',
   }),
+  /**
+   * Whether this instance relays its outbox to Kafka. Off: it serves HTTP and stores events, and
+   * another instance (or a later start) publishes them — e.g. during a Kafka maintenance window.
+   */
+  OUTBOX_RELAY: Type.Boolean({ default: true }),
   PUBLIC_BASE_URL: Type.String({
     pattern: '^https?://',
     'x-message': 'must start with http:// or https://',

@@ -93,7 +93,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
   const ctx = await def.build(base);
 
   const models = def.outbox?.(ctx) ?? [];
-  if (models.length > 0) {
+  if (models.length > 0 && config.OUTBOX_RELAY) {
     relay = new OutboxRelay({ models, publisher, topicPrefix: config.KAFKA_TOPIC_PREFIX, logger: log as KitLogger });
     relay.start();
   }

@@ -7,7 +7,7 @@ export const notificationConfigSchema = serviceConfigSchema({
   SMTP_URL: Type.String({ pattern: '^smtps?://', 'x-message': 'must start with smtp:// or smtps://', default: 'smtp://127.0.0.1:2525' }),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Gala & Grove Event Rentals <no-reply@decor.example>' }),
   /** Where new-estimate notices and contact-form messages go. */
-  STAFF_EMAIL: Type.String({ format: 'email', default: 'staff@decor.example' }),
+  STAFF_EMAIL: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$', 'x-message': 'must be an e-mail address', default: 'staff@decor.example' }),
   COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
   /** Parallel sends per worker process. */
   EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),

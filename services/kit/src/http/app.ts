@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -95,6 +96,14 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
   });
 
   await app.register(errorHandlerPlugin, { notFound: opts.notFound });
+  // Route schemas double as the API's documentation; the gateway merges every service's document.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${opts.name} service`, version: '1' },
+      components: { securitySchemes: { session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthPlugin, { checkTimeoutMs: opts.readinessTimeoutMs });
   if (opts.jwt) await app.register(authPlugin, opts.jwt);
   return app;

@@ -1,0 +1,70 @@
+import { type CaughtMail, eventually, mailTo } from '@decor/kit/src/testing';
+import { type Stack, startStack } from './support/stack';
+
+const CUSTOMER = 'customer@decor.example';
+
+let stack: Stack;
+let api: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  api = `${stack.gatewayUrl}/api`;
+});
+afterAll(() => stack.stop());
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+const tokenIn = (mail: CaughtMail) => /\/reset\/([\w.-]+)/.exec(mail.Text)?.[1] ?? '';
+
+describe('password reset: HTTP → gateway → user service → outbox → Kafka → notification → BullMQ → SMTP', () => {
+  it('e-mails a working single-use reset link to an existing account', async () => {
+    const res = await post('/send/reset', { email: CUSTOMER }, { 'x-request-id': 'reset-e2e-1' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('reset-e2e-1');
+
+    const [mail] = await eventually(async () => {
+      const mails = await mailTo(CUSTOMER);
+      return mails.length > 0 ? mails : undefined;
+    }, 30_000, 'the reset e-mail');
+    expect(mail?.Subject).toBe('Reset your Gala & Grove Event Rentals password');
+    expect(mail?.Text).toMatch(/http:\/\/127\.0\.0\.1:8080\/reset\/[\w.-]+/);
+    expect(mail?.HTML).toContain('Choose a new password');
+
+    const token = tokenIn(mail as CaughtMail);
+    const link = await fetch(`${api}/auth/resetLink`, { headers: { authorization: `Bearer ${token}` } });
+    expect(link.status).toBe(200);
+    const { result } = (await link.json()) as { result: { email: string; id: string } };
+    expect(result.email).toBe(CUSTOMER);
+    expect(result.id).toMatch(/^[a-f0-9]{24}$/);
+
+    // The reset token is not a session: routes that need a signed-in user refuse it.
+    const asSession = await fetch(`${api}/auth/jwt`, { headers: { authorization: `Bearer ${token}` } });
+    expect(asSession.status).toBe(401);
+  });
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    const unknown = 'nobody-here@decor.example';
+    const res = await post('/send/reset', { email: unknown });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { result: { message: string } }).result.message).toMatch(/If an account exists/);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await mailTo(unknown)).toHaveLength(0);
+  });
+
+  it('replaces an earlier link: only the newest one works', async () => {
+    const before = (await mailTo(CUSTOMER)).length;
+    await post('/send/reset', { email: CUSTOMER });
+    const mails = await eventually(async () => {
+      const all = await mailTo(CUSTOMER);
+      return all.length > before ? all : undefined;
+    }, 30_000, 'the second reset e-mail');
+    const older = tokenIn(mails[0] as CaughtMail);
+    const newest = tokenIn(mails[mails.length - 1] as CaughtMail);
+    const check = (token: string) => fetch(`${api}/auth/resetLink`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await check(newest)).status).toBe(200);
+    const stale = await check(older);
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toEqual({ message: 'This password reset link is invalid or has expired' });
+  });
+});
