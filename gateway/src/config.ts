@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfigOrExit } from '@decor/kit';
+import { commonConfigSchema, loadConfigOrExit, REQUIRED_IN_PRODUCTION } from '@decor/kit';
 
 const common = commonConfigSchema.properties;
 
@@ -10,12 +10,12 @@ export const gatewayConfigSchema = Type.Object({
   JWT_SECRET: common.JWT_SECRET,
   JWT_EXPIRES_IN: common.JWT_EXPIRES_IN,
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
-  USER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4101' }),
-  CATALOGUE_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4102' }),
-  CART_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4103' }),
-  ORDER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4104' }),
-  ACCOUNTING_SYNC_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4105' }),
-  NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106' }),
+  USER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4101', [REQUIRED_IN_PRODUCTION]: true }),
+  CATALOGUE_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4102', [REQUIRED_IN_PRODUCTION]: true }),
+  CART_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4103', [REQUIRED_IN_PRODUCTION]: true }),
+  ORDER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4104', [REQUIRED_IN_PRODUCTION]: true }),
+  ACCOUNTING_SYNC_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4105', [REQUIRED_IN_PRODUCTION]: true }),
+  NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106', [REQUIRED_IN_PRODUCTION]: true }),
   /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs). */
   CORS_ORIGINS: Type.String({ default: '*' }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),

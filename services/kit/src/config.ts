@@ -22,7 +22,7 @@ export class ConfigError extends Error {
 export const REQUIRED_IN_PRODUCTION = 'requiredInProduction';
 
 /** A comma-separated env value ("a:1,b:2") read as a list of non-empty, trimmed items. */
-export function commaList(options: { default?: string; description?: string } = {}) {
+export function commaList(options: { default?: string; description?: string; [REQUIRED_IN_PRODUCTION]?: boolean } = {}) {
   return Type.Transform(
     Type.String({
       pattern: '[^,\\s]',
@@ -63,19 +63,19 @@ export const commonConfigSchema = Type.Object({
   MONGO_URL: Type.String({
     pattern: '^mongodb(\\+srv)?://',
     'x-message': 'must start with mongodb:// or mongodb+srv://',
-    default: 'mongodb://127.0.0.1:27027',
+    default: 'mongodb://127.0.0.1:27027', [REQUIRED_IN_PRODUCTION]: true,
   }),
   MONGO_DB: Type.String({
     pattern: '^[A-Za-z0-9_-]{1,63}$',
     'x-message': 'must be a database name (letters, digits, _ and -)',
     default: 'decor',
   }),
-  KAFKA_BROKERS: commaList({ default: '127.0.0.1:19092' }),
+  KAFKA_BROKERS: commaList({ default: '127.0.0.1:19092', [REQUIRED_IN_PRODUCTION]: true }),
   KAFKA_TOPIC_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', 'x-message': 'must be letters, digits, _ or - (topics are <prefix>.<aggregate>)', default: 'decor' }),
   REDIS_URL: Type.String({
     pattern: '^rediss?://',
     'x-message': 'must start with redis:// or rediss://',
-    default: 'redis://127.0.0.1:6379',
+    default: 'redis://127.0.0.1:6379', [REQUIRED_IN_PRODUCTION]: true,
   }),
   REDIS_PREFIX: Type.String({ minLength: 1, default: 'decor' }),
   JWT_SECRET: Type.String({ minLength: 16, default: DEV_JWT_SECRET, [REQUIRED_IN_PRODUCTION]: true }),
@@ -92,7 +92,7 @@ export const commonConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.String({
     pattern: '^https?://',
     'x-message': 'must start with http:// or https://',
-    default: 'http://127.0.0.1:8080',
+    default: 'http://127.0.0.1:8080', [REQUIRED_IN_PRODUCTION]: true,
   }),
 });
 

@@ -22,7 +22,7 @@ test('an empty environment gives the local defaults', () => {
     LOG_LEVEL: 'info',
     MONGO_URL: 'mongodb://127.0.0.1:27027',
     KAFKA_BROKERS: ['127.0.0.1:19092'],
-    KAFKA_TOPIC_PREFIX: 'decor.',
+    KAFKA_TOPIC_PREFIX: 'decor',
     REDIS_URL: 'redis://127.0.0.1:6379',
     REDIS_PREFIX: 'decor',
     JWT_EXPIRES_IN: '12h',
@@ -92,18 +92,25 @@ test('a service can override a common default and add its own keys', () => {
   expect(config.REDIS_PREFIX).toBe('decor');
 });
 
-test('in production the JWT secret must be set explicitly (no dev default) and long enough', () => {
+test('in production the secret and every address must be set explicitly (no local defaults)', () => {
   expect(problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'production' }))).toBe(
-    'Invalid environment: JWT_SECRET is required when NODE_ENV=production',
+    'Invalid environment: MONGO_URL is required when NODE_ENV=production; KAFKA_BROKERS is required when NODE_ENV=production; ' +
+      'REDIS_URL is required when NODE_ENV=production; JWT_SECRET is required when NODE_ENV=production; ' +
+      'PUBLIC_BASE_URL is required when NODE_ENV=production',
   );
-  expect(
-    problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'production', JWT_SECRET: 'short' })),
-  ).toBe('Invalid environment: JWT_SECRET must be at least 16 characters');
-  const config = loadConfig(commonConfigSchema, {
+  const addresses = {
     NODE_ENV: 'production',
-    JWT_SECRET: 'a-long-production-secret-value',
-  });
+    MONGO_URL: 'mongodb://mongo:27017',
+    KAFKA_BROKERS: 'kafka:9092',
+    REDIS_URL: 'redis://redis:6379',
+    PUBLIC_BASE_URL: 'https://rentals.example',
+  };
+  expect(problemsOf(() => loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'short' }))).toBe(
+    'Invalid environment: JWT_SECRET must be at least 16 characters',
+  );
+  const config = loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'a-long-production-secret-value' });
   expect(config.JWT_SECRET).toBe('a-long-production-secret-value');
+  expect(config.KAFKA_BROKERS).toEqual(['kafka:9092']);
 });
 
 test('loadConfigOrExit stops the process with the message and no stack trace', () => {

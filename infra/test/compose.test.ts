@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TObject } from '@sinclair/typebox';
+import { ConfigError, loadConfig } from '@decor/kit';
+import { parse } from 'yaml';
+import { gatewayConfigSchema } from '../../gateway/src/config';
+import { accountingSyncConfigSchema } from '../../services/accounting-sync/src/config';
+import { cartConfigSchema } from '../../services/cart/src/config';
+import { catalogueConfigSchema } from '../../services/catalogue/src/config';
+import { notificationConfigSchema } from '../../services/notification/src/config';
+import { orderConfigSchema } from '../../services/order/src/config';
+import { userConfigSchema } from '../../services/user/src/config';
+import { REPO_ROOT, RUNNABLES } from '../src/cli/runnables';
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  environment?: Record<string, string | number>;
+  deploy?: { replicas?: string | number };
+}
+
+/** What an operator sets before `docker compose up` (the file refuses to start without them). */
+const OPERATOR_ENV: Record<string, string> = { JWT_SECRET: 'a-long-production-secret-value', S3_SECRET_ACCESS_KEY: 'minio-secret' };
+
+/** Compose's own interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */
+function interpolate(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_m, name: string, kind?: string, rest?: string) => {
+    if (env[name] !== undefined) return env[name];
+    if (kind === '-') return rest ?? '';
+    throw new Error(`${name} must be set: ${rest}`);
+  });
+}
+
+const compose = parse(interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), OPERATOR_ENV), {
+  merge: true,
+}) as { services: Record<string, ComposeService> };
+
+const SCHEMAS: Record<string, TObject> = {
+  gateway: gatewayConfigSchema,
+  user: userConfigSchema,
+  catalogue: catalogueConfigSchema,
+  cart: cartConfigSchema,
+  order: orderConfigSchema,
+  'accounting-sync': accountingSyncConfigSchema,
+  notification: notificationConfigSchema,
+  'notification-worker': notificationConfigSchema,
+};
+
+describe('docker-compose.yml (production topology; cannot run here, so it is checked)', () => {
+  it('refuses to start without the secrets an operator must choose', () => {
+    expect(() => interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {})).toThrow(/JWT_SECRET must be set/);
+  });
+
+  it('runs the real infrastructure images', () => {
+    for (const name of ['kafka', 'mongo', 'redis', 'minio', 'mailpit']) {
+      expect(compose.services[name]?.image).toMatch(/^[\w./-]+:[\w.-]+$/);
+    }
+  });
+
+  it('has a container for every process of the product, each built from a Dockerfile in the repo', () => {
+    for (const runnable of RUNNABLES) expect(Object.keys(compose.services)).toContain(runnable.name);
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.image) continue;
+      const build = service.build;
+      expect(build).toBeDefined();
+      expect(existsSync(path.join(REPO_ROOT, build?.context ?? '', build?.dockerfile ?? ''))).toBe(true);
+      const entry = service.environment?.ENTRY === 'worker' ? 'worker' : 'main';
+      const appDir = build?.args?.APP_DIR ?? '';
+      expect({ name, entry: existsSync(path.join(REPO_ROOT, appDir, 'src', `${entry}.ts`)) }).toEqual({ name, entry: true });
+      expect(String(service.deploy?.replicas)).toMatch(/^\d+$/);
+    }
+  });
+
+  it("gives every service the environment its config demands in production", () => {
+    for (const [name, schema] of Object.entries(SCHEMAS)) {
+      const env = Object.fromEntries(Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, String(v)]));
+      expect(env.NODE_ENV).toBe('production');
+      let problems: string[] = [];
+      try {
+        loadConfig(schema, env);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        problems = err.problems;
+      }
+      expect({ name, problems }).toEqual({ name, problems: [] });
+    }
+  });
+
+  it('would notice a missing variable (the check above is not vacuous)', () => {
+    const env = Object.fromEntries(Object.entries(compose.services.user?.environment ?? {}).map(([k, v]) => [k, String(v)]));
+    delete env.MONGO_URL;
+    expect(() => loadConfig(userConfigSchema, env)).toThrow('MONGO_URL is required when NODE_ENV=production');
+  });
+
+  it('points the gateway at every service by its compose name', () => {
+    const env = compose.services.gateway?.environment ?? {};
+    for (const runnable of RUNNABLES.filter((r) => r.urlEnv)) {
+      expect(String(env[runnable.urlEnv as string])).toBe(`http://${runnable.name}:${runnable.port}`);
+    }
+  });
+});
