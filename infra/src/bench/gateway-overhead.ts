@@ -30,6 +30,9 @@ export interface LoadFigures {
 
 export interface GatewayOverhead {
   route: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
   direct: LoadFigures;
   viaGateway: LoadFigures;
   /** viaGateway / direct requests per second. */
@@ -49,9 +52,20 @@ export async function signIn(userUrl: string): Promise<string> {
   return token;
 }
 
-async function load(url: string, token: string, connections: number, seconds: number, roles: Record<string, number>): Promise<LoadFigures> {
+async function load(
+  url: string,
+  token: string,
+  connections: number,
+  seconds: number,
+  roles: Record<string, number>,
+): Promise<LoadFigures> {
   const meter = cpuMeter(roles);
-  const r = await autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
   return {
     requestsPerSecond: r.requests.average,
     p50Ms: r.latency.p50,
@@ -81,5 +95,13 @@ export async function measureGatewayOverhead(
   log(`gateway overhead: measuring ${opts.seconds} s direct, then ${opts.seconds} s through the gateway …`);
   const d = await load(direct, token, opts.connections, opts.seconds, opts.roles);
   const g = await load(viaGateway, token, opts.connections, opts.seconds, opts.roles);
-  return { route: 'GET /auth/jwt', direct: d, viaGateway: g, ratio: g.requestsPerSecond / d.requestsPerSecond };
+  return {
+    route: 'GET /auth/jwt',
+    connections: opts.connections,
+    seconds: opts.seconds,
+    warmupSeconds: opts.warmupSeconds,
+    direct: d,
+    viaGateway: g,
+    ratio: g.requestsPerSecond / d.requestsPerSecond,
+  };
 }

@@ -64,7 +64,11 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     const { endpoints } = infra as InfraHandle;
     stoppers.push(() => deleteKeys(endpoints.redisUrl, runId));
 
-    const run = async (name: string, dir: string, env: Record<string, string>): Promise<{ url: string; child: RunningProcess }> => {
+    const run = async (
+      name: string,
+      dir: string,
+      env: Record<string, string>,
+    ): Promise<{ url: string; child: RunningProcess }> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const child = await startProcess({
@@ -103,7 +107,9 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
     });
-    opts.log(`services up (run id ${runId}): user ${user.url}, notification ${notification.url}, gateway ${gateway.url}`);
+    opts.log(
+      `services up (run id ${runId}): user ${user.url}, notification ${notification.url}, gateway ${gateway.url}`,
+    );
     return {
       endpoints,
       runId,

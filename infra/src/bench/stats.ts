@@ -58,9 +58,28 @@ export function processRoles(services: Record<string, number>): Record<string, n
   return roles;
 }
 
-/** Starts a CPU meter over `roles`; the returned function gives the cores each used since (1.0 = one full core). */
+/** Busy ticks of the whole machine (all cores) from the first line of /proc/stat. */
+function machineBusyTicks(): number | undefined {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return user + nice + system + irq + softirq + steal;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a CPU meter over `roles`; the returned function gives the cores each used since (1.0 = one
+ * full core), plus `others`: what the rest of the machine used meanwhile (other jobs on a shared host).
+ */
 export function cpuMeter(roles: Record<string, number>): () => Record<string, number> {
   const started = Date.now();
+  const machineBefore = machineBusyTicks();
   const before = Object.fromEntries(Object.entries(roles).map(([role, pid]) => [role, cpuTicks(pid)]));
   return () => {
     const seconds = (Date.now() - started) / 1000;
@@ -69,6 +88,11 @@ export function cpuMeter(roles: Record<string, number>): () => Record<string, nu
       const a = before[role];
       const b = cpuTicks(pid);
       if (a !== undefined && b !== undefined) used[role] = (b - a) / TICKS_PER_SECOND / seconds;
+    }
+    const machineAfter = machineBusyTicks();
+    if (machineBefore !== undefined && machineAfter !== undefined) {
+      const ours = Object.values(used).reduce((sum, cores) => sum + cores, 0);
+      used.others = Math.max(0, (machineAfter - machineBefore) / TICKS_PER_SECOND / seconds - ours);
     }
     return used;
   };

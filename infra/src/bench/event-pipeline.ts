@@ -1,0 +1,217 @@
+/**
+ * Event pipeline: from the user service's state write to the notification service's effect.
+ *
+ * POST /send/reset (straight to the user service) writes passwordReset + a PasswordResetRequested
+ * event into the user document in one write → outbox relay → Kafka `<prefix>.user` → consumer group
+ * `notification.emails` → BullMQ job `email.<eventId>` in queue 'email'. No e-mail worker runs, so
+ * SMTP never competes for the cores; the effect measured is "the job exists in Redis".
+ *
+ * Timing without the HTTP round trip:
+ * - start = the event's `occurredAt`, stamped by the user service just before its document write
+ *   (so the figure includes that Mongo write). Read back afterwards from the Kafka topic with a
+ *   separate consumer group — nothing extra listens while events are measured.
+ * - end = the ms part of the stream id of the 'added' entry BullMQ's add script writes to
+ *   `<prefix>:email:events` in the same Lua call that stores the job: Redis's clock at the moment
+ *   the job exists. Same machine, same wall clock as the service's.
+ * - The Kafka message timestamp (the relay's producer sets it when it sends) splits the total into
+ *   write → published and published → job.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { Kafka, logLevel } from 'kafkajs';
+import { cpuMeter, percentile } from './stats';
+
+/** The seeded demo accounts: rotating them spreads the events over three aggregates (partitions). */
+const DEMO_EMAILS = ['customer@decor.example', 'staff@decor.example', 'owner@decor.example'];
+
+export interface PipelineOptions {
+  events: number;
+  warmupEvents: number;
+  perSecond: number;
+  roles: Record<string, number>;
+}
+
+export interface Spread {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface PipelineFigures {
+  events: number;
+  perSecond: number;
+  warmupEvents: number;
+  /** Measured events whose job never appeared (or whose event was not found on the topic). */
+  missing: number;
+  /** Sends that did not answer 200. */
+  failedSends: number;
+  total: Spread;
+  writeToPublished: Spread;
+  publishedToJob: Spread;
+  cores: Record<string, number>;
+}
+
+interface Stack {
+  userUrl: string;
+  kafkaBrokers: string[];
+  redisUrl: string;
+  runId: string;
+}
+
+function spread(values: number[]): Spread {
+  return {
+    p50: percentile(values, 50),
+    p90: percentile(values, 90),
+    p99: percentile(values, 99),
+    max: percentile(values, 100),
+  };
+}
+
+/** Open loop: request i leaves at start + i/rate whatever the earlier ones are doing. */
+async function sendResets(userUrl: string, count: number, perSecond: number): Promise<number> {
+  const interval = 1000 / perSecond;
+  const start = performance.now();
+  const sends: Promise<boolean>[] = [];
+  for (let i = 0; i < count; i++) {
+    const wait = start + i * interval - performance.now();
+    if (wait > 0) await sleep(wait);
+    sends.push(
+      fetch(`${userUrl}/send/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: DEMO_EMAILS[i % DEMO_EMAILS.length] }),
+      }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          return res.ok;
+        },
+        () => false,
+      ),
+    );
+  }
+  const results = await Promise.all(sends);
+  return results.filter((ok) => !ok).length;
+}
+
+/** jobId → when Redis stored the job (ms), for jobs added at or after `sinceMs`. */
+async function jobsAdded(redis: Redis, key: string, sinceMs: number): Promise<Map<string, number>> {
+  const added = new Map<string, number>();
+  let from = String(sinceMs);
+  for (;;) {
+    const page = await redis.xrange(key, from, '+', 'COUNT', 1000);
+    for (const [id, fields] of page) {
+      const f: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i] as string] = fields[i + 1] as string;
+      if (f.event === 'added' && f.jobId) added.set(f.jobId, Number(id.split('-')[0]));
+    }
+    if (page.length < 1000) return added;
+    from = `(${(page.at(-1) as [string, string[]])[0]}`;
+  }
+}
+
+async function waitForJobs(
+  redis: Redis,
+  key: string,
+  sinceMs: number,
+  expected: number,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await jobsAdded(redis, key, sinceMs)).size >= expected) return;
+    await sleep(250);
+  }
+}
+
+interface Published {
+  occurredAt: number;
+  publishedAt: number;
+}
+
+/** The PasswordResetRequested events on the topic that occurred at or after `sinceMs`, by event id. */
+async function readBackEvents(
+  stack: Stack,
+  sinceMs: number,
+  expected: number,
+): Promise<Map<string, Published>> {
+  const kafka = new Kafka({
+    clientId: `${stack.runId}-bench`,
+    brokers: stack.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const consumer = kafka.consumer({ groupId: `${stack.runId}.bench-readback` });
+  const found = new Map<string, Published>();
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: `${stack.runId}.user`, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const envelope = JSON.parse(message.value?.toString() ?? '{}') as {
+          id?: string;
+          type?: string;
+          occurredAt?: string;
+        };
+        const occurredAt = Date.parse(envelope.occurredAt ?? '');
+        if (envelope.type !== 'PasswordResetRequested' || !envelope.id || !(occurredAt >= sinceMs)) return;
+        found.set(envelope.id, { occurredAt, publishedAt: Number(message.timestamp) });
+      },
+    });
+    const deadline = Date.now() + 60_000;
+    while (found.size < expected && Date.now() < deadline) await sleep(200);
+  } finally {
+    await consumer.disconnect();
+  }
+  return found;
+}
+
+export async function measureEventPipeline(
+  stack: Stack,
+  opts: PipelineOptions,
+  log: (line: string) => void,
+): Promise<PipelineFigures> {
+  const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: 3 });
+  const streamKey = `${stack.runId}:email:events`;
+  try {
+    log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
+    const warmStart = Date.now();
+    await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond);
+    await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
+    await sleep(1000);
+
+    log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
+    const since = Date.now();
+    const meter = cpuMeter(opts.roles);
+    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond);
+    await waitForJobs(redis, streamKey, since, opts.events - failedSends, 30_000);
+    const cores = meter();
+
+    const [published, jobs] = await Promise.all([
+      readBackEvents(stack, since, opts.events - failedSends),
+      jobsAdded(redis, streamKey, since),
+    ]);
+    const total: number[] = [];
+    const toPublished: number[] = [];
+    const toJob: number[] = [];
+    for (const [eventId, e] of published) {
+      const jobAt = jobs.get(`email.${eventId}`);
+      if (jobAt === undefined) continue;
+      total.push(jobAt - e.occurredAt);
+      toPublished.push(e.publishedAt - e.occurredAt);
+      toJob.push(jobAt - e.publishedAt);
+    }
+    return {
+      events: total.length,
+      perSecond: opts.perSecond,
+      warmupEvents: opts.warmupEvents,
+      missing: opts.events - failedSends - total.length,
+      failedSends,
+      total: spread(total),
+      writeToPublished: spread(toPublished),
+      publishedToJob: spread(toJob),
+      cores,
+    };
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,171 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import type { PipelineFigures } from './event-pipeline';
+import type { GatewayOverhead } from './gateway-overhead';
+import { formatCores } from './stats';
+
+export interface Machine {
+  date: string;
+  cores: number;
+  cpu: string;
+  memoryGb: number;
+  node: string;
+  /** 1-minute load average just before the run: anything else busy on the machine shows here. */
+  loadBefore: number;
+}
+
+export function describeMachine(): Machine {
+  return {
+    date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')}Z`,
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadBefore: os.loadavg()[0] ?? 0,
+  };
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (Number.isNaN(n) ? '–' : String(Math.round(n)));
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+
+export interface Results {
+  machine: Machine;
+  processes: string;
+  gateway?: GatewayOverhead;
+  pipeline?: PipelineFigures;
+}
+
+/** The compact table printed at the end of a run. */
+export function formatTable(r: Results): string {
+  const lines = [
+    '',
+    `Benchmarks ${r.machine.date} — ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGb} GB, Node ${r.machine.node}, load ${r.machine.loadBefore.toFixed(2)} before`,
+    `Processes: ${r.processes}`,
+  ];
+  const g = r.gateway;
+  if (g) {
+    lines.push(
+      '',
+      `Gateway overhead — ${g.route}, ${g.connections} connections, ${g.seconds} s each after ${g.warmupSeconds} s warm-up`,
+      `  ${'target'.padEnd(14)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'failed'.padStart(8)}   cores used`,
+    );
+    for (const [name, f] of [
+      ['direct', g.direct],
+      ['via gateway', g.viaGateway],
+    ] as const) {
+      lines.push(
+        `  ${name.padEnd(14)}${int(f.requestsPerSecond).padStart(9)}${ms(f.p50Ms).padStart(9)}${ms(f.p99Ms).padStart(9)}${String(f.failures).padStart(8)}   ${formatCores(f.cores)}`,
+      );
+    }
+    lines.push(`  through the gateway: ${pct(g.ratio)} of direct throughput (target ≥ 60 %)`);
+  }
+  const p = r.pipeline;
+  if (p) {
+    lines.push(
+      '',
+      `Event pipeline — state write → e-mail job in Redis, ${p.events} events at ${p.perSecond}/s after ${p.warmupEvents} warm-up`,
+      `  ${'stage'.padEnd(22)}${'p50'.padStart(7)}${'p90'.padStart(7)}${'p99'.padStart(7)}${'max'.padStart(7)}  ms`,
+    );
+    for (const [name, s] of [
+      ['write → job (total)', p.total],
+      ['  write → published', p.writeToPublished],
+      ['  published → job', p.publishedToJob],
+    ] as const) {
+      lines.push(
+        `  ${name.padEnd(22)}${ms(s.p50).padStart(7)}${ms(s.p90).padStart(7)}${ms(s.p99).padStart(7)}${ms(s.max).padStart(7)}`,
+      );
+    }
+    lines.push(
+      `  targets: p50 < 50 ms, p99 < 250 ms; missing ${p.missing}, failed sends ${p.failedSends}; cores used: ${formatCores(p.cores)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const RUNS_HEADER = [
+  '| date (UTC) | machine | node | others busy (cores) | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+];
+const KEEP_RUNS = 20;
+
+/** The most CPU other processes used during any measured phase: high means the figures are disturbed. */
+function othersBusy(r: Results): string {
+  const phases = [r.gateway?.direct.cores, r.gateway?.viaGateway.cores, r.pipeline?.cores];
+  const others = phases.flatMap((c) => (c?.others === undefined ? [] : [c.others]));
+  return others.length > 0 ? Math.max(...others).toFixed(2) : '–';
+}
+
+function runRow(r: Results): string {
+  const g = r.gateway;
+  const p = r.pipeline;
+  const cells = [
+    r.machine.date,
+    `${r.machine.cores} cores, ${r.machine.memoryGb} GB`,
+    r.machine.node,
+    othersBusy(r),
+    g ? `${int(g.direct.requestsPerSecond)} (${ms(g.direct.p50Ms)}/${ms(g.direct.p99Ms)})` : '–',
+    g ? `${int(g.viaGateway.requestsPerSecond)} (${ms(g.viaGateway.p50Ms)}/${ms(g.viaGateway.p99Ms)})` : '–',
+    g ? pct(g.ratio) : '–',
+    p ? `${p.events} at ${p.perSecond}/s` : '–',
+    p ? `${ms(p.total.p50)} / ${ms(p.total.p90)} / ${ms(p.total.p99)} / ${ms(p.total.max)}` : '–',
+    p ? `${ms(p.writeToPublished.p50)}/${ms(p.writeToPublished.p99)}` : '–',
+    p ? `${ms(p.publishedToJob.p50)}/${ms(p.publishedToJob.p99)}` : '–',
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function method(r: Results): string {
+  const g = r.gateway;
+  const p = r.pipeline;
+  return [
+    '## Method',
+    '',
+    '- `npm run bench` (infra/src/cli/bench.ts) starts test-mode infrastructure (fresh temp data, free ports;',
+    "  Kafka KRaft and mongo-java-server in memory as JVMs, the machine's Redis under a run-only key prefix),",
+    '  builds user, notification and gateway with esbuild (infra/src/cli/build.ts) and runs each as its own',
+    '  Node process with `LOG_LEVEL` warn. The e-mail worker is not started. Everything is stopped and the',
+    "  run's Redis keys deleted at the end.",
+    "- **Everything shares the machine's cores**: the load generator (autocannon, in the bench process),",
+    '  the services, the gateway, Kafka, Mongo and Redis. "cores used" in the printed table shows who used',
+    '  what while measured; "others" is the rest of the machine (other jobs, hypervisor steal) from',
+    '  /proc/stat, and the runs table shows its peak. Figures are for comparing runs on the same',
+    '  machine, not capacity planning.',
+    `- **Gateway overhead**: \`GET /auth/jwt\` with the demo customer's session token (verifies the token,`,
+    '  reads the user from Mongo), on the user service directly and through the gateway (`/api/auth/jwt`:',
+    '  rate limiter — limit raised so it never refuses — and proxy). Both warmed up first, then measured',
+    `  one after the other with the same load${g ? ` (${g.connections} connections, ${g.seconds} s each, after ${g.warmupSeconds} s warm-up each)` : ''}.`,
+    "  req/s is autocannon's mean of per-second samples; p50/p99 its latency percentiles. A run with",
+    '  failed (non-2xx, error, timeout) requests is reported as such.',
+    `- **Event pipeline**: \`POST /send/reset\` sent to the user service at a steady, open-loop rate${p ? ` (${p.perSecond}/s, ${p.warmupEvents} warm-up events not measured, then ${p.events})` : ''},`,
+    '  rotating the three demo accounts. Each writes passwordReset and a PasswordResetRequested event in one',
+    '  document write; relay → Kafka → notification consumer → BullMQ job `email.<eventId>`. Measured per',
+    "  event: from the event's `occurredAt` (stamped by the user service just before its write; read back",
+    "  from the topic afterwards) to the ms in the stream id of the job's `added` entry in",
+    "  `<prefix>:email:events` (written by BullMQ's add script as it stores the job: Redis's clock). The",
+    "  HTTP round trip is not in it. The Kafka message timestamp (set by the relay's producer) splits it",
+    '  into write → published and published → job.',
+  ].join('\n');
+}
+
+/** Rewrites `file` with this run appended to the runs already recorded there. */
+export function writeResults(file: string, r: Results): void {
+  const earlier = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => /^\| \d{4}-\d\d-\d\d /.test(line))
+    : [];
+  const runs = [...earlier, runRow(r)].slice(-KEEP_RUNS);
+  const text = [
+    '# Benchmarks',
+    '',
+    `Figures from \`npm run bench\` on this project's machines; one row per run, newest last (last ${KEEP_RUNS} kept).`,
+    '',
+    ...RUNS_HEADER,
+    ...runs,
+    '',
+    method(r),
+    '',
+  ].join('\n');
+  writeFileSync(file, text);
+}

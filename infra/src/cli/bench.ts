@@ -1,0 +1,126 @@
+/**
+ * `npm run bench`: gateway overhead and event-pipeline latency on this machine. Prints figures and
+ * records them in infra/bench-results.md; nothing passes or fails on a number.
+ *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 3] [--connections 50]
+ *     [--events 1000] [--warmup-events 300] [--rate 50] [--only gateway|pipeline]
+ *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { measureEventPipeline } from '../bench/event-pipeline';
+import { measureGatewayOverhead } from '../bench/gateway-overhead';
+import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
+import { type BenchStack, startBenchStack } from '../bench/stack';
+import { processRoles } from '../bench/stats';
+import { REPO_ROOT } from './runnables';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    'warmup-seconds': { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    events: { type: 'string', default: '1000' },
+    'warmup-events': { type: 'string', default: '300' },
+    rate: { type: 'string', default: '50' },
+    only: { type: 'string' },
+    'log-level': { type: 'string', default: 'warn' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench-results.md') },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+function positive(name: keyof typeof args, max: number): number {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new Error(`--${name} must be an integer from 1 to ${max}`);
+  return n;
+}
+
+// kafkajs schedules timers with negative delays; Node 24 warns about each (see the root test script).
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'TimeoutNegativeWarning') process.stderr.write(`${w.name}: ${w.message}\n`);
+});
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const options = {
+    seconds: positive('seconds', 600),
+    warmupSeconds: positive('warmup-seconds', 600),
+    connections: positive('connections', 1000),
+    events: positive('events', 4000), // BullMQ trims its event stream near 10,000 entries (2 per job)
+    warmupEvents: positive('warmup-events', 1000),
+    rate: positive('rate', 1000),
+  };
+  if (args.only && !['gateway', 'pipeline'].includes(args.only))
+    throw new Error('--only must be gateway or pipeline');
+  const machine = describeMachine();
+  log(
+    `npm run bench — ${machine.cores} cores, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}. ` +
+      'Services run as separate Node processes (esbuild bundles, as in production); the load generator, ' +
+      'services, Kafka, Mongo and Redis all share these cores.',
+  );
+
+  let stack: BenchStack | undefined;
+  const interrupted = () => {
+    log('interrupted: stopping everything …');
+    void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  let failed = false;
+  try {
+    stack = await startBenchStack({ log, logLevel: args['log-level'] as string });
+    const roles = processRoles(stack.pids);
+    const results: Results = {
+      machine,
+      processes:
+        'separate Node processes for user, notification and gateway (built with infra/src/cli/build.ts)',
+    };
+    if (args.only !== 'pipeline') {
+      results.gateway = await measureGatewayOverhead(
+        { user: stack.userUrl, gateway: stack.gatewayUrl },
+        {
+          connections: options.connections,
+          seconds: options.seconds,
+          warmupSeconds: options.warmupSeconds,
+          roles,
+        },
+        log,
+      );
+    }
+    if (args.only !== 'gateway') {
+      results.pipeline = await measureEventPipeline(
+        {
+          userUrl: stack.userUrl,
+          kafkaBrokers: stack.endpoints.kafkaBrokers,
+          redisUrl: stack.endpoints.redisUrl,
+          runId: stack.runId,
+        },
+        { events: options.events, warmupEvents: options.warmupEvents, perSecond: options.rate, roles },
+        log,
+      );
+    }
+    log(formatTable(results));
+    if (!args['no-write']) {
+      writeResults(args.out as string, results);
+      log(`\nrecorded in ${path.relative(process.cwd(), args.out as string) || args.out}`);
+    }
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    log('stopping services and infrastructure …');
+    await stack?.stop({ keepLogs: failed });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);
