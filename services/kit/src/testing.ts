@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { freePort, testEndpoints } from '@decor/infra';
+import type { AggregateType } from '@decor/contracts';
 import type { Redis } from 'ioredis';
+import { startService } from './service';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
@@ -74,4 +76,30 @@ export async function mailTo(address: string): Promise<CaughtMail[]> {
     messages.map(async (m) => (await (await fetch(`${api}/api/v1/message/${m.ID}`)).json()) as CaughtMail),
   );
   return full.reverse();
+}
+
+/**
+ * Starts a service definition in this test process, checks that /healthz and /readyz answer with
+ * Mongo, Kafka and Redis up and that its aggregate's topic exists with 6 partitions, then stops it.
+ */
+export async function expectServiceStartsReady(
+  def: Parameters<typeof startService>[0],
+  aggregate: AggregateType,
+): Promise<void> {
+  const service = await startService(def, { exit: () => {} });
+  try {
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${service.url}/readyz`);
+    const body = (await ready.json()) as { checks: Record<string, { status: string }> };
+    expect(ready.status).toBe(200);
+    expect(body.checks).toMatchObject({ mongo: { status: 'up' }, kafka: { status: 'up' }, redis: { status: 'up' } });
+
+    const admin = service.ctx.kafka.admin();
+    await admin.connect();
+    const { topics } = await admin.fetchTopicMetadata({ topics: [`${RUN_ID}.${aggregate}`] });
+    await admin.disconnect();
+    expect(topics[0]?.partitions).toHaveLength(6);
+  } finally {
+    await service.shutdown('test over');
+  }
 }

@@ -32,6 +32,8 @@ export async function startWorkers<C extends CommonConfig>(
   const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
   const redis = createRedis(config.REDIS_URL);
   const workers = await def.workers({ name: def.name, config, log, redis });
+  // Open the health port only once every worker has its Redis connection and is taking jobs.
+  await Promise.all(workers.map((w) => w.worker.waitUntilReady()));
 
   const app = await createServiceApp({ name: def.name, logger: log });
   app.addReadinessCheck('redis', () => pingRedis(redis));
