@@ -1,6 +1,6 @@
+import { createServiceApp, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import { createServiceApp, type ServiceApp } from '@decor/kit';
 import type { GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
@@ -8,7 +8,16 @@ import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 
 /** Response headers the spec's clients read; CORS must expose them to the browser. */
-export const EXPOSED_HEADERS = ['token', 'total_count', 'can-be-modified', 'expiredtoken', 'realm_id', 'access_token', 'refresh_token', 'x-request-id'];
+export const EXPOSED_HEADERS = [
+  'token',
+  'total_count',
+  'can-be-modified',
+  'expiredtoken',
+  'realm_id',
+  'access_token',
+  'refresh_token',
+  'x-request-id',
+];
 
 export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -21,7 +30,10 @@ export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string
   };
 }
 
-export async function buildGateway(config: GatewayConfig, opts: { logLevel?: string } = {}): Promise<ServiceApp> {
+export async function buildGateway(
+  config: GatewayConfig,
+  opts: { logLevel?: string } = {},
+): Promise<ServiceApp> {
   const app = await createServiceApp({
     name: 'gateway',
     logLevel: opts.logLevel ?? config.LOG_LEVEL,
@@ -40,7 +52,15 @@ export async function buildGateway(config: GatewayConfig, opts: { logLevel?: str
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
     exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: ['content-type', 'authorization', 'access_token', 'realm_id', 'refresh_token', 'idempotency-key', 'x-request-id'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'access_token',
+      'realm_id',
+      'refresh_token',
+      'idempotency-key',
+      'x-request-id',
+    ],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfigOrExit, REQUIRED_IN_PRODUCTION } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
 
 const common = commonConfigSchema.properties;
 
@@ -14,7 +14,10 @@ export const gatewayConfigSchema = Type.Object({
   CATALOGUE_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4102', [REQUIRED_IN_PRODUCTION]: true }),
   CART_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4103', [REQUIRED_IN_PRODUCTION]: true }),
   ORDER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4104', [REQUIRED_IN_PRODUCTION]: true }),
-  ACCOUNTING_SYNC_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4105', [REQUIRED_IN_PRODUCTION]: true }),
+  ACCOUNTING_SYNC_SERVICE_URL: Type.String({
+    default: 'http://127.0.0.1:4105',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
   NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106', [REQUIRED_IN_PRODUCTION]: true }),
   /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs). */
   CORS_ORIGINS: Type.String({ default: '*' }),

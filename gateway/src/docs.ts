@@ -17,7 +17,10 @@ const REFRESH_AFTER_MS = 15_000;
  * document Fastify generates from its route schemas at /openapi.json; the gateway merges them,
  * puts each path under /api and tags it with its service.
  */
-export async function apiDocs(app: FastifyInstance, { upstreams }: { upstreams: Record<ServiceName, string> }) {
+export async function apiDocs(
+  app: FastifyInstance,
+  { upstreams }: { upstreams: Record<ServiceName, string> },
+) {
   let merged = emptyDoc();
   let fetchedAt = 0;
 
@@ -40,7 +43,8 @@ export async function apiDocs(app: FastifyInstance, { upstreams }: { upstreams: 
   // createServiceApp registered @fastify/swagger; the UI shows the merged document instead of the gateway's own.
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/api/docs/json') && Date.now() - fetchedAt > REFRESH_AFTER_MS) await refresh();
+      if (request.url.startsWith('/api/docs/json') && Date.now() - fetchedAt > REFRESH_AFTER_MS)
+        await refresh();
     });
     await scope.register(swaggerUi, {
       routePrefix: '/api/docs',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { NotFoundHandler } from '@decor/kit';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /** Remotes are served under /remotes/<name>/ so they never collide with the shell's routes (/admin/*). */
@@ -21,7 +21,8 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
       await app.register(fastifyStatic, { root: dist, prefix: `/remotes/${remote}/`, decorateReply: false });
     }
   }
-  if (hasShell(dir)) await app.register(fastifyStatic, { root: distOf(dir, 'shell'), prefix: '/', wildcard: false });
+  if (hasShell(dir))
+    await app.register(fastifyStatic, { root: distOf(dir, 'shell'), prefix: '/', wildcard: false });
 }
 
 /** Client-side routes (/inventory/…, /reset/<token>) load the shell; API and asset misses stay 404. */
@@ -31,7 +32,10 @@ export function pageOrNotFound(dir: string): NotFoundHandler {
   return (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const wantsPage =
-      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/remotes/') && !path.extname(pathname);
+      request.method === 'GET' &&
+      !pathname.startsWith('/api/') &&
+      !pathname.startsWith('/remotes/') &&
+      !path.extname(pathname);
     if (!wantsPage) return reply.code(404).send({ message: 'Not found' });
     if (serveShell) return reply.type('text/html').sendFile('index.html', shellDist);
     return reply.type('text/html').send(PLACEHOLDER_PAGE);

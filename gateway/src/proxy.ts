@@ -22,7 +22,10 @@ export async function apiProxy(app: FastifyInstance, { config, upstreams }: Prox
         await scope.register(rateLimit, {
           max: config.AUTH_RATE_LIMIT_PER_MINUTE,
           timeWindow: '1 minute',
-          errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests, please try again in a minute' }),
+          errorResponseBuilder: () => ({
+            statusCode: 429,
+            message: 'Too many requests, please try again in a minute',
+          }),
         });
       }
       await scope.register(httpProxy, {
@@ -42,7 +45,10 @@ export async function apiProxy(app: FastifyInstance, { config, upstreams }: Prox
 
 function accessCheck(app: FastifyInstance, route: Route) {
   return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
-    if (route.access === 'public') return done();
+    if (route.access === 'public') {
+      done();
+      return;
+    }
     const check = route.access === 'staff' ? app.requireRole('staff') : app.authenticate;
     Promise.resolve(check.call(app, request, reply)).then(() => done(), done);
   };
@@ -51,11 +57,14 @@ function accessCheck(app: FastifyInstance, route: Route) {
 type ProxyReply = Pick<FastifyReply, 'log'> & { code(status: number): { send(body: unknown): unknown } };
 
 function upstreamFailed(reply: ProxyReply, route: Route, error: Error & { code?: string }): void {
-  const timedOut = error.code === 'UND_ERR_HEADERS_TIMEOUT' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+  const timedOut =
+    error.code === 'UND_ERR_HEADERS_TIMEOUT' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
   reply.log.warn({ err: error, service: route.service }, 'upstream failed');
-  reply
-    .code(timedOut ? 504 : 503)
-    .send({ message: timedOut ? `The ${route.service} service did not answer in time` : `The ${route.service} service is unavailable, please try again shortly` });
+  reply.code(timedOut ? 504 : 503).send({
+    message: timedOut
+      ? `The ${route.service} service did not answer in time`
+      : `The ${route.service} service is unavailable, please try again shortly`,
+  });
 }
 
 function refuseOversizedBody(limit: number) {

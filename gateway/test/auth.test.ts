@@ -41,7 +41,8 @@ describe('sessions through the gateway', () => {
   });
 
   it('lets a valid token through to the service', async () => {
-    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result.token;
+    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result
+      .token;
     const res = await get('/auth/jwt', token);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { result: { email: string } }).result.email).toBe(CUSTOMER);
@@ -52,12 +53,20 @@ describe('sessions through the gateway', () => {
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ message: 'Authentication required' });
 
-    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({ sub: 'x', permissions: 'superadmin', email: 'a@b.c' });
+    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({
+      sub: 'x',
+      permissions: 'superadmin',
+      email: 'a@b.c',
+    });
     const forged = await get('/user/whoever', forgedToken);
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ message: 'Invalid session token' });
 
-    const expiredToken = createSigner({ key: JWT_SECRET, clockTimestamp: Date.now() - 24 * 3600_000, expiresIn: 3600_000 })({
+    const expiredToken = createSigner({
+      key: JWT_SECRET,
+      clockTimestamp: Date.now() - 24 * 3600_000,
+      expiresIn: 3600_000,
+    })({
       sub: '0123456789abcdef01234567',
       permissions: 'customer',
       email: CUSTOMER,
@@ -69,14 +78,21 @@ describe('sessions through the gateway', () => {
   });
 
   it('refuses a forged token at the service too, when it is reached directly', async () => {
-    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({ sub: 'x', permissions: 'customer', email: 'a@b.c' });
-    const res = await fetch(`${stack.user.url}/auth/jwt`, { headers: { authorization: `Bearer ${forgedToken}` } });
+    const forgedToken = createSigner({ key: 'not-the-real-secret-at-all' })({
+      sub: 'x',
+      permissions: 'customer',
+      email: 'a@b.c',
+    });
+    const res = await fetch(`${stack.user.url}/auth/jwt`, {
+      headers: { authorization: `Bearer ${forgedToken}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: 'Invalid session token' });
   });
 
   it('gives a customer token 403 on a staff route', async () => {
-    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result.token;
+    const token = ((await (await signIn(CUSTOMER, PASSWORD)).json()) as { result: { token: string } }).result
+      .token;
     const res = await get('/users', token);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: 'You are not allowed to do this' });
@@ -85,7 +101,11 @@ describe('sessions through the gateway', () => {
   it('exposes the headers the spec clients read to browsers on other origins', async () => {
     const res = await fetch(`${api}/auth/user`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');

@@ -22,7 +22,9 @@ async function nothingWritten(): Promise<void> {
 }
 
 describe('bad input is refused with 400 and a readable message', () => {
-  beforeAll(() => eventually(async () => ((await stack.user.ctx.users.countDocuments()) > 0 ? true : undefined)));
+  beforeAll(() =>
+    eventually(async () => ((await stack.user.ctx.users.countDocuments()) > 0 ? true : undefined)),
+  );
 
   it('malformed JSON', async () => {
     const res = await postRaw('/send/reset', '{"email": "customer@decor.example"');
@@ -32,7 +34,10 @@ describe('bad input is refused with 400 and a readable message', () => {
   });
 
   it('a wrong type', async () => {
-    const res = await postRaw('/auth/user', JSON.stringify({ email: 'customer@decor.example', password: 1234 }));
+    const res = await postRaw(
+      '/auth/user',
+      JSON.stringify({ email: 'customer@decor.example', password: 1234 }),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: 'password must be a string' });
   });
@@ -45,7 +50,10 @@ describe('bad input is refused with 400 and a readable message', () => {
   });
 
   it('an unknown field carrying a $ operator', async () => {
-    const res = await postRaw('/send/reset', JSON.stringify({ email: 'customer@decor.example', $where: 'sleep(1000)' }));
+    const res = await postRaw(
+      '/send/reset',
+      JSON.stringify({ email: 'customer@decor.example', $where: 'sleep(1000)' }),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/\$where/);
     await nothingWritten();

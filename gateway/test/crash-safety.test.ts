@@ -60,9 +60,8 @@ function track<T extends ServiceProcess | RunningService>(started: T): T {
 
 /** Notification service and its worker in this process; they consume the scope's `user` topic. */
 async function startNotificationInProcess(s: Scope) {
-  const env = await s.env('notification');
-  track(await startService(notificationService(loadNotificationConfig(env)), noExit));
-  track(await startWorkers(notificationWorkers(loadNotificationConfig(env)), noExit));
+  track(await startService(notificationService(loadNotificationConfig(await s.env('notification'))), noExit));
+  track(await startWorkers(notificationWorkers(loadNotificationConfig(await s.env('notification'))), noExit));
 }
 
 /** The scope's e-mail queue as the test reads it; cleaned up with its databases, topics and mails. */
@@ -115,6 +114,7 @@ test('kill -9 the publishing service after the write but before the relay sent; 
   const [event] = saved?.outbox as { id: string; type: string; payload: { resetToken: string } }[];
   expect(event?.type).toBe('PasswordResetRequested');
 
+  mark('await doomed.kill9();');
   await doomed.kill9();
   expect(await back.mailCount()).toBe(0);
 
@@ -138,11 +138,13 @@ test('kill -9 the publishing service after the write but before the relay sent; 
 });
 
 test('kill a consumer mid-batch; nothing is lost and nothing is applied twice', async () => {
+  const t0 = Date.now(); const mark = (w: string) => process.stderr.write(`[timing] ${w} ${Date.now() - t0} ms\n`);
   const s = scoped('consumer');
   const back = readBack(s);
   const user: StartedService<UserContext> = track(await startService(userService(loadUserConfig(await s.env('user'))), noExit));
   track(await startWorkers(notificationWorkers(loadNotificationConfig(await s.env('notification'))), noExit));
 
+  mark('// 40 guests');
   // 40 guests × 5 reset requests = 200 PasswordResetRequested events, all in Kafka before any consumer runs.
   const guests = Array.from({ length: 40 }, (_, i) => s.address(`guest${i}`));
   await user.ctx.users.insertMany(guests.map((email, i) => ({ firstName: 'Guest', lastName: String(i), email, permissions: 'customer' })));
@@ -152,6 +154,7 @@ test('kill a consumer mid-batch; nothing is lost and nothing is applied twice', 
   }
   await eventually(async () => ((await user.ctx.users.countDocuments({ 'outbox.0': { $exists: true } })) === 0 ? true : undefined), 20_000, 'every event relayed');
 
+  mark('// The consumer starts');
   // The consumer starts with 200 events waiting and is killed as soon as its first e-mail jobs appear.
   const notificationEnv = await s.env('notification');
   const doomed = track(await spawnService('notification', NOTIFICATION_MAIN, notificationEnv));
@@ -161,12 +164,16 @@ test('kill a consumer mid-batch; nothing is lost and nothing is applied twice', 
   expect(jobsAtKill).toBeGreaterThan(0);
   expect(jobsAtKill).toBeLessThan(200);
 
+  mark('// The new instance');
   // The new instance waits for the dead member's Kafka session to expire, then takes over its partitions.
   const successor = track(await spawnService('notification', NOTIFICATION_MAIN, { ...notificationEnv, PORT: String(await freePort()) }));
+  mark('await successor.ready(50_000);');
   await successor.ready(50_000); // ready = joined the group, which takes the dead member's session timeout
+  mark('await eventually(async () => (');
   await eventually(async () => ((await back.mailCount()) >= 200 ? true : undefined), 50_000, '200 e-mails');
   await new Promise((r) => setTimeout(r, 2000)); // room for a duplicate to show up
 
+  mark('const jobIds = await back.jobI');
   const jobIds = await back.jobIds();
   expect(jobIds).toHaveLength(200);
   expect(new Set(jobIds).size).toBe(200);

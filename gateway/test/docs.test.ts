@@ -10,7 +10,10 @@ describe('API documentation', () => {
   it('serves one OpenAPI document built from the services’ route schemas under /api', async () => {
     const res = await fetch(`${stack.gatewayUrl}/api/docs/json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { tags: string[]; requestBody?: unknown }>> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { tags: string[]; requestBody?: unknown }>>;
+    };
     expect(doc.openapi).toMatch(/^3\./);
     const signIn = doc.paths['/api/auth/user']?.post;
     expect(signIn?.tags).toEqual(['user']);

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const tokenIn = (mail: CaughtMail) => /\/reset\/([\w.-]+)/.exec(mail.Text)?.[1] ?? '';
 
@@ -23,10 +27,14 @@ describe('password reset: HTTP → gateway → user service → outbox → Kafka
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('reset-e2e-1');
 
-    const [mail] = await eventually(async () => {
-      const mails = await mailTo(CUSTOMER);
-      return mails.length > 0 ? mails : undefined;
-    }, 30_000, 'the reset e-mail');
+    const [mail] = await eventually(
+      async () => {
+        const mails = await mailTo(CUSTOMER);
+        return mails.length > 0 ? mails : undefined;
+      },
+      30_000,
+      'the reset e-mail',
+    );
     expect(mail?.Subject).toBe('Reset your Gala & Grove Event Rentals password');
     expect(mail?.Text).toMatch(/http:\/\/127\.0\.0\.1:8080\/reset\/[\w.-]+/);
     expect(mail?.HTML).toContain('Choose a new password');
@@ -47,7 +55,9 @@ describe('password reset: HTTP → gateway → user service → outbox → Kafka
     const unknown = 'nobody-here@decor.example';
     const res = await post('/send/reset', { email: unknown });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { result: { message: string } }).result.message).toMatch(/If an account exists/);
+    expect(((await res.json()) as { result: { message: string } }).result.message).toMatch(
+      /If an account exists/,
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(await mailTo(unknown)).toHaveLength(0);
   });
@@ -55,13 +65,18 @@ describe('password reset: HTTP → gateway → user service → outbox → Kafka
   it('replaces an earlier link: only the newest one works', async () => {
     const before = (await mailTo(CUSTOMER)).length;
     await post('/send/reset', { email: CUSTOMER });
-    const mails = await eventually(async () => {
-      const all = await mailTo(CUSTOMER);
-      return all.length > before ? all : undefined;
-    }, 30_000, 'the second reset e-mail');
+    const mails = await eventually(
+      async () => {
+        const all = await mailTo(CUSTOMER);
+        return all.length > before ? all : undefined;
+      },
+      30_000,
+      'the second reset e-mail',
+    );
     const older = tokenIn(mails[0] as CaughtMail);
     const newest = tokenIn(mails[mails.length - 1] as CaughtMail);
-    const check = (token: string) => fetch(`${api}/auth/resetLink`, { headers: { authorization: `Bearer ${token}` } });
+    const check = (token: string) =>
+      fetch(`${api}/auth/resetLink`, { headers: { authorization: `Bearer ${token}` } });
     expect((await check(newest)).status).toBe(200);
     const stale = await check(older);
     expect(stale.status).toBe(401);

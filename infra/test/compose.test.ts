@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TObject } from '@sinclair/typebox';
 import { ConfigError, loadConfig } from '@decor/kit';
+import type { TObject } from '@sinclair/typebox';
 import { parse } from 'yaml';
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { accountingSyncConfigSchema } from '../../services/accounting-sync/src/config';
@@ -20,7 +20,10 @@ interface ComposeService {
 }
 
 /** What an operator sets before `docker compose up` (the file refuses to start without them). */
-const OPERATOR_ENV: Record<string, string> = { JWT_SECRET: 'a-long-production-secret-value', S3_SECRET_ACCESS_KEY: 'minio-secret' };
+const OPERATOR_ENV: Record<string, string> = {
+  JWT_SECRET: 'a-long-production-secret-value',
+  S3_SECRET_ACCESS_KEY: 'minio-secret',
+};
 
 /** Compose's own interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */
 function interpolate(text: string, env: Record<string, string>): string {
@@ -31,9 +34,12 @@ function interpolate(text: string, env: Record<string, string>): string {
   });
 }
 
-const compose = parse(interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), OPERATOR_ENV), {
-  merge: true,
-}) as { services: Record<string, ComposeService> };
+const compose = parse(
+  interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), OPERATOR_ENV),
+  {
+    merge: true,
+  },
+) as { services: Record<string, ComposeService> };
 
 const SCHEMAS: Record<string, TObject> = {
   gateway: gatewayConfigSchema,
@@ -48,7 +54,9 @@ const SCHEMAS: Record<string, TObject> = {
 
 describe('docker-compose.yml (production topology; cannot run here, so it is checked)', () => {
   it('refuses to start without the secrets an operator must choose', () => {
-    expect(() => interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {})).toThrow(/JWT_SECRET must be set/);
+    expect(() => interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {})).toThrow(
+      /JWT_SECRET must be set/,
+    );
   });
 
   it('runs the real infrastructure images', () => {
@@ -66,14 +74,19 @@ describe('docker-compose.yml (production topology; cannot run here, so it is che
       expect(existsSync(path.join(REPO_ROOT, build?.context ?? '', build?.dockerfile ?? ''))).toBe(true);
       const entry = service.environment?.ENTRY === 'worker' ? 'worker' : 'main';
       const appDir = build?.args?.APP_DIR ?? '';
-      expect({ name, entry: existsSync(path.join(REPO_ROOT, appDir, 'src', `${entry}.ts`)) }).toEqual({ name, entry: true });
+      expect({ name, entry: existsSync(path.join(REPO_ROOT, appDir, 'src', `${entry}.ts`)) }).toEqual({
+        name,
+        entry: true,
+      });
       expect(String(service.deploy?.replicas)).toMatch(/^\d+$/);
     }
   });
 
-  it("gives every service the environment its config demands in production", () => {
+  it('gives every service the environment its config demands in production', () => {
     for (const [name, schema] of Object.entries(SCHEMAS)) {
-      const env = Object.fromEntries(Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, String(v)]));
+      const env = Object.fromEntries(
+        Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, String(v)]),
+      );
       expect(env.NODE_ENV).toBe('production');
       let problems: string[] = [];
       try {
@@ -87,7 +100,9 @@ describe('docker-compose.yml (production topology; cannot run here, so it is che
   });
 
   it('would notice a missing variable (the check above is not vacuous)', () => {
-    const env = Object.fromEntries(Object.entries(compose.services.user?.environment ?? {}).map(([k, v]) => [k, String(v)]));
+    const env = Object.fromEntries(
+      Object.entries(compose.services.user?.environment ?? {}).map(([k, v]) => [k, String(v)]),
+    );
     delete env.MONGO_URL;
     expect(() => loadConfig(userConfigSchema, env)).toThrow('MONGO_URL is required when NODE_ENV=production');
   });

@@ -1,6 +1,6 @@
+import type { RunningService, ServiceApp } from '@decor/kit';
 import { type StartedService, startService, startWorkers } from '@decor/kit';
 import { serviceEnv } from '@decor/kit/src/testing';
-import type { RunningService, ServiceApp } from '@decor/kit';
 import { notificationService } from '../../../services/notification/src/app';
 import { loadNotificationConfig } from '../../../services/notification/src/config';
 import { notificationWorkers } from '../../../services/notification/src/worker-app';
@@ -32,7 +32,10 @@ export async function startStack(opts: { notification?: boolean } = {}): Promise
   if (opts.notification !== false) {
     const config = loadNotificationConfig(await serviceEnv('notification'));
     const notification = await startService(notificationService(config), noExit);
-    const worker = await startWorkers(notificationWorkers(loadNotificationConfig(await serviceEnv('notification'))), noExit);
+    const worker = await startWorkers(
+      notificationWorkers(loadNotificationConfig(await serviceEnv('notification'))),
+      noExit,
+    );
     started.push(notification, worker);
     notificationUrl = notification.url;
   }

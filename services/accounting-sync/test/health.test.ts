@@ -4,6 +4,9 @@ import { loadAccountingSyncConfig } from '../src/config';
 
 describe('accounting-sync service process', () => {
   it('connects to Mongo, Kafka and Redis, creates its topic and reports ready', async () => {
-    await expectServiceStartsReady(accountingSyncService(loadAccountingSyncConfig(await serviceEnv('accounting-sync'))), 'accounting');
+    await expectServiceStartsReady(
+      accountingSyncService(loadAccountingSyncConfig(await serviceEnv('accounting-sync'))),
+      'accounting',
+    );
   });
 });

@@ -4,7 +4,9 @@ import type { CatalogueConfig } from './config';
 export type CatalogueContext = BaseContext<CatalogueConfig>;
 
 /** The catalogue service: categories, products, images and the trucking fee. Its domain arrives with the storefront and back-office issues. */
-export function catalogueService(config: CatalogueConfig): ServiceDefinition<CatalogueConfig, CatalogueContext> {
+export function catalogueService(
+  config: CatalogueConfig,
+): ServiceDefinition<CatalogueConfig, CatalogueContext> {
   return {
     name: 'catalogue',
     config,

@@ -4,6 +4,9 @@ import { loadCatalogueConfig } from '../src/config';
 
 describe('catalogue service process', () => {
   it('connects to Mongo, Kafka and Redis, creates its topic and reports ready', async () => {
-    await expectServiceStartsReady(catalogueService(loadCatalogueConfig(await serviceEnv('catalogue'))), 'catalogue');
+    await expectServiceStartsReady(
+      catalogueService(loadCatalogueConfig(await serviceEnv('catalogue'))),
+      'catalogue',
+    );
   });
 });

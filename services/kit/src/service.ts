@@ -4,12 +4,19 @@ import type { Kafka } from 'kafkajs';
 import type { Connection, Model } from 'mongoose';
 import pino from 'pino';
 import type { CommonConfig } from './config';
-import { type ServiceApp, createServiceApp } from './http/app';
+import { createServiceApp, type ServiceApp } from './http/app';
 import { type Closer, type RunningService, runService } from './http/run';
 import { createRedis, pingRedis } from './jobs/redis';
 import { type ConsumerHandle, type EventHandler, startConsumer } from './messaging/consumer';
 import { kafkaReadiness } from './messaging/health';
-import { createKafka, createPublisher, dlqTopicFor, ensureTopics, type Publisher, topicFor } from './messaging/kafka';
+import {
+  createKafka,
+  createPublisher,
+  dlqTopicFor,
+  ensureTopics,
+  type Publisher,
+  topicFor,
+} from './messaging/kafka';
 import type { KitLogger } from './messaging/log';
 import { OutboxRelay } from './messaging/outbox';
 import { connectMongo, mongoReadinessCheck } from './mongo/connection';
@@ -42,6 +49,7 @@ export interface ServiceDefinition<C extends CommonConfig, Ctx extends BaseConte
   /** Adds the service's models (and anything else) to the base context. */
   build(base: BaseContext<C>): Ctx | Promise<Ctx>;
   /** Aggregate models whose outbox this service relays to Kafka. */
+  // biome-ignore lint/suspicious/noExplicitAny: any aggregate document type
   outbox?(ctx: Ctx): Model<any>[];
   /** Aggregates this service publishes; their topics are created at start. */
   publishes?: AggregateType[];
@@ -71,7 +79,11 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
   const { config } = def;
   const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
   const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB, log);
-  const kafka = createKafka({ clientId: def.name, brokers: [...config.KAFKA_BROKERS], logger: log as KitLogger });
+  const kafka = createKafka({
+    clientId: def.name,
+    brokers: [...config.KAFKA_BROKERS],
+    logger: log as KitLogger,
+  });
   const topic = (aggregate: AggregateType) => topicFor(config.KAFKA_TOPIC_PREFIX, aggregate);
   if (def.publishes?.length) await ensureTopics(kafka, def.publishes.map(topic));
   const publisher = createPublisher(kafka, { logger: log as KitLogger });
@@ -94,7 +106,12 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
 
   const models = def.outbox?.(ctx) ?? [];
   if (models.length > 0 && config.OUTBOX_RELAY) {
-    relay = new OutboxRelay({ models, publisher, topicPrefix: config.KAFKA_TOPIC_PREFIX, logger: log as KitLogger });
+    relay = new OutboxRelay({
+      models,
+      publisher,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      logger: log as KitLogger,
+    });
     relay.start();
   }
   const consumers: ConsumerHandle[] = [];
@@ -147,6 +164,8 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
 
 /** For a process's main: a start-up failure is printed plainly and ends the process with code 1. */
 export function exitOnStartFailure(err: unknown): never {
-  process.stderr.write(`start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 }

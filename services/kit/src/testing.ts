@@ -4,15 +4,18 @@
  * Import as '@decor/kit/src/testing' (test code only).
  */
 import { randomBytes } from 'node:crypto';
-import { freePort, testEndpoints } from '@decor/infra';
 import type { AggregateType } from '@decor/contracts';
+import { freePort, testEndpoints } from '@decor/infra';
 import type { Redis } from 'ioredis';
 import { startService } from './service';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
 /** Env for one service process of this test file (pass `port` to pin it, e.g. for the gateway's table). */
-export async function serviceEnv(service: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function serviceEnv(
+  service: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const e = testEndpoints();
   return {
     NODE_ENV: 'test',
@@ -43,7 +46,11 @@ export async function deleteRunKeys(redis: Redis): Promise<void> {
 }
 
 /** Polls `probe` until it returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -92,7 +99,11 @@ export async function expectServiceStartsReady(
     const ready = await fetch(`${service.url}/readyz`);
     const body = (await ready.json()) as { checks: Record<string, { status: string }> };
     expect(ready.status).toBe(200);
-    expect(body.checks).toMatchObject({ mongo: { status: 'up' }, kafka: { status: 'up' }, redis: { status: 'up' } });
+    expect(body.checks).toMatchObject({
+      mongo: { status: 'up' },
+      kafka: { status: 'up' },
+      redis: { status: 'up' },
+    });
 
     const admin = service.ctx.kafka.admin();
     await admin.connect();

@@ -17,6 +17,7 @@ export interface WorkerContext<C extends CommonConfig = CommonConfig> {
 export interface WorkerDefinition<C extends CommonConfig> {
   name: string;
   config: C;
+  // biome-ignore lint/suspicious/noExplicitAny: each worker has its own job data type
   workers(ctx: WorkerContext<C>): JobWorker<any>[] | Promise<JobWorker<any>[]>;
 }
 

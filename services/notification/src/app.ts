@@ -4,7 +4,9 @@ import { buildNotificationContext, type NotificationContext } from './context';
 import { userEventHandlers } from './events/user-events';
 
 /** The notification service: turns events into e-mail jobs (sent by src/worker.ts). */
-export function notificationService(config: NotificationConfig): ServiceDefinition<NotificationConfig, NotificationContext> {
+export function notificationService(
+  config: NotificationConfig,
+): ServiceDefinition<NotificationConfig, NotificationContext> {
   return {
     name: 'notification',
     config,

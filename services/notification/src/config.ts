@@ -1,13 +1,22 @@
-import { Type } from '@sinclair/typebox';
 import { loadConfigOrExit, REQUIRED_IN_PRODUCTION, serviceConfigSchema } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
 
 export const notificationConfigSchema = serviceConfigSchema({
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4106 }),
   MONGO_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'notification' }),
-  SMTP_URL: Type.String({ pattern: '^smtps?://', 'x-message': 'must start with smtp:// or smtps://', default: 'smtp://127.0.0.1:2525', [REQUIRED_IN_PRODUCTION]: true }),
+  SMTP_URL: Type.String({
+    pattern: '^smtps?://',
+    'x-message': 'must start with smtp:// or smtps://',
+    default: 'smtp://127.0.0.1:2525',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Gala & Grove Event Rentals <no-reply@decor.example>' }),
   /** Where new-estimate notices and contact-form messages go. */
-  STAFF_EMAIL: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$', 'x-message': 'must be an e-mail address', default: 'staff@decor.example' }),
+  STAFF_EMAIL: Type.String({
+    pattern: '^[^@\\s]+@[^@\\s]+$',
+    'x-message': 'must be an e-mail address',
+    default: 'staff@decor.example',
+  }),
   COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
   /** Parallel sends per worker process. */
   EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import { loadConfigOrExit, serviceConfigSchema } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
 
 export const orderConfigSchema = serviceConfigSchema({
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4104 }),

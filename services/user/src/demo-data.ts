@@ -1,5 +1,5 @@
-import { hashPassword } from './domain/password';
 import type { UserContext } from './context';
+import { hashPassword } from './domain/password';
 
 /** Demo accounts for local runs: created only when the database has no user, never in production. */
 export async function seedDemoUsers(ctx: UserContext): Promise<void> {
@@ -7,8 +7,20 @@ export async function seedDemoUsers(ctx: UserContext): Promise<void> {
   if (config.NODE_ENV === 'production' || (await users.estimatedDocumentCount()) > 0) return;
   const passwordHash = await hashPassword(config.DEMO_PASSWORD);
   await users.create([
-    { firstName: 'Olivia', lastName: 'Grant', email: config.DEMO_SUPERADMIN_EMAIL, permissions: 'superadmin', passwordHash },
-    { firstName: 'Sam', lastName: 'Reyes', email: config.DEMO_ADMIN_EMAIL, permissions: 'admin', passwordHash },
+    {
+      firstName: 'Olivia',
+      lastName: 'Grant',
+      email: config.DEMO_SUPERADMIN_EMAIL,
+      permissions: 'superadmin',
+      passwordHash,
+    },
+    {
+      firstName: 'Sam',
+      lastName: 'Reyes',
+      email: config.DEMO_ADMIN_EMAIL,
+      permissions: 'admin',
+      passwordHash,
+    },
     {
       firstName: 'Casey',
       lastName: 'Morgan',

@@ -1,4 +1,4 @@
-import { type EventEnvelope, type PayloadOf, PasswordResetRequested } from '@decor/contracts';
+import { type EventEnvelope, PasswordResetRequested, type PayloadOf } from '@decor/contracts';
 import type { EventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
 import { passwordResetEmail } from '../domain/password-reset-email';

@@ -1,7 +1,14 @@
-import { createQueue, createWorker, enqueueOnce, type JobWorker, type KitLogger, PermanentJobError } from '@decor/kit';
+import {
+  createQueue,
+  createWorker,
+  enqueueOnce,
+  type JobWorker,
+  type KitLogger,
+  PermanentJobError,
+} from '@decor/kit';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
-import type { Queue } from 'bullmq';
 import type { Email } from '../domain/email';
 
 export const EMAIL_QUEUE = 'email';
@@ -47,7 +54,8 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
       } catch (err) {
         // 5xx: the server refused this message for good (bad address, policy); retrying cannot help.
         const code = (err as { responseCode?: number }).responseCode;
-        if (code !== undefined && code >= 500) throw new PermanentJobError(`SMTP refused the message (${code}): ${(err as Error).message}`);
+        if (code !== undefined && code >= 500)
+          throw new PermanentJobError(`SMTP refused the message (${code}): ${(err as Error).message}`);
         throw err;
       }
     },
@@ -62,7 +70,9 @@ function smtpOptions(smtpUrl: string) {
     host: url.hostname,
     port: Number(url.port) || (secure ? 465 : 25),
     secure,
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    auth: url.username
+      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+      : undefined,
     // Fail an attempt quickly when the server is down; the job's backoff decides when to try again.
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,

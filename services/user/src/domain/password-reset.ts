@@ -16,7 +16,10 @@ export interface PendingReset {
 
 export function newReset(now: Date): { jti: string; pending: PendingReset } {
   const jti = randomUUID();
-  return { jti, pending: { jtiHash: hashJti(jti), expiresAt: new Date(now.getTime() + RESET_TTL_SECONDS * 1000) } };
+  return {
+    jti,
+    pending: { jtiHash: hashJti(jti), expiresAt: new Date(now.getTime() + RESET_TTL_SECONDS * 1000) },
+  };
 }
 
 export function hashJti(jti: string): string {

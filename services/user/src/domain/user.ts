@@ -9,7 +9,7 @@ export function isStaff(permissions: string): boolean {
 
 /** Spec §3: the display name joins first and last name with a space. */
 export function displayName(user: { firstName?: string | null; lastName?: string | null }): string {
-  return [user.firstName, user.lastName].filter((p) => p && p.trim()).join(' ');
+  return [user.firstName, user.lastName].filter((p) => p?.trim()).join(' ');
 }
 
 export function normaliseEmail(email: string): string {

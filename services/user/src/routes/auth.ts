@@ -1,8 +1,8 @@
 import { forbidden, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
+import type { UserContext } from '../context';
 import { verifyPassword } from '../domain/password';
 import { normaliseEmail } from '../domain/user';
-import type { UserContext } from '../context';
 import { publicUser } from '../store/user-model';
 import { Email, UserView } from './schemas';
 
@@ -15,7 +15,8 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     '/auth/user',
     {
       schema: {
-        summary: 'Sign in with e-mail and password; the session token comes in the `token` header and the body',
+        summary:
+          'Sign in with e-mail and password; the session token comes in the `token` header and the body',
         body: Type.Object(
           { email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) },
           { additionalProperties: false },
@@ -37,10 +38,21 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       const passwordOk = await verifyPassword(request.body.password, user?.passwordHash);
       if (!user || !passwordOk) throw forbidden(INCORRECT_LOGIN);
       if (!user.active) throw forbidden(ACCOUNT_SUSPENDED);
-      const token = app.signToken({ id: user._id.toString(), permissions: user.permissions, email: user.email });
+      const token = app.signToken({
+        id: user._id.toString(),
+        permissions: user.permissions,
+        email: user.email,
+      });
       const redirecturl = await ctx.accountingSignInUrl(user);
       reply.header('token', token);
-      return { result: { token, permissions: user.permissions, user: publicUser(user), ...(redirecturl ? { redirecturl } : {}) } };
+      return {
+        result: {
+          token,
+          permissions: user.permissions,
+          user: publicUser(user),
+          ...(redirecturl ? { redirecturl } : {}),
+        },
+      };
     },
   );
 
@@ -56,7 +68,7 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     },
     async (request) => {
       const user = await ctx.users.findById(request.user.id);
-      if (!user || !user.active) throw notFound('User not found');
+      if (!user?.active) throw notFound('User not found');
       return { result: publicUser(user) };
     },
   );

@@ -1,6 +1,7 @@
 import { PasswordResetRequested } from '@decor/contracts';
 import { bearerToken, newEvent, type ServiceApp, unauthorized } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
+import type { UserContext } from '../context';
 import {
   newReset,
   RESET_LINK_INVALID,
@@ -9,11 +10,11 @@ import {
   resetIsUsable,
 } from '../domain/password-reset';
 import { displayName, normaliseEmail } from '../domain/user';
-import type { UserContext } from '../context';
 import { Email, MessageResult } from './schemas';
 
 /** Spec §4: a reset request always reports success, whether or not the e-mail has an account. */
-export const RESET_REQUESTED = 'If an account exists for this e-mail, a link to reset the password is on its way';
+export const RESET_REQUESTED =
+  'If an account exists for this e-mail, a link to reset the password is on its way';
 
 interface ResetClaims {
   sub: string;
@@ -52,7 +53,10 @@ export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Pr
           },
         });
         // One document write: the pending reset and its event are saved together or not at all.
-        await ctx.users.updateOne({ _id: user._id }, { $set: { passwordReset: pending }, $push: { outbox: event } });
+        await ctx.users.updateOne(
+          { _id: user._id },
+          { $set: { passwordReset: pending }, $push: { outbox: event } },
+        );
         ctx.eventsWritten();
       }
       return { result: { message: RESET_REQUESTED } };
@@ -83,9 +87,10 @@ export async function usableResetUser(app: ServiceApp, ctx: UserContext, token: 
   } catch {
     throw unauthorized(RESET_LINK_INVALID);
   }
-  if (claims.purpose !== RESET_PURPOSE || !/^[a-f0-9]{24}$/.test(claims.sub)) throw unauthorized(RESET_LINK_INVALID);
+  if (claims.purpose !== RESET_PURPOSE || !/^[a-f0-9]{24}$/.test(claims.sub))
+    throw unauthorized(RESET_LINK_INVALID);
   const user = await ctx.users.findById(claims.sub);
-  if (!user || !user.active || !resetIsUsable(user.passwordReset, claims.jti, new Date())) {
+  if (!user?.active || !resetIsUsable(user.passwordReset, claims.jti, new Date())) {
     throw unauthorized(RESET_LINK_INVALID);
   }
   return user;

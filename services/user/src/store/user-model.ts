@@ -1,7 +1,7 @@
-import { outboxPlugin, type OutboxFields } from '@decor/kit';
+import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
-import { displayName, PERMISSIONS, type Permission } from '../domain/user';
 import type { PendingReset } from '../domain/password-reset';
+import { displayName, PERMISSIONS, type Permission } from '../domain/user';
 
 /** Spec §3 User, plus what only the server keeps (password hash, pending reset, outbox). */
 export interface User extends OutboxFields {
