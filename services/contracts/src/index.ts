@@ -1,2 +1,4 @@
+export * from './catalogue-events';
 export * from './envelope';
 export * from './events';
+export * from './money';
