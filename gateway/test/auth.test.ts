@@ -1,4 +1,6 @@
 import { createSigner } from 'fast-jwt';
+import { buildGateway } from '../src/app';
+import { loadGatewayConfig } from '../src/config';
 import { JWT_SECRET, type Stack, startStack } from './support/stack';
 
 const CUSTOMER = 'customer@decor.example';
@@ -116,5 +118,35 @@ describe('sessions through the gateway', () => {
     });
     const exposed = signed.headers.get('access-control-expose-headers') ?? '';
     for (const h of ['token', 'total_count', 'can-be-modified', 'expiredtoken']) expect(exposed).toContain(h);
+  });
+
+  it('rate-limits sign-in attempts per client with a readable 429', async () => {
+    const strict = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET,
+        USER_SERVICE_URL: stack.user.url,
+        AUTH_RATE_LIMIT_PER_MINUTE: '3',
+      }),
+      { logLevel: 'silent' },
+    );
+    const url = await strict.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const attempt = () =>
+        fetch(`${url}/api/auth/user`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: CUSTOMER, password: 'wrong' }),
+        });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await attempt()).status);
+      expect(statuses).toEqual([403, 403, 403, 429]);
+      const limited = await attempt();
+      expect(await limited.json()).toEqual({ message: 'Too many requests, please try again in a minute' });
+      // Other routes are not limited by the sign-in budget.
+      expect((await fetch(`${url}/api/users`)).status).toBe(401);
+    } finally {
+      await strict.close();
+    }
   });
 });
