@@ -84,8 +84,8 @@ export function formatTable(r: Results): string {
 }
 
 const RUNS_HEADER = [
-  '| date (UTC) | machine | node | others busy (cores) | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
+  '| date (UTC) | machine | node | others busy (cores) | settings | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const KEEP_RUNS = 20;
 
@@ -96,6 +96,17 @@ function othersBusy(r: Results): string {
   return others.length > 0 ? Math.max(...others).toFixed(2) : '–';
 }
 
+function settings(r: Results): string {
+  const parts: string[] = [];
+  if (r.gateway)
+    parts.push(
+      `${r.gateway.connections} conn × ${r.gateway.seconds} s (+${r.gateway.warmupSeconds} s warm-up)`,
+    );
+  if (r.pipeline)
+    parts.push(`${r.pipeline.warmupEvents} + ${r.pipeline.events} events at ${r.pipeline.perSecond}/s`);
+  return parts.join('; ');
+}
+
 function runRow(r: Results): string {
   const g = r.gateway;
   const p = r.pipeline;
@@ -104,10 +115,11 @@ function runRow(r: Results): string {
     `${r.machine.cores} cores, ${r.machine.memoryGb} GB`,
     r.machine.node,
     othersBusy(r),
+    settings(r),
     g ? `${int(g.direct.requestsPerSecond)} (${ms(g.direct.p50Ms)}/${ms(g.direct.p99Ms)})` : '–',
     g ? `${int(g.viaGateway.requestsPerSecond)} (${ms(g.viaGateway.p50Ms)}/${ms(g.viaGateway.p99Ms)})` : '–',
     g ? pct(g.ratio) : '–',
-    p ? `${p.events} at ${p.perSecond}/s` : '–',
+    p ? String(p.events) : '–',
     p ? `${ms(p.total.p50)} / ${ms(p.total.p90)} / ${ms(p.total.p99)} / ${ms(p.total.max)}` : '–',
     p ? `${ms(p.writeToPublished.p50)}/${ms(p.writeToPublished.p99)}` : '–',
     p ? `${ms(p.publishedToJob.p50)}/${ms(p.publishedToJob.p99)}` : '–',
@@ -115,38 +127,36 @@ function runRow(r: Results): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function method(r: Results): string {
-  const g = r.gateway;
-  const p = r.pipeline;
-  return [
-    '## Method',
-    '',
-    '- `npm run bench` (infra/src/cli/bench.ts) starts test-mode infrastructure (fresh temp data, free ports;',
-    "  Kafka KRaft and mongo-java-server in memory as JVMs, the machine's Redis under a run-only key prefix),",
-    '  builds user, notification and gateway with esbuild (infra/src/cli/build.ts) and runs each as its own',
-    '  Node process with `LOG_LEVEL` warn. The e-mail worker is not started. Everything is stopped and the',
-    "  run's Redis keys deleted at the end.",
-    "- **Everything shares the machine's cores**: the load generator (autocannon, in the bench process),",
-    '  the services, the gateway, Kafka, Mongo and Redis. "cores used" in the printed table shows who used',
-    '  what while measured; "others" is the rest of the machine (other jobs, hypervisor steal) from',
-    '  /proc/stat, and the runs table shows its peak. Figures are for comparing runs on the same',
-    '  machine, not capacity planning.',
-    `- **Gateway overhead**: \`GET /auth/jwt\` with the demo customer's session token (verifies the token,`,
-    '  reads the user from Mongo), on the user service directly and through the gateway (`/api/auth/jwt`:',
-    '  rate limiter — limit raised so it never refuses — and proxy). Both warmed up first, then measured',
-    `  one after the other with the same load${g ? ` (${g.connections} connections, ${g.seconds} s each, after ${g.warmupSeconds} s warm-up each)` : ''}.`,
-    "  req/s is autocannon's mean of per-second samples; p50/p99 its latency percentiles. A run with",
-    '  failed (non-2xx, error, timeout) requests is reported as such.',
-    `- **Event pipeline**: \`POST /send/reset\` sent to the user service at a steady, open-loop rate${p ? ` (${p.perSecond}/s, ${p.warmupEvents} warm-up events not measured, then ${p.events})` : ''},`,
-    '  rotating the three demo accounts. Each writes passwordReset and a PasswordResetRequested event in one',
-    '  document write; relay → Kafka → notification consumer → BullMQ job `email.<eventId>`. Measured per',
-    "  event: from the event's `occurredAt` (stamped by the user service just before its write; read back",
-    "  from the topic afterwards) to the ms in the stream id of the job's `added` entry in",
-    "  `<prefix>:email:events` (written by BullMQ's add script as it stores the job: Redis's clock). The",
-    "  HTTP round trip is not in it. The Kafka message timestamp (set by the relay's producer) splits it",
-    '  into write → published and published → job.',
-  ].join('\n');
-}
+const METHOD = [
+  '## Method',
+  '',
+  '- `npm run bench` (infra/src/cli/bench.ts) starts test-mode infrastructure (fresh temp data, free ports;',
+  "  Kafka KRaft and mongo-java-server in memory as JVMs, the machine's Redis under a run-only key prefix),",
+  '  builds user, notification and gateway with esbuild (infra/src/cli/build.ts) and runs each as its own',
+  '  Node process with `LOG_LEVEL` warn. The e-mail worker is not started. Everything is stopped and the',
+  "  run's Redis keys deleted at the end. Settings per run are in the table (flags: `--connections`,",
+  '  `--seconds`, `--warmup-seconds`, `--events`, `--warmup-events`, `--rate`, `--only gateway|pipeline`).',
+  "- **Everything shares the machine's cores**: the load generator (autocannon, in the bench process),",
+  '  the services, the gateway, Kafka, Mongo and Redis. The printed table shows the cores each used while',
+  '  measured; "others" is the rest of the machine (other jobs, hypervisor steal) from /proc/stat, and',
+  '  the runs table shows its peak: well above 0 means the run was disturbed. Figures are for comparing',
+  '  runs on the same machine, not for capacity planning.',
+  "- **Gateway overhead**: `GET /auth/jwt` with the demo customer's session token (verifies the token,",
+  '  reads the user from Mongo), on the user service directly and through the gateway (`/api/auth/jwt`:',
+  '  rate limiter — limit raised so it never refuses — and proxy). Both warmed up, then measured one after',
+  "  the other with the same load. req/s is autocannon's mean of per-second samples; p50/p99 its latency",
+  '  percentiles (with a closed loop of N connections, latency ≈ N / req/s once the server is saturated).',
+  '  Failed requests (non-2xx, errors, timeouts) are counted and printed.',
+  '- **Event pipeline**: `POST /send/reset` sent to the user service at a steady, open-loop rate after',
+  '  unmeasured warm-up events (cold JVMs and JIT are several times slower), rotating the three demo',
+  '  accounts. Each writes passwordReset and a PasswordResetRequested event in one document write; relay',
+  "  → Kafka → notification consumer → BullMQ job `email.<eventId>`. Measured per event: from the event's",
+  '  `occurredAt` (stamped by the user service just before its write; read back from the topic afterwards)',
+  "  to the ms in the stream id of the job's `added` entry in `<prefix>:email:events` (written by BullMQ's",
+  "  add script as it stores the job: Redis's clock, same machine). The HTTP round trip is not in it. The",
+  "  Kafka message timestamp (set by the relay's producer) splits it into write → published and",
+  '  published → job.',
+].join('\n');
 
 /** Rewrites `file` with this run appended to the runs already recorded there. */
 export function writeResults(file: string, r: Results): void {
@@ -164,7 +174,7 @@ export function writeResults(file: string, r: Results): void {
     ...RUNS_HEADER,
     ...runs,
     '',
-    method(r),
+    METHOD,
     '',
   ].join('\n');
   writeFileSync(file, text);

@@ -106,7 +106,8 @@ async function main(): Promise<void> {
     log(formatTable(results));
     if (!args['no-write']) {
       writeResults(args.out as string, results);
-      log(`\nrecorded in ${path.relative(process.cwd(), args.out as string) || args.out}`);
+      const shown = path.relative(process.cwd(), args.out as string);
+      log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }
   } catch (err) {
     failed = true;
