@@ -114,7 +114,6 @@ test('kill -9 the publishing service after the write but before the relay sent; 
   const [event] = saved?.outbox as { id: string; type: string; payload: { resetToken: string } }[];
   expect(event?.type).toBe('PasswordResetRequested');
 
-  mark('await doomed.kill9();');
   await doomed.kill9();
   expect(await back.mailCount()).toBe(0);
 

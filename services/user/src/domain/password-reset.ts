@@ -30,7 +30,3 @@ export function hashJti(jti: string): string {
 export function resetIsUsable(pending: PendingReset | null | undefined, jti: string, now: Date): boolean {
   return !!pending && pending.jtiHash === hashJti(jti) && pending.expiresAt.getTime() > now.getTime();
 }
-
-export function resetLink(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl.replace(/\/$/, '')}/reset/${encodeURIComponent(token)}`;
-}
