@@ -1,0 +1,63 @@
+/**
+ * `npm start`: the whole product on this machine — see supervisor.ts for what starts and in which order.
+ *
+ * Env (all optional):
+ *   DECOR_PORT_OFFSET   added to every service/worker/gateway default port (a second copy beside)
+ *   USER_PORT … GATEWAY_PORT, NOTIFICATION_WORKER_PORT …   pin one port (see runnables.ts)
+ *   KAFKA_PORT, KAFKA_CONTROLLER_PORT, MONGO_PORT, S3_PORT, SMTP_PORT, MAIL_API_PORT, REDIS_URL,
+ *   DECOR_DATA_DIR      the infrastructure (see infra/README.md); logs go to <data dir>/logs
+ *   REDIS_PREFIX        BullMQ key prefix (default 'decor', or 'decor-<offset>' with an offset, so two
+ *                       copies on the machine's one Redis never take each other's jobs)
+ *   JWT_SECRET, LOG_LEVEL, KAFKA_TOPIC_PREFIX, DEMO_*   passed on to the services
+ *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
+ *
+ * This process only runs the supervisor and relays signals to it. Why two: Ctrl-C in a terminal
+ * signals the whole foreground process group at once, so Kafka would stop while services still
+ * flush, and our SIGTERM would reach each service as a second signal (which forces its exit). The
+ * supervisor runs in a session of its own, where only our signal arrives, and stops one layer at a
+ * time. A second Ctrl-C (a second or more after the first) kills that whole session at once. The
+ * supervisor also stops everything by itself when this process disappears.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+function main(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 24) {
+    console.error(
+      `Node ${process.versions.node} is too old: run \`npm start\` (it uses the Node 24 of the 'node' devDependency).`,
+    );
+    process.exit(1);
+  }
+  const supervisor = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--disable-warning=TimeoutNegativeWarning', path.join(__dirname, 'supervisor.ts')],
+    { cwd: REPO_ROOT, stdio: 'inherit', detached: true },
+  );
+  let firstSignalAt = 0;
+  const relay = (signal: NodeJS.Signals) => {
+    if (firstSignalAt === 0) {
+      firstSignalAt = Date.now();
+      supervisor.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+      return;
+    }
+    // npm and tsx pass the one Ctrl-C on as well: only a later one is a second Ctrl-C.
+    if (Date.now() - firstSignalAt < 1_000) return;
+    process.stdout.write('\n■ second Ctrl-C: killing every process now (no clean shutdown)\n');
+    try {
+      if (supervisor.pid) process.kill(-supervisor.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, relay);
+  supervisor.on('error', (err) => {
+    console.error(`could not start the supervisor: ${err.message}`);
+    process.exit(1);
+  });
+  supervisor.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGKILL' ? 137 : 1)));
+}
+
+main();

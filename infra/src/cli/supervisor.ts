@@ -1,0 +1,362 @@
+/**
+ * The supervisor of `npm start` (started by start.ts in a session of its own): builds the runnables,
+ * starts the local infrastructure, then every service and worker in parallel and the gateway last,
+ * each as its own process with prefixed logs, waits until each answers /readyz 200, and prints where
+ * everything is. SIGINT/SIGTERM (relayed by start.ts) stops the gateway, then services and workers,
+ * then the infrastructure, each with a status line. Exit code 0 only if everything stopped cleanly.
+ *
+ * A child that dies after start-up is reported loudly (name, exit, last lines) and the rest keep
+ * running: a crash in one service should not take down Kafka and the person's session; Ctrl-C and
+ * `npm start` again restarts everything (the exit code is then 1). If start-up fails anywhere, what
+ * started is stopped and the cause printed (exit 1).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { InfraEndpoints } from '../endpoints';
+import { type InfraHandle, startInfra } from '../infra';
+import { INFRA_DIR } from '../jars';
+import { assertPortFree, portFromEnv } from '../ports';
+import { prefixFor, type RunningProcess, startProcess } from '../process';
+import { buildRunnable } from './build';
+import { readableLine } from './log-lines';
+import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
+
+/** The kit's own default, so a service started by hand accepts the tokens of this one. */
+const DEV_JWT_SECRET = 'decor-local-development-secret-not-for-production';
+/** runService's shutdown budget is 20 s; past that the child is killed. */
+const STOP_GRACE_MS = 25_000;
+const READY_TIMEOUT_MS = 90_000;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const tty = process.stdout.isTTY && !process.env.NO_COLOR;
+const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
+
+/** One process to start: a service's main, a service's worker, or the gateway. */
+interface Planned {
+  name: string;
+  runnable: Runnable;
+  kind: 'service' | 'worker' | 'gateway';
+  entry: string;
+  port: number;
+  portEnv: string;
+}
+
+interface Started extends Planned {
+  proc: RunningProcess;
+  url: string;
+  gone: boolean;
+}
+
+function portOffset(): number {
+  const raw = process.env.DECOR_PORT_OFFSET ?? '';
+  const offset = raw === '' ? 0 : Number(raw);
+  if (!Number.isInteger(offset) || offset < 0 || offset + GATEWAY.port > 65535) {
+    throw new Error(`DECOR_PORT_OFFSET=${raw} must be a whole number from 0 to ${65535 - GATEWAY.port}`);
+  }
+  return offset;
+}
+
+function plan(offset: number): Planned[] {
+  const planned: Planned[] = [];
+  const portOf = (env: string, base: number) => portFromEnv(env, base + offset);
+  for (const r of RUNNABLES) {
+    const kind = r === GATEWAY ? 'gateway' : 'service';
+    planned.push({
+      name: r.name,
+      runnable: r,
+      kind,
+      entry: 'main',
+      port: portOf(r.portEnv, r.port),
+      portEnv: r.portEnv,
+    });
+    const hasWorker = existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'));
+    if (hasWorker && r.workerPort && r.workerPortEnv) {
+      const port = portOf(r.workerPortEnv, r.workerPort);
+      planned.push({
+        name: `${r.name}-worker`,
+        runnable: r,
+        kind: 'worker',
+        entry: 'worker',
+        port,
+        portEnv: r.workerPortEnv,
+      });
+    }
+  }
+  return planned;
+}
+
+async function assertPortsFree(planned: Planned[]): Promise<void> {
+  const fix = (p: Planned) => `${p.portEnv}, or DECOR_PORT_OFFSET to move them all,`;
+  const checks = await Promise.allSettled(planned.map((p) => assertPortFree(p.port, p.name, fix(p))));
+  const taken = checks.flatMap((c) => (c.status === 'rejected' ? [(c.reason as Error).message] : []));
+  if (taken.length === 1) throw new Error(taken[0]);
+  if (taken.length > 1) throw new Error(`ports taken:\n${taken.map((t) => `  • ${t}`).join('\n')}`);
+}
+
+/** Env every service and worker gets; unset keys (MONGO_DB) fall back to each service's default. */
+function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'development',
+    LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    MONGO_URL: e.mongoUrl,
+    MONGO_DB: undefined,
+    KAFKA_BROKERS: e.kafkaBrokers.join(','),
+    REDIS_URL: e.redisUrl,
+    REDIS_PREFIX: process.env.REDIS_PREFIX || (offset === 0 ? 'decor' : `decor-${offset}`),
+    SMTP_URL: `smtp://${e.smtp.host}:${e.smtp.port}`,
+    S3_ENDPOINT: e.s3.endpoint,
+    S3_BUCKET: e.s3.bucket,
+    S3_REGION: e.s3.region,
+    S3_ACCESS_KEY_ID: e.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: e.s3.secretAccessKey,
+    S3_PUBLIC_URL: `${e.s3.endpoint}/${e.s3.bucket}`,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+    JWT_SECRET: process.env.JWT_SECRET || DEV_JWT_SECRET,
+  };
+}
+
+async function readyz(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3_000) });
+  if (res.status === 200) return true;
+  // Thrown so a timeout names what is still not ready (Mongo, Kafka, Redis…).
+  throw new Error(`/readyz answered ${res.status} ${(await res.text()).slice(0, 300)}`);
+}
+
+function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Started> {
+  const url = `http://127.0.0.1:${p.port}`;
+  const prefix = prefixFor(p.name);
+  return startProcess({
+    name: p.name,
+    command: process.execPath,
+    args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', `dist/${p.entry}.js`],
+    cwd: path.join(REPO_ROOT, p.runnable.dir),
+    env: { ...env, ...(p.kind === 'worker' ? { WORKER_PORT: String(p.port) } : { PORT: String(p.port) }) },
+    logFile: path.join(logDir, `${p.name}.log`),
+    log: (line) =>
+      out(line.startsWith(prefix) ? prefix + readableLine(line.slice(prefix.length), !!tty) : line),
+    ready: () => readyz(url),
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    probeIntervalMs: 200,
+    stopGraceMs: STOP_GRACE_MS,
+    hint: `set ${p.portEnv} or DECOR_PORT_OFFSET to move its port`,
+  }).then((proc) => {
+    const started: Started = { ...p, proc, url, gone: false };
+    void proc.exited.then(() => {
+      started.gone = true;
+    });
+    return started;
+  });
+}
+
+/** Starts and stops everything; lives in its own session (see the top of the file). */
+class Supervisor {
+  private infra: InfraHandle | undefined;
+  private readonly started: Started[] = [];
+  private stopReason: string | undefined;
+  private up = false;
+  private crashed = 0;
+
+  constructor(private readonly t0: number) {}
+
+  /** The first stop request wins; later ones are the front's business (it force-kills). */
+  requestStop(reason: string): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    if (this.up) {
+      void this.stopAll().then((clean) => process.exit(clean && this.crashed === 0 ? 0 : 1));
+    } else {
+      // Mid-start: some children are not ours to stop yet (still in startProcess/startInfra), so
+      // everything in our session gets SIGTERM; the pending starts then fail and run() cleans up.
+      out(`\n■ ${reason}: interrupting start-up`);
+      try {
+        process.kill(-process.pid, 'SIGTERM');
+      } catch {
+        // not a group leader (started by hand): run() still stops what it knows
+      }
+    }
+  }
+
+  interruptedBy(): string | undefined {
+    return this.up ? undefined : this.stopReason;
+  }
+
+  private watch(s: Started): void {
+    void s.proc.exited.then(({ code, signal }) => {
+      if (this.stopReason) return;
+      this.crashed++;
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const bar = '!'.repeat(72);
+      out(
+        `\n${bar}\n✗ ${bold(s.name)} ${how} — the other processes keep running; Ctrl-C and \`npm start\` restart all.`,
+      );
+      out(`--- last lines of ${s.name} (full log in ${path.join(logDir(), `${s.name}.log`)}) ---`);
+      for (const line of s.proc.lastLines(25)) out(`  ${readableLine(line, !!tty)}`);
+      out(bar);
+    });
+  }
+
+  private checkInterrupted(): void {
+    if (this.stopReason) throw new Error(`start-up interrupted (${this.stopReason})`);
+  }
+
+  /** Starts everything; throws (after stopping what started) on any failure. */
+  async run(): Promise<void> {
+    const offset = portOffset();
+    const planned = plan(offset);
+    await assertPortsFree(planned);
+    const logs = logDir();
+    rmSync(logs, { recursive: true, force: true });
+
+    const buildStarted = Date.now();
+    const build = Promise.all(RUNNABLES.map((r) => buildRunnable(r.dir))).then(() =>
+      out(`✓ build      ${RUNNABLES.length} runnables with esbuild ${seconds(buildStarted)}`),
+    );
+    // Built while the infrastructure starts; a build error still waits for it so it can be stopped.
+    const [infra, built] = await Promise.allSettled([startInfra({ mode: 'dev', log: out }), build]);
+    if (infra.status === 'rejected') throw infra.reason;
+    this.infra = infra.value;
+    const { endpoints } = infra.value;
+    if (built.status === 'rejected') throw new Error(`build failed: ${(built.reason as Error).message}`);
+    this.checkInterrupted();
+
+    const gatewayPlan = planned.find((p) => p.kind === 'gateway') as Planned;
+    const env = serviceEnv(endpoints, gatewayPlan.port, offset);
+    const servicesStarted = Date.now();
+    const results = await Promise.allSettled(
+      planned
+        .filter((p) => p.kind !== 'gateway')
+        .map((p) =>
+          launch(p, env, logs).then((s) => {
+            this.started.push(s);
+            this.watch(s);
+            out(`✓ ${s.name.padEnd(10)} ${s.url} ready ${seconds(servicesStarted)}`);
+            return s;
+          }),
+        ),
+    );
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    if (failures.length > 0) throw new Error(failures.join('\n'));
+    this.checkInterrupted();
+
+    const urls = Object.fromEntries(
+      this.started.flatMap((s) =>
+        s.kind === 'service' && s.runnable.urlEnv ? [[s.runnable.urlEnv, s.url]] : [],
+      ),
+    );
+    const frontends = path.join(REPO_ROOT, 'frontends');
+    const gateway = await launch(gatewayPlan, { ...env, ...urls, FRONTENDS_DIR: frontends }, logs);
+    this.started.push(gateway);
+    this.watch(gateway);
+    out(`✓ gateway    ${gateway.url} ready ${seconds(servicesStarted)}`);
+    this.checkInterrupted();
+    this.up = true;
+    this.printReady(gateway.url, endpoints);
+  }
+
+  private printReady(gatewayUrl: string, e: InfraEndpoints): void {
+    const env = process.env;
+    const line = '─'.repeat(72);
+    const row = (name: string, address: string, pid = '') =>
+      `   ${name.padEnd(20)} ${address.padEnd(36)} ${pid}`;
+    const order = [...this.started].sort((a, b) =>
+      a.kind === 'gateway' ? -1 : b.kind === 'gateway' ? 1 : a.port - b.port,
+    );
+    out();
+    out(line);
+    out(` ${bold('Decor platform is running')} — ready in ${seconds(this.t0)}`);
+    out();
+    out(`   Product      ${bold(gatewayUrl)}`);
+    out(`   API docs     ${gatewayUrl}/api/docs`);
+    out(`   Mail inbox   ${e.mailApiUrl}`);
+    out();
+    out(`   Demo logins (password ${env.DEMO_PASSWORD || 'demo1234'})`);
+    out(`     customer   ${env.DEMO_CUSTOMER_EMAIL || 'customer@decor.example'}`);
+    out(`     staff      ${env.DEMO_ADMIN_EMAIL || 'staff@decor.example'}`);
+    out(`     owner      ${env.DEMO_SUPERADMIN_EMAIL || 'owner@decor.example'}`);
+    out();
+    out(row('process', 'address', 'pid'));
+    for (const s of order) out(row(s.name, s.url, String(s.proc.pid)));
+    out(row('kafka', e.kafkaBrokers.join(',')));
+    out(row('mongo', e.mongoUrl));
+    out(row('redis', e.redisUrl));
+    out(row('s3', `${e.s3.endpoint} (bucket ${e.s3.bucket})`));
+    out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
+    out(`   logs: ${logDir()}/<process>.log`);
+    out();
+    out(` ${bold('Ctrl-C stops everything.')}`);
+    out(line);
+  }
+
+  /** Gateway, then services and workers, then the infrastructure; true if each stopped cleanly. */
+  async stopAll(): Promise<boolean> {
+    const t = Date.now();
+    if (!this.infra && this.started.length === 0) return true;
+    out(`\n■ stopping everything (${this.stopReason ?? 'start-up failed'})`);
+    const layer = async (kinds: Planned['kind'][]) => {
+      const stops = this.started.filter((s) => kinds.includes(s.kind)).map((s) => this.stopOne(s));
+      return (await Promise.all(stops)).every(Boolean);
+    };
+    let clean = await layer(['gateway']);
+    clean = (await layer(['service', 'worker'])) && clean;
+    if (this.infra) {
+      const ti = Date.now();
+      out('… stopping the infrastructure (kafka, mongo, s3, mail)');
+      try {
+        await this.infra.stop();
+        out(`✓ infrastructure stopped ${seconds(ti)}`);
+      } catch (err) {
+        clean = false;
+        out(`✗ infrastructure did not stop cleanly: ${(err as Error).message}`);
+      }
+    }
+    out(clean ? `■ all stopped ${seconds(t)}` : `■ stopped ${seconds(t)}, not all cleanly (see above)`);
+    return clean;
+  }
+
+  private async stopOne(s: Started): Promise<boolean> {
+    const t = Date.now();
+    if (s.gone) {
+      out(`· ${s.name} had already exited`);
+      return false;
+    }
+    await s.proc.stop();
+    const { code, signal } = await s.proc.exited;
+    if (code === 0) {
+      out(`✓ ${s.name} stopped ${seconds(t)}`);
+      return true;
+    }
+    out(`✗ ${s.name} ${signal ? `was killed (${signal})` : `exited with code ${code}`} while stopping`);
+    for (const l of s.proc.lastLines(10)) out(`  ${readableLine(l, !!tty)}`);
+    return false;
+  }
+}
+
+function logDir(): string {
+  return path.join(process.env.DECOR_DATA_DIR ?? path.join(INFRA_DIR, '.data'), 'logs');
+}
+
+async function supervise(): Promise<void> {
+  const t0 = Date.now();
+  const supervisor = new Supervisor(t0);
+  process.on('SIGINT', () => supervisor.requestStop('Ctrl-C'));
+  process.on('SIGTERM', () => supervisor.requestStop('SIGTERM'));
+  // The front relays signals; if it is gone (killed -9, terminal closed), nobody else would stop us.
+  const front = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== front) supervisor.requestStop('the npm start process is gone');
+  }, 1_000).unref();
+
+  try {
+    await supervisor.run();
+  } catch (err) {
+    const interrupted = supervisor.interruptedBy();
+    out(
+      `\n✗ ${bold('npm start failed')}: ${interrupted ? `interrupted (${interrupted})` : (err as Error).message}`,
+    );
+    await supervisor.stopAll();
+    process.exit(interrupted ? 130 : 1);
+  }
+}
+
+if (require.main === module) void supervise();
