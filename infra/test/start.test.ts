@@ -1,0 +1,290 @@
+/**
+ * `npm start` end to end, as a person runs it: a second copy of the whole product (own data dir, own
+ * infrastructure ports, service ports shifted by DECOR_PORT_OFFSET, own Redis key prefix) so it runs
+ * beside the test infrastructure and a developer's running `npm start`. Through the printed URLs:
+ * sign-in, session, a reset e-mail in the printed inbox; Ctrl-C stops everything in order and leaves
+ * no process behind; a second start on the same data finds the same users and the same inbox.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { RUNNABLES } from '../src/cli/runnables';
+import { testEndpoints } from '../src/endpoints';
+import { assertPortFree, freePort } from '../src/ports';
+
+const REPO_ROOT = path.resolve(__dirname, '../..');
+const CUSTOMER = 'customer@decor.example';
+const PASSWORD = 'demo1234';
+const REDIS_PREFIX = `t${randomBytes(4).toString('hex')}`;
+
+interface Copy {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  gatewayUrl: string;
+  inboxUrl: string;
+}
+
+/** An offset that puts every default service/worker/gateway port on a free port below the ephemeral range. */
+async function freePortOffset(): Promise<number> {
+  const bases = RUNNABLES.flatMap((r) => [r.port, ...(r.workerPort ? [r.workerPort] : [])]);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const offset = 10_000 + Math.floor(Math.random() * 14_000);
+    const checks = await Promise.allSettled(bases.map((b) => assertPortFree(b + offset, 'probe')));
+    if (checks.every((c) => c.status === 'fulfilled')) return offset;
+  }
+  throw new Error('no free port offset found');
+}
+
+async function copyEnv(dataDir: string): Promise<Record<string, string>> {
+  const names = [
+    'KAFKA_PORT',
+    'KAFKA_CONTROLLER_PORT',
+    'MONGO_PORT',
+    'S3_PORT',
+    'SMTP_PORT',
+    'MAIL_API_PORT',
+  ];
+  const ports = await Promise.all(names.map(() => freePort()));
+  return {
+    ...Object.fromEntries(names.map((n, i) => [n, String(ports[i])])),
+    DECOR_DATA_DIR: dataDir,
+    DECOR_PORT_OFFSET: String(await freePortOffset()),
+    REDIS_URL: testEndpoints().redisUrl,
+    REDIS_PREFIX,
+  };
+}
+
+/** Runs start.ts like `npm start` does and resolves once it printed the ready block. */
+function startCopy(env: Record<string, string>): Promise<Copy> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/src/cli/start.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const tail = () => lines.slice(-40).join('\n');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready within 150 s:\n${tail()}`)), 150_000);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`start.ts exited (${code ?? signal}) before it was ready:\n${tail()}`));
+    });
+    const onLine = (line: string) => {
+      lines.push(line);
+      if (!line.includes('Ctrl-C stops everything')) return;
+      clearTimeout(timer);
+      const find = (label: string) =>
+        lines.map((l) => new RegExp(`^\\s+${label}\\s+(http\\S+)`).exec(l)?.[1]).find(Boolean);
+      const gatewayUrl = find('Product');
+      const inboxUrl = find('Mail inbox');
+      if (!gatewayUrl || !inboxUrl) reject(new Error(`no Product / Mail inbox URL printed:\n${tail()}`));
+      else resolve({ child, lines, exited, gatewayUrl, inboxUrl });
+    };
+    if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+    if (child.stderr) createInterface({ input: child.stderr }).on('line', onLine);
+  });
+}
+
+interface Proc {
+  pid: number;
+  comm: string;
+  startTime: string;
+}
+
+function readProc(pid: number): (Proc & { ppid: number; state: string }) | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
+    // The program, not comm: Node names its main thread 'MainThread'.
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+    return {
+      pid,
+      comm: path.basename(argv0),
+      state: fields[0] ?? '',
+      ppid: Number(fields[1]),
+      startTime: fields[19] ?? '',
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process below `root`, read from /proc. */
+function descendants(root: number): Proc[] {
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => readProc(Number(d)) ?? []);
+  const found: Proc[] = [];
+  let parents = new Set([root]);
+  while (parents.size > 0) {
+    const children = all.filter((p) => parents.has(p.ppid));
+    found.push(...children);
+    parents = new Set(children.map((c) => c.pid));
+  }
+  return found;
+}
+
+/** Same pid and same start time (not a reused pid), and not a zombie. */
+function stillAlive(p: Proc): boolean {
+  const now = readProc(p.pid);
+  return !!now && now.startTime === p.startTime && now.state !== 'Z';
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** One Redis command (RESP) without a client library: deletes this file's BullMQ keys. */
+function deleteRedisKeys(url: string, pattern: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const script =
+    "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) n = n + 1 end return n";
+  const parts = ['EVAL', script, '0', pattern];
+  const payload = `*${parts.length}\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    let reply = '';
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (reply.endsWith('\r\n')) socket.end();
+    });
+    socket.once('close', () => resolve(reply));
+    socket.once('error', reject);
+    socket.connect(Number(port) || 6379, hostname, () => socket.write(payload));
+  });
+}
+
+async function signIn(gatewayUrl: string): Promise<{ token: string; userId: string }> {
+  const res = await fetch(`${gatewayUrl}/api/auth/user`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: CUSTOMER, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  const { result } = (await res.json()) as { result: { token: string; user: { id: string } } };
+  expect(result.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  return { token: result.token, userId: result.user.id };
+}
+
+async function resetMails(inboxUrl: string): Promise<{ ID: string; Subject: string }[]> {
+  const res = await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${CUSTOMER}`)}`);
+  return ((await res.json()) as { messages: { ID: string; Subject: string }[] }).messages;
+}
+
+async function stopWithCtrlC(copy: Copy): Promise<void> {
+  copy.child.kill('SIGINT');
+  const { code, signal } = await within(copy.exited, 30_000, 'exit after SIGINT');
+  expect({ code, signal }).toEqual({ code: 0, signal: null });
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-start-test-'));
+let env: Record<string, string>;
+let first: Copy | undefined;
+let second: Copy | undefined;
+let firstRun: { userId: string; mailIds: string[] } | undefined;
+
+beforeAll(async () => {
+  env = await copyEnv(dataDir);
+});
+
+afterAll(async () => {
+  for (const copy of [first, second]) {
+    if (!copy?.child.pid || copy.child.exitCode !== null || copy.child.signalCode !== null) continue;
+    for (const p of descendants(copy.child.pid)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    copy.child.kill('SIGKILL');
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteRedisKeys(testEndpoints().redisUrl, `${REDIS_PREFIX}:*`);
+}, 30_000);
+
+describe('npm start', () => {
+  test('starts infrastructure, services, workers and gateway, and prints where they are', async () => {
+    first = await startCopy(env);
+    const text = first.lines.join('\n');
+    expect(first.gatewayUrl).toBe(`http://127.0.0.1:${8080 + Number(env.DECOR_PORT_OFFSET)}`);
+    expect(first.inboxUrl).toBe(`http://127.0.0.1:${env.MAIL_API_PORT}`);
+    expect(text).toContain(`API docs     ${first.gatewayUrl}/api/docs`);
+    expect(text).toMatch(/customer\s+customer@decor\.example/);
+    // An empty database: the user service seeded the demo accounts.
+    expect(first.lines.some((l) => l.startsWith('[user]') && l.includes('demo logins (password'))).toBe(true);
+    const docs = await fetch(`${first.gatewayUrl}/api/docs/json`);
+    expect(docs.status).toBe(200);
+  }, 160_000);
+
+  test('through the printed URLs: sign-in, session, and a reset e-mail in the printed inbox', async () => {
+    if (!first) throw new Error('not started');
+    const { token, userId } = await signIn(first.gatewayUrl);
+    const session = await fetch(`${first.gatewayUrl}/api/auth/jwt`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(session.status).toBe(200);
+    expect(((await session.json()) as { result: { email: string; id: string } }).result).toMatchObject({
+      email: CUSTOMER,
+      id: userId,
+    });
+
+    const reset = await fetch(`${first.gatewayUrl}/api/send/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: CUSTOMER }),
+    });
+    expect(reset.status).toBe(200);
+    const deadline = Date.now() + 30_000;
+    let mails = await resetMails(first.inboxUrl);
+    while (mails.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      mails = await resetMails(first.inboxUrl);
+    }
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.Subject).toMatch(/Reset your .* password/);
+    firstRun = { userId, mailIds: mails.map((m) => m.ID) };
+  }, 60_000);
+
+  test('Ctrl-C stops gateway, then services and workers, then infrastructure; no process is left', async () => {
+    if (!first?.child.pid) throw new Error('not started');
+    const procs = descendants(first.child.pid);
+    await stopWithCtrlC(first);
+    expect(procs.filter(stillAlive)).toEqual([]);
+    // What was checked: Kafka and Mongo, and supervisor, s3, mail, 6 services, worker, gateway.
+    expect(procs.filter((p) => p.comm === 'java').length).toBeGreaterThanOrEqual(2);
+    expect(procs.filter((p) => p.comm === 'node').length).toBeGreaterThanOrEqual(11);
+    const at = (text: string) => first?.lines.findIndex((l) => l.includes(text)) ?? -1;
+    expect(at('✓ gateway stopped')).toBeGreaterThan(at('■ stopping everything'));
+    expect(at('✓ user stopped')).toBeGreaterThan(at('✓ gateway stopped'));
+    expect(at('✓ notification-worker stopped')).toBeGreaterThan(at('✓ gateway stopped'));
+    expect(at('✓ infrastructure stopped')).toBeGreaterThan(at('✓ notification stopped'));
+    expect(at('■ all stopped')).toBeGreaterThan(at('✓ infrastructure stopped'));
+  }, 45_000);
+
+  test('a second start on the same data finds the same accounts and the same inbox', async () => {
+    if (!firstRun) throw new Error('the first run did not finish');
+    second = await startCopy(env);
+    // The users survived in Mongo's H2 file: no second seeding, and the customer keeps its id.
+    expect(second.lines.some((l) => l.startsWith('[user]') && l.includes('demo logins (password'))).toBe(
+      false,
+    );
+    const { userId } = await signIn(second.gatewayUrl);
+    expect(userId).toBe(firstRun.userId);
+    // The mail catcher kept its messages on disk.
+    expect((await resetMails(second.inboxUrl)).map((m) => m.ID)).toEqual(firstRun.mailIds);
+    await stopWithCtrlC(second);
+  }, 160_000);
+});
