@@ -1,6 +1,6 @@
 /**
  * Gateway overhead: GET /auth/jwt with a signed-in customer's token, called on the user service
- * itself and through the gateway (/api/auth/jwt), one after the other in the same run, same load.
+ * itself and through the gateway (/api/auth/jwt), interleaved in the same run, same load.
  */
 import autocannon from 'autocannon';
 import { cpuMeter } from './stats';
@@ -52,27 +52,48 @@ export async function signIn(userUrl: string): Promise<string> {
   return token;
 }
 
+interface Target {
+  url: string;
+  runs: autocannon.RawResult[];
+  /** role → cores × seconds, summed over the runs. */
+  coreSeconds: Record<string, number>;
+}
+
 async function load(
-  url: string,
+  target: Target,
   token: string,
   connections: number,
   seconds: number,
   roles: Record<string, number>,
-): Promise<LoadFigures> {
+): Promise<void> {
   const meter = cpuMeter(roles);
-  const r = await autocannon({
-    url,
+  const raw = await autocannon({
+    url: target.url,
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${token}` },
+    skipAggregateResult: true,
   });
+  target.runs.push(raw);
+  for (const [role, cores] of Object.entries(meter())) {
+    target.coreSeconds[role] = (target.coreSeconds[role] ?? 0) + cores * raw.duration;
+  }
+}
+
+function figures(target: Target, connections: number): LoadFigures {
+  const merged = autocannon.aggregateResult(target.runs, { url: target.url, connections });
+  const seconds = target.runs.reduce((sum, r) => sum + r.duration, 0);
+  const completed = target.runs.reduce((sum, r) => sum + r.totalCompletedRequests, 0);
+  const cores = Object.fromEntries(
+    Object.entries(target.coreSeconds).map(([role, cs]) => [role, cs / seconds]),
+  );
   return {
-    requestsPerSecond: r.requests.average,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    requests: r.requests.total,
-    failures: r.non2xx + r.errors + r.timeouts,
-    cores: meter(),
+    requestsPerSecond: completed / seconds,
+    p50Ms: merged.latency.p50,
+    p99Ms: merged.latency.p99,
+    requests: completed,
+    failures: merged.non2xx + merged.errors + merged.timeouts,
+    cores,
   };
 }
 
@@ -90,18 +111,25 @@ export async function measureGatewayOverhead(
     if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
   }
   log(`gateway overhead: warming up ${opts.warmupSeconds} s on each target …`);
-  await load(direct, token, opts.connections, opts.warmupSeconds, {});
-  await load(viaGateway, token, opts.connections, opts.warmupSeconds, {});
-  log(`gateway overhead: measuring ${opts.seconds} s direct, then ${opts.seconds} s through the gateway …`);
-  const d = await load(direct, token, opts.connections, opts.seconds, opts.roles);
-  const g = await load(viaGateway, token, opts.connections, opts.seconds, opts.roles);
+  const warm = (url: string): Target => ({ url, runs: [], coreSeconds: {} });
+  await load(warm(direct), token, opts.connections, opts.warmupSeconds, {});
+  await load(warm(viaGateway), token, opts.connections, opts.warmupSeconds, {});
+  // Two halves each, direct – gateway – gateway – direct: a drift in what else the machine does
+  // during the run (other jobs, GC, JIT) weighs on both targets alike instead of on the second one.
+  const half = Math.max(1, Math.round(opts.seconds / 2));
+  log(`gateway overhead: measuring ${2 * half} s per target in halves: direct, gateway, gateway, direct …`);
+  const d: Target = { url: direct, runs: [], coreSeconds: {} };
+  const g: Target = { url: viaGateway, runs: [], coreSeconds: {} };
+  for (const target of [d, g, g, d]) await load(target, token, opts.connections, half, opts.roles);
+  const df = figures(d, opts.connections);
+  const gf = figures(g, opts.connections);
   return {
     route: 'GET /auth/jwt',
     connections: opts.connections,
-    seconds: opts.seconds,
+    seconds: 2 * half,
     warmupSeconds: opts.warmupSeconds,
-    direct: d,
-    viaGateway: g,
-    ratio: g.requestsPerSecond / d.requestsPerSecond,
+    direct: df,
+    viaGateway: gf,
+    ratio: gf.requestsPerSecond / df.requestsPerSecond,
   };
 }

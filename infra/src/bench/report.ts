@@ -47,7 +47,7 @@ export function formatTable(r: Results): string {
   if (g) {
     lines.push(
       '',
-      `Gateway overhead — ${g.route}, ${g.connections} connections, ${g.seconds} s each after ${g.warmupSeconds} s warm-up`,
+      `Gateway overhead — ${g.route}, ${g.connections} connections, ${g.seconds} s per target (halves: direct, gateway, gateway, direct) after ${g.warmupSeconds} s warm-up`,
       `  ${'target'.padEnd(14)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'failed'.padStart(8)}   cores used`,
     );
     for (const [name, f] of [
@@ -143,9 +143,10 @@ const METHOD = [
   '  runs on the same machine, not for capacity planning.',
   "- **Gateway overhead**: `GET /auth/jwt` with the demo customer's session token (verifies the token,",
   '  reads the user from Mongo), on the user service directly and through the gateway (`/api/auth/jwt`:',
-  '  rate limiter — limit raised so it never refuses — and proxy). Both warmed up, then measured one after',
-  "  the other with the same load. req/s is autocannon's mean of per-second samples; p50/p99 its latency",
-  '  percentiles (with a closed loop of N connections, latency ≈ N / req/s once the server is saturated).',
+  '  rate limiter — limit raised so it never refuses — and proxy), same load. Both warmed up, then each',
+  '  measured in two halves in the order direct, gateway, gateway, direct, so a drift in the rest of the',
+  '  machine weighs on both alike. req/s = completed requests / seconds measured; p50/p99 from the merged',
+  '  latency histograms (a closed loop of N connections: latency ≈ N / req/s once the server is saturated).',
   '  Failed requests (non-2xx, errors, timeouts) are counted and printed.',
   '- **Event pipeline**: `POST /send/reset` sent to the user service at a steady, open-loop rate after',
   '  unmeasured warm-up events (cold JVMs and JIT are several times slower), rotating the three demo',
