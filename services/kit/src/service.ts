@@ -37,7 +37,12 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
 }
 
 export interface ConsumerSpec {
-  /** Consumer group = `<service>.<name>`; instances of the service share it. */
+  /**
+   * Consumer group = `<KAFKA_TOPIC_PREFIX>.<service>.<name>`; instances of the service share it. The
+   * prefix keeps deployments that share a Kafka cluster (and test files) out of each other's groups:
+   * kafkajs' group leader assigns only the topics IT subscribes to, so a member of the same group on
+   * another prefix's topic would be handed partitions it ignores and starve the rest.
+   */
   name: string;
   topics: AggregateType[];
   handlers: Record<string, EventHandler>;
@@ -116,7 +121,8 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
   }
   const consumers: ConsumerHandle[] = [];
   for (const spec of def.consumers?.(ctx) ?? []) {
-    const groupId = `${def.name}.${spec.name}`;
+    const name = `${def.name}.${spec.name}`;
+    const groupId = `${config.KAFKA_TOPIC_PREFIX}.${name}`;
     consumers.push(
       await startConsumer({
         kafka,
@@ -124,7 +130,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
         topics: spec.topics.map(topic),
         handlers: spec.handlers,
         connection,
-        dlq: { topic: dlqTopicFor(config.KAFKA_TOPIC_PREFIX, groupId), publisher },
+        dlq: { topic: dlqTopicFor(config.KAFKA_TOPIC_PREFIX, name), publisher },
         logger: log.child({ consumer: groupId }) as KitLogger,
       }),
     );
