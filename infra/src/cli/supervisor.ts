@@ -139,7 +139,6 @@ function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Sta
     readyTimeoutMs: READY_TIMEOUT_MS,
     probeIntervalMs: 200,
     stopGraceMs: STOP_GRACE_MS,
-    hint: `set ${p.portEnv} or DECOR_PORT_OFFSET to move its port`,
   }).then((proc) => {
     const started: Started = { ...p, proc, url, gone: false };
     void proc.exited.then(() => {
