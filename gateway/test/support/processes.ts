@@ -26,7 +26,11 @@ export interface ServiceProcess {
  * Spawns `entry` (repo-relative, e.g. 'services/user/src/main.ts') with `env` (e.g. from
  * `serviceEnv`) and returns at once: call `ready()` to wait for it, or act while it starts.
  */
-export async function spawnService(name: string, entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+export async function spawnService(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
   if (!env.PORT) throw new Error(`spawnService(${name}): env needs a PORT`);
   const url = `http://127.0.0.1:${env.PORT}`;
   const child = await startProcess({
