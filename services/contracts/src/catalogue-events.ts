@@ -1,7 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
 
-const ProductImage = Type.Object({ id: Type.String(), url: Type.String(), primary: Type.Boolean(), type: Type.String() });
+const ProductImage = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  primary: Type.Boolean(),
+  type: Type.String(),
+});
 
 /** A product was created or changed: its whole current state (consumers keep their own copy). */
 export const ProductUpserted = defineEvent(
@@ -17,10 +22,17 @@ export const ProductUpserted = defineEvent(
     category: Type.String(),
     subcategory: Type.String(),
     images: Type.Array(ProductImage),
+    /** The product's QuickBooks item id, once it has one (estimate lines refer to it). */
+    qboId: Type.Optional(Type.String()),
   }),
 );
 
-export const ProductDeleted = defineEvent('ProductDeleted', 1, 'catalogue', Type.Object({ sku: Type.String() }));
+export const ProductDeleted = defineEvent(
+  'ProductDeleted',
+  1,
+  'catalogue',
+  Type.Object({ sku: Type.String() }),
+);
 
 /** The trucking fee an admin set (spec: added to every estimate, taxed). */
 export const TruckingFeeChanged = defineEvent(
@@ -28,4 +40,20 @@ export const TruckingFeeChanged = defineEvent(
   1,
   'catalogue',
   Type.Object({ id: Type.String(), valueCents: Type.Integer({ minimum: 0 }) }),
+);
+
+/**
+ * A category or subcategory was created or renamed (spec: categories carry QuickBooks-style string
+ * ids; a subcategory names its parent category's id). Consumers keep their own copy of the tree.
+ */
+export const CategoryUpserted = defineEvent(
+  'CategoryUpserted',
+  1,
+  'catalogue',
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    /** The parent category's id for a subcategory; absent for a top-level category. */
+    parentId: Type.Optional(Type.String()),
+  }),
 );
