@@ -1,9 +1,21 @@
-import type { BaseContext, ServiceDefinition } from '@decor/kit';
+import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { CatalogueConfig } from './config';
+import { buildCatalogueContext, type CatalogueContext } from './context';
+import { seedDemoCatalogue } from './demo-data';
+import { categoryRoutes } from './routes/categories';
+import { productRoutes } from './routes/products';
+import { truckingRoutes } from './routes/trucking';
+import { ensureTruckingFee } from './store/writes';
 
-export type CatalogueContext = BaseContext<CatalogueConfig>;
+export type { CatalogueContext } from './context';
 
-/** The catalogue service: categories, products, images and the trucking fee. Its domain arrives with the storefront and back-office issues. */
+export async function registerRoutes(app: ServiceApp, ctx: CatalogueContext): Promise<void> {
+  await app.register(async (scope) => categoryRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => productRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => truckingRoutes(scope as ServiceApp, ctx));
+}
+
+/** The catalogue service: categories, products, images and the trucking fee. */
 export function catalogueService(
   config: CatalogueConfig,
 ): ServiceDefinition<CatalogueConfig, CatalogueContext> {
@@ -11,7 +23,16 @@ export function catalogueService(
     name: 'catalogue',
     config,
     publishes: ['catalogue'],
-    build: (base) => base,
-    routes: async () => {},
+    build: buildCatalogueContext,
+    outbox: (ctx) => [ctx.products, ctx.categories, ctx.trucking],
+    routes: registerRoutes,
+    onReady: async (ctx) => {
+      await ensureTruckingFee(ctx);
+      await seedDemoCatalogue(ctx);
+    },
+    closers: (ctx) => [
+      { name: 'cache invalidation', close: () => ctx.cacheInvalidation.stop() },
+      { name: 's3 client', close: () => ctx.images.close() },
+    ],
   };
 }

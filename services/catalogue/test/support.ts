@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import type { EventEnvelope } from '@decor/contracts';
+import { testEndpoints } from '@decor/infra';
+import { type StartedService, startService } from '@decor/kit';
+import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import type { Kafka } from 'kafkajs';
+import { catalogueService } from '../src/app';
+import { loadCatalogueConfig } from '../src/config';
+import type { CatalogueContext } from '../src/context';
+
+export type Catalogue = StartedService<CatalogueContext>;
+
+/** Env of a catalogue instance of this test file: its own database, topics and S3 folder. */
+export async function catalogueEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const { s3 } = testEndpoints();
+  return serviceEnv('catalogue', {
+    S3_ENDPOINT: s3.endpoint,
+    S3_PUBLIC_URL: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_KEY_PREFIX: `${RUN_ID}/products`,
+    ...extra,
+  });
+}
+
+export async function startCatalogue(extra: Record<string, string> = {}): Promise<Catalogue> {
+  return startService(catalogueService(loadCatalogueConfig(await catalogueEnv(extra))), { exit: () => {} });
+}
+
+/** Drops the instance's database and this run's image files, then stops it. */
+export async function stopAndClean(service: Catalogue | undefined): Promise<void> {
+  if (!service) return;
+  const { images, config, connection } = service.ctx;
+  const listed = await images.client.send(
+    new ListObjectsV2Command({ Bucket: config.S3_BUCKET, Prefix: `${config.S3_KEY_PREFIX}/` }),
+  );
+  await images.deleteKeys((listed.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : [])));
+  await connection.dropDatabase();
+  await service.shutdown('test over');
+}
+
+export type Role = 'customer' | 'admin' | 'superadmin';
+
+export function tokenFor(service: Catalogue, permissions: Role): string {
+  return service.app.signToken({
+    id: randomUUID().replace(/-/g, '').slice(0, 24),
+    permissions,
+    email: `${permissions}@decor.example`,
+  });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely
+  body: any;
+}
+
+/** Real HTTP to a running instance; `token` becomes `Authorization: Bearer`. */
+export async function call(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; token?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Reads the run's catalogue topic from the start in a throw-away consumer group until `done`
+ * says the events seen so far are enough (or the time is up), and returns them.
+ */
+export async function catalogueEvents(
+  kafka: Kafka,
+  done: (events: EventEnvelope[]) => boolean,
+  { timeoutMs = 15_000, topic = `${RUN_ID}.catalogue` } = {},
+): Promise<EventEnvelope[]> {
+  const events: EventEnvelope[] = [];
+  const consumer = kafka.consumer({ groupId: `${RUN_ID}.test-reader.${randomUUID()}` });
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const timer = setTimeout(finish, timeoutMs);
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
+        if (done(events)) finish();
+      },
+    });
+    if (done(events)) finish();
+    await finished;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+  return events;
+}
