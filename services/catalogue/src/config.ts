@@ -17,8 +17,12 @@ export const catalogueConfigSchema = serviceConfigSchema({
   MONGO_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'catalogue' }),
   /** Where this service talks to S3 (inside a compose network: the storage container). */
   S3_ENDPOINT: httpUrl(LOCAL_S3),
-  /** Where browsers load the images from; product image URLs start with it. */
-  S3_PUBLIC_URL: httpUrl(LOCAL_S3),
+  /**
+   * Where browsers load the bucket's files from, bucket included (path style
+   * `http://host:port/<bucket>`, a virtual host `https://<bucket>.s3.amazonaws.com`, or a CDN):
+   * an image URL is `<S3_PUBLIC_URL>/<key>`.
+   */
+  S3_PUBLIC_URL: httpUrl(`${LOCAL_S3}/decor-images`),
   S3_BUCKET: Type.String({
     pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
     'x-message': 'must be an S3 bucket name',

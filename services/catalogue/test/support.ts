@@ -16,7 +16,7 @@ export async function catalogueEnv(extra: Record<string, string> = {}): Promise<
   const { s3 } = testEndpoints();
   return serviceEnv('catalogue', {
     S3_ENDPOINT: s3.endpoint,
-    S3_PUBLIC_URL: s3.endpoint,
+    S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}`,
     S3_BUCKET: s3.bucket,
     S3_REGION: s3.region,
     S3_ACCESS_KEY_ID: s3.accessKeyId,

@@ -10,7 +10,7 @@ import type { CatalogueConfig } from '../config';
 /** Product image files in S3; browsers load them straight from the bucket's public URL. */
 export interface ImageStore {
   readonly client: S3Client;
-  /** The URL a browser loads `key` from (path style: <public url>/<bucket>/<key>). */
+  /** The URL a browser loads `key` from: <S3_PUBLIC_URL>/<key>. */
   publicUrl(key: string): string;
   /** A key under this deployment's image folder. */
   key(...parts: string[]): string;
@@ -35,7 +35,7 @@ export function imageStore(config: CatalogueConfig): ImageStore {
   const base = config.S3_PUBLIC_URL.replace(/\/+$/, '');
   return {
     client,
-    publicUrl: (key) => `${base}/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
+    publicUrl: (key) => `${base}/${key.split('/').map(encodeURIComponent).join('/')}`,
     key: (...parts) => [config.S3_KEY_PREFIX, ...parts].join('/'),
     async put(key, body, contentType) {
       await client.send(
