@@ -26,14 +26,17 @@ interface Entry extends CachedAnswer {
 
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
   private readonly inflight = new Map<string, Promise<CachedAnswer>>();
   private generation = 0;
   hits = 0;
   misses = 0;
 
+  /** Bounded by count and by size, so a client walking through endless query strings cannot fill the heap. */
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 5000,
+    private readonly maxBytes = 32 * 1024 * 1024,
   ) {}
 
   /** The cached answer for `key`, or the one `produce` makes (stored unless invalidated meanwhile). */
@@ -64,6 +67,7 @@ export class ResponseCache {
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
+    this.bytes = 0;
     // Reads in flight started before the change: later callers must not join them.
     this.inflight.clear();
   }
@@ -73,11 +77,20 @@ export class ResponseCache {
   }
 
   private store(key: string, answer: CachedAnswer): void {
-    // Bounded: a client walking through endless query strings cannot grow the heap without limit.
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    this.remove(key);
     this.entries.set(key, { ...answer, expiresAt: Date.now() + this.ttlMs });
+    this.bytes += answer.body.length;
+    // Oldest first (Map keeps insertion order).
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.remove(oldest);
+    }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.body.length;
+    this.entries.delete(key);
   }
 }

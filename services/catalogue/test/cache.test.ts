@@ -47,12 +47,16 @@ describe('ResponseCache', () => {
     expect((await cache.get('k', async () => answerOf(2))).body).toBe('2');
   });
 
-  it('never stores failed reads, holds at most maxEntries and can be turned off', async () => {
+  it('never stores failed reads, holds at most maxEntries and maxBytes, and can be turned off', async () => {
     const cache = new ResponseCache(10_000, 3);
     await expect(cache.get('x', async () => Promise.reject(new Error('not found')))).rejects.toThrow();
     expect(cache.size).toBe(0);
     for (let i = 0; i < 5; i++) await cache.get(`k${i}`, async () => answerOf(i));
     expect(cache.size).toBe(3);
+    const small = new ResponseCache(10_000, 100, 10);
+    await small.get('a', async () => ({ body: '12345678', headers: {} }));
+    await small.get('b', async () => ({ body: '1234', headers: {} }));
+    expect(small.size).toBe(1); // 12 bytes > 10: the older one went
     const off = new ResponseCache(0);
     let made = 0;
     await off.get('k', async () => answerOf(++made));

@@ -106,6 +106,19 @@ describe('GET /product', () => {
     for (const p of inStock.body.result) expect(p.quantity).toBeGreaterThan(0);
   });
 
+  it('lets anonymous visitors ask "in stock" (gt=quantity:0) but not probe how many', async () => {
+    const inStock = await call(base, '/product?subcategory=Bar%20Front&gt=quantity:0');
+    expect(inStock.status).toBe(200);
+    expect(inStock.headers.get('total_count')).toBe('4');
+    const probe = await call(base, '/product?like=id:BAR-FR-001&gt=quantity:3');
+    expect(probe.status).toBe(401);
+    expect(probe.body.message).toBe('Sign in to filter products by stock');
+    const signedIn = await call(base, '/product?like=id:BAR-FR-001&gt=quantity:3', {
+      token: tokens.customer,
+    });
+    expect(signedIn.headers.get('total_count')).toBe('1');
+  });
+
   it('carries the demo cases the storefront needs: price 0, stock 0 and the warehouse Labor line', async () => {
     const res = await call(base, '/product?limit=100', { token: tokens.customer });
     const products = res.body.result as { price: number; quantity: number; Images: unknown[] }[];

@@ -1,4 +1,11 @@
-import { findList, type ListSpec, listQuerySchema, notFound, type ServiceApp } from '@decor/kit';
+import {
+  findList,
+  type ListSpec,
+  listQuerySchema,
+  notFound,
+  type ServiceApp,
+  unauthorized,
+} from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryName, imageView, primaryFirst, productView } from '../domain/product';
@@ -24,6 +31,8 @@ export const productListSpec = {
   paths: { id: '_id' },
 } satisfies ListSpec;
 
+export const SIGN_IN_FOR_STOCK = 'Sign in to filter products by stock';
+
 /** Documents without the relay's bookkeeping. */
 const PRODUCT_FIELDS = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0 } as const;
 
@@ -38,7 +47,8 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
       schema: {
         summary: `List products by category, subcategories and stock. ${productSummary}`,
         description:
-          'Filters: `category`, `subcategory` (repeat for several), `gt=quantity:<n>`, `like=name:<prefix>`; ' +
+          'Filters: `category`, `subcategory` (repeat for several), `gt=quantity:<n>` (anonymous visitors: ' +
+          'only `gt=quantity:0`), `like=name:<prefix>` or `like=id:<prefix>`; ' +
           '`order=name:ASC` (default) and `limit`/`offset`; the total is in the `total_count` header.',
         security: [{}, { session: [] }],
         querystring: listQuerySchema(productListSpec),
@@ -47,6 +57,10 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
     },
     async (request, reply) => {
       const viewer = viewerOf(request);
+      // Stock is for signed-in users: "in stock or not" is all a visitor may ask, not how many.
+      if (viewer === 'anonymous' && request.query.gt !== undefined && request.query.gt !== 'quantity:0') {
+        throw unauthorized(SIGN_IN_FOR_STOCK);
+      }
       const cached = await ctx.cache.get(`${viewer} ${request.url}`, async () => {
         const { category, subcategory, ...rest } = request.query;
         const query = {
