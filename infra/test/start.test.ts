@@ -262,6 +262,9 @@ describe('npm start', () => {
     if (!first?.child.pid) throw new Error('not started');
     const procs = descendants(first.child.pid);
     await stopWithCtrlC(first);
+    // tsx's esbuild helpers exit on their own once their parent's pipe closes: allow them a moment.
+    const deadline = Date.now() + 3_000;
+    while (procs.some(stillAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(procs.filter(stillAlive)).toEqual([]);
     // What was checked: Kafka and Mongo, and supervisor, s3, mail, 6 services, worker, gateway.
     expect(procs.filter((p) => p.comm === 'java').length).toBeGreaterThanOrEqual(2);
