@@ -85,8 +85,9 @@ function scoped(scope: string) {
     },
     mails: () => mailTo(mailQuery),
     async end() {
-      for (const s of running.reverse())
-        await ('kill9' in s ? s.stop() : s.shutdown('test over')).catch(() => {});
+      await Promise.all(
+        running.map((s) => ('kill9' in s ? s.stop() : s.shutdown('test over')).catch(() => {})),
+      );
       await queue.close();
       const ids = (await mailTo(mailQuery)).map((m) => m.ID);
       await fetch(`${endpoints.mailApiUrl}/api/v1/messages`, {

@@ -48,29 +48,29 @@ let user: StartedService<UserContext>;
 let instances: StartedService<NotificationContext>[];
 
 beforeAll(async () => {
-  user = await startService(userService(loadUserConfig(await serviceEnv('user'))), noExit);
-  started.push(user);
-  const instance = async () => {
-    const s = await startService(
-      notificationService(loadNotificationConfig(await serviceEnv('notification'))),
-      noExit,
-    );
+  const start = async <T extends RunningService>(starting: Promise<T>): Promise<T> => {
+    const s = await starting;
     started.push(s);
     return s;
   };
-  instances = [await instance(), await instance()];
-  started.push(
-    await startWorkers(
-      notificationWorkers(
-        loadNotificationConfig(await serviceEnv('notification', { EMAIL_CONCURRENCY: '20' })),
-      ),
-      noExit,
-    ),
-  );
+  const notification = async (extra: Record<string, string> = {}) =>
+    loadNotificationConfig(await serviceEnv('notification', extra));
+  // All at once: the two instances then join the group in the same round, with no extra rebalance.
+  const all = await Promise.allSettled([
+    start(startService(userService(loadUserConfig(await serviceEnv('user'))), noExit)),
+    start(startService(notificationService(await notification()), noExit)),
+    start(startService(notificationService(await notification()), noExit)),
+    start(startWorkers(notificationWorkers(await notification({ EMAIL_CONCURRENCY: '20' })), noExit)),
+  ]);
+  const failed = all.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [u, a, b] = all.map((r) => (r as PromiseFulfilledResult<RunningService>).value);
+  user = u as StartedService<UserContext>;
+  instances = [a, b] as StartedService<NotificationContext>[];
 });
 
 afterAll(async () => {
-  for (const s of started.reverse()) await s.shutdown('test over').catch(() => {});
+  await Promise.all(started.map((s) => s.shutdown('test over').catch(() => {})));
   const mails = await mailTo(`-${RUN_ID}@`).catch(() => []);
   await fetch(`${endpoints.mailApiUrl}/api/v1/messages`, {
     method: 'DELETE',
