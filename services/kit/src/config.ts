@@ -22,7 +22,9 @@ export class ConfigError extends Error {
 export const REQUIRED_IN_PRODUCTION = 'requiredInProduction';
 
 /** A comma-separated env value ("a:1,b:2") read as a list of non-empty, trimmed items. */
-export function commaList(options: { default?: string; description?: string; [REQUIRED_IN_PRODUCTION]?: boolean } = {}) {
+export function commaList(
+  options: { default?: string; description?: string; [REQUIRED_IN_PRODUCTION]?: boolean } = {},
+) {
   return Type.Transform(
     Type.String({
       pattern: '[^,\\s]',
@@ -63,7 +65,8 @@ export const commonConfigSchema = Type.Object({
   MONGO_URL: Type.String({
     pattern: '^mongodb(\\+srv)?://',
     'x-message': 'must start with mongodb:// or mongodb+srv://',
-    default: 'mongodb://127.0.0.1:27027', [REQUIRED_IN_PRODUCTION]: true,
+    default: 'mongodb://127.0.0.1:27027',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
   MONGO_DB: Type.String({
     pattern: '^[A-Za-z0-9_-]{1,63}$',
@@ -71,11 +74,16 @@ export const commonConfigSchema = Type.Object({
     default: 'decor',
   }),
   KAFKA_BROKERS: commaList({ default: '127.0.0.1:19092', [REQUIRED_IN_PRODUCTION]: true }),
-  KAFKA_TOPIC_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', 'x-message': 'must be letters, digits, _ or - (topics are <prefix>.<aggregate>)', default: 'decor' }),
+  KAFKA_TOPIC_PREFIX: Type.String({
+    pattern: '^[A-Za-z0-9_-]+$',
+    'x-message': 'must be letters, digits, _ or - (topics are <prefix>.<aggregate>)',
+    default: 'decor',
+  }),
   REDIS_URL: Type.String({
     pattern: '^rediss?://',
     'x-message': 'must start with redis:// or rediss://',
-    default: 'redis://127.0.0.1:6379', [REQUIRED_IN_PRODUCTION]: true,
+    default: 'redis://127.0.0.1:6379',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
   REDIS_PREFIX: Type.String({ minLength: 1, default: 'decor' }),
   JWT_SECRET: Type.String({ minLength: 16, default: DEV_JWT_SECRET, [REQUIRED_IN_PRODUCTION]: true }),
@@ -85,6 +93,11 @@ export const commonConfigSchema = Type.Object({
     default: '12h',
   }),
   /**
+   * How long Kafka waits for a silent consumer before giving its partitions to another instance
+   * (after a crash, events of those partitions wait this long). kafkajs' default is 30 s.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ minimum: 6000, maximum: 300_000, default: 10_000 }),
+  /**
    * Whether this instance relays its outbox to Kafka. Off: it serves HTTP and stores events, and
    * another instance (or a later start) publishes them — e.g. during a Kafka maintenance window.
    */
@@ -92,7 +105,8 @@ export const commonConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.String({
     pattern: '^https?://',
     'x-message': 'must start with http:// or https://',
-    default: 'http://127.0.0.1:8080', [REQUIRED_IN_PRODUCTION]: true,
+    default: 'http://127.0.0.1:8080',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
 });
 

@@ -83,48 +83,65 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
 ): Promise<StartedService<Ctx>> {
   const { config } = def;
   const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
-  const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB, log);
-  const kafka = createKafka({
-    clientId: def.name,
-    brokers: [...config.KAFKA_BROKERS],
-    logger: log as KitLogger,
-  });
-  const topic = (aggregate: AggregateType) => topicFor(config.KAFKA_TOPIC_PREFIX, aggregate);
-  if (def.publishes?.length) await ensureTopics(kafka, def.publishes.map(topic));
-  const publisher = createPublisher(kafka, { logger: log as KitLogger });
-  await publisher.connect();
-  const redis = createRedis(config.REDIS_URL);
-
-  let relay: OutboxRelay | undefined;
-  const base: BaseContext<C> = {
-    name: def.name,
-    config,
-    log,
-    connection,
-    kafka,
-    publisher,
-    redis,
-    topic,
-    eventsWritten: () => relay?.notify(),
+  // What is open so far, newest first: the shutdown order, and what a failed start releases.
+  const opened: Closer[] = [];
+  const opening = <T>(name: string, value: T, close: (v: T) => Promise<unknown> | unknown): T => {
+    opened.unshift({ name, close: () => close(value) });
+    return value;
   };
-  const ctx = await def.build(base);
-
-  const models = def.outbox?.(ctx) ?? [];
-  if (models.length > 0 && config.OUTBOX_RELAY) {
-    relay = new OutboxRelay({
-      models,
-      publisher,
-      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+  try {
+    const connection = opening('mongo', await connectMongo(config.MONGO_URL, config.MONGO_DB, log), (c) =>
+      c.close(),
+    );
+    const kafka = createKafka({
+      clientId: def.name,
+      brokers: [...config.KAFKA_BROKERS],
       logger: log as KitLogger,
     });
-    relay.start();
-  }
-  const consumers: ConsumerHandle[] = [];
-  for (const spec of def.consumers?.(ctx) ?? []) {
-    const name = `${def.name}.${spec.name}`;
-    const groupId = `${config.KAFKA_TOPIC_PREFIX}.${name}`;
-    consumers.push(
-      await startConsumer({
+    const topic = (aggregate: AggregateType) => topicFor(config.KAFKA_TOPIC_PREFIX, aggregate);
+    if (def.publishes?.length) await ensureTopics(kafka, def.publishes.map(topic));
+    const redis = opening('redis', createRedis(config.REDIS_URL), (r) => r.quit());
+    const publisher = opening('kafka producer', createPublisher(kafka, { logger: log as KitLogger }), (p) =>
+      p.disconnect(),
+    );
+    await publisher.connect();
+
+    let relay: OutboxRelay | undefined;
+    const base: BaseContext<C> = {
+      name: def.name,
+      config,
+      log,
+      connection,
+      kafka,
+      publisher,
+      redis,
+      topic,
+      eventsWritten: () => relay?.notify(),
+    };
+    const ctx = await def.build(base);
+    for (const closer of def.closers?.(ctx) ?? []) opened.unshift(closer);
+
+    const models = def.outbox?.(ctx) ?? [];
+    if (models.length > 0 && config.OUTBOX_RELAY) {
+      relay = opening(
+        'outbox relay',
+        new OutboxRelay({
+          models,
+          publisher,
+          topicPrefix: config.KAFKA_TOPIC_PREFIX,
+          logger: log as KitLogger,
+        }),
+        (r) => r.stop(),
+      );
+      relay.start();
+    }
+    const consumers: ConsumerHandle[] = [];
+    for (const spec of def.consumers?.(ctx) ?? []) {
+      const name = `${def.name}.${spec.name}`;
+      // The group carries the topic prefix: kafkajs' group leader assigns only topics it subscribes
+      // to itself, so two deployments (or test files) sharing one group name would starve each other.
+      const groupId = `${config.KAFKA_TOPIC_PREFIX}.${name}`;
+      const consumer = await startConsumer({
         kafka,
         groupId,
         topics: spec.topics.map(topic),
@@ -132,40 +149,38 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
         connection,
         dlq: { topic: dlqTopicFor(config.KAFKA_TOPIC_PREFIX, name), publisher },
         logger: log.child({ consumer: groupId }) as KitLogger,
-      }),
-    );
+        consumerConfig: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
+      });
+      consumers.push(opening(`consumer ${groupId}`, consumer, (c) => c.stop()));
+    }
+
+    const app = await createServiceApp({
+      name: def.name,
+      logger: log,
+      jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+    });
+    app.addReadinessCheck('mongo', mongoReadinessCheck(connection));
+    app.addReadinessCheck('kafka', () => {
+      const state = kafkaReadiness({ publisher, consumers, relays: relay ? [relay] : [] });
+      if (!state.ready) throw new Error(JSON.stringify(state));
+    });
+    app.addReadinessCheck('redis', () => pingRedis(redis));
+    await def.routes(app, ctx);
+    await def.onReady?.(ctx);
+
+    const running = await runService({
+      app,
+      port: config.PORT,
+      host: config.HOST,
+      exit: opts.exit,
+      onClose: opened,
+    });
+    log.info({ url: running.url }, `${def.name} ready`);
+    return { ...running, ctx, app, consumers };
+  } catch (err) {
+    for (const closer of opened) await Promise.resolve(closer.close()).catch(() => {});
+    throw err;
   }
-
-  const app = await createServiceApp({
-    name: def.name,
-    logger: log,
-    jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
-  });
-  app.addReadinessCheck('mongo', mongoReadinessCheck(connection));
-  app.addReadinessCheck('kafka', () => {
-    const state = kafkaReadiness({ publisher, consumers, relays: relay ? [relay] : [] });
-    if (!state.ready) throw new Error(JSON.stringify(state));
-  });
-  app.addReadinessCheck('redis', () => pingRedis(redis));
-  await def.routes(app, ctx);
-  await def.onReady?.(ctx);
-
-  const running = await runService({
-    app,
-    port: config.PORT,
-    host: config.HOST,
-    exit: opts.exit,
-    onClose: [
-      ...consumers.map((c) => ({ name: `consumer ${c.groupId}`, close: () => c.stop() })),
-      ...(relay ? [{ name: 'outbox relay', close: () => relay?.stop() }] : []),
-      ...(def.closers?.(ctx) ?? []),
-      { name: 'kafka producer', close: () => publisher.disconnect() },
-      { name: 'redis', close: () => redis.quit() },
-      { name: 'mongo', close: () => connection.close() },
-    ],
-  });
-  log.info({ url: running.url }, `${def.name} ready`);
-  return { ...running, ctx, app, consumers };
 }
 
 /** For a process's main: a start-up failure is printed plainly and ends the process with code 1. */
