@@ -11,7 +11,10 @@ export interface LoadOptions {
   connections: number;
   /** Seconds measured per target. */
   seconds: number;
-  /** Seconds of unmeasured load per target first (JIT, connection pools, Mongo caches). */
+  /**
+   * Seconds of unmeasured load per target first: throughput still climbs for ~20 s of load
+   * (JIT in the services and in the Mongo JVM).
+   */
   warmupSeconds: number;
   /** Role → pid of every process whose CPU use is worth showing. */
   roles: Record<string, number>;

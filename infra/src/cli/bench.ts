@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: gateway overhead and event-pipeline latency on this machine. Prints figures and
  * records them in infra/bench-results.md; nothing passes or fails on a number.
- *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 3] [--connections 50]
+ *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--only gateway|pipeline]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
@@ -17,7 +17,7 @@ import { REPO_ROOT } from './runnables';
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
-    'warmup-seconds': { type: 'string', default: '3' },
+    'warmup-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     events: { type: 'string', default: '1000' },
     'warmup-events': { type: 'string', default: '300' },
