@@ -25,6 +25,9 @@ export const UserCreated = defineEvent(
     email: Type.String(),
     displayName: Type.String(),
     permissions: Type.String(),
+    /** A customer's parent company (id and name), when it has one; optional so v1 readers still match. */
+    companyId: Type.Optional(Type.String()),
+    ownCompany: Type.Optional(Type.String()),
   }),
 );
 
