@@ -22,8 +22,15 @@ async function nothingWritten(): Promise<void> {
 }
 
 describe('bad input is refused with 400 and a readable message', () => {
+  // Demo users seeded and their UserCreated events relayed, so any outbox entry later is a refused request's.
   beforeAll(() =>
-    eventually(async () => ((await stack.user.ctx.users.countDocuments()) > 0 ? true : undefined)),
+    eventually(async () => {
+      const { users } = stack.user.ctx;
+      const seeded = (await users.countDocuments()) > 0;
+      return seeded && (await users.countDocuments({ 'outbox.0': { $exists: true } })) === 0
+        ? true
+        : undefined;
+    }),
   );
 
   it('malformed JSON', async () => {

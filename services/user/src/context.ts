@@ -1,9 +1,11 @@
 import type { BaseContext } from '@decor/kit';
 import type { UserConfig } from './config';
+import { type CompanyModel, companyModel } from './store/company-model';
 import { type User, type UserModel, userModel } from './store/user-model';
 
 export interface UserContext extends BaseContext<UserConfig> {
   users: UserModel;
+  companies: CompanyModel;
   /**
    * Staff whose QuickBooks connection needs (re)authorising get this URL at sign-in (spec:
    * 'Re-directing to Quickbooks...'). The accounting-sync issue fills it in; until then: none.
@@ -12,5 +14,10 @@ export interface UserContext extends BaseContext<UserConfig> {
 }
 
 export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
-  return { ...base, users: userModel(base.connection), accountingSignInUrl: async () => undefined };
+  return {
+    ...base,
+    users: userModel(base.connection),
+    companies: companyModel(base.connection),
+    accountingSignInUrl: async () => undefined,
+  };
 }

@@ -1,4 +1,5 @@
-import { type OutboxFields, outboxPlugin } from '@decor/kit';
+import { UserCreated } from '@decor/contracts';
+import { newEvent, type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 import type { PendingReset } from '../domain/password-reset';
 import { displayName, PERMISSIONS, type Permission } from '../domain/user';
@@ -61,4 +62,28 @@ export function publicUser(user: User) {
     CompanyId: user.CompanyId ?? null,
     qboId: user.qboId ?? null,
   };
+}
+
+/**
+ * A new user document with its UserCreated event already in its outbox, so that saving it stores
+ * the user and the announcement in one write (other services learn users only from this event).
+ */
+export function newUserWithEvent(users: UserModel, fields: Partial<User>, correlationId: string) {
+  const user = new users(fields);
+  const id = user._id.toString();
+  user.outbox.push(
+    newEvent(UserCreated, {
+      aggregateId: id,
+      correlationId,
+      payload: {
+        userId: id,
+        email: user.email,
+        displayName: displayName(user),
+        permissions: user.permissions,
+        ...(user.CompanyId ? { companyId: user.CompanyId } : {}),
+        ...(user.ownCompany ? { ownCompany: user.ownCompany } : {}),
+      },
+    }),
+  );
+  return user;
 }

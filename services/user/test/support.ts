@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@decor/contracts';
+import { type StartedService, startService } from '@decor/kit';
+import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import type { Kafka } from 'kafkajs';
+import { userService } from '../src/app';
+import { loadUserConfig } from '../src/config';
+import type { UserContext } from '../src/context';
+import { hashPassword } from '../src/domain/password';
+import type { Permission } from '../src/domain/user';
+import { newUserWithEvent } from '../src/store/user-model';
+
+export type UserServiceUnderTest = StartedService<UserContext>;
+
+/** A user service of this test file, in-process, on its own database and topics (demo users seeded). */
+export async function startUserService(extra: Record<string, string> = {}): Promise<UserServiceUnderTest> {
+  return startService(userService(loadUserConfig(await serviceEnv('user', extra))), { exit: () => {} });
+}
+
+export async function stopAndClean(service: UserServiceUnderTest | undefined): Promise<void> {
+  if (!service) return;
+  await service.ctx.connection.dropDatabase();
+  await service.shutdown('test over');
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely
+  body: any;
+}
+
+/** Real HTTP to a running instance; `token` becomes `Authorization: Bearer`. */
+export async function call(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; token?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const signIn = (base: string, email: string, password: string) =>
+  call(base, '/auth/user', { method: 'POST', json: { email, password } });
+
+/** A fresh account (stored with its UserCreated event, as the service creates users). */
+export async function createUser(
+  service: UserServiceUnderTest,
+  permissions: Permission,
+  password: string,
+): Promise<{ id: string; email: string }> {
+  const email = `${permissions}-${randomUUID().slice(0, 8)}@decor.example`;
+  const user = newUserWithEvent(
+    service.ctx.users,
+    {
+      firstName: 'Test',
+      lastName: permissions,
+      email,
+      permissions,
+      passwordHash: await hashPassword(password),
+    },
+    randomUUID(),
+  );
+  await user.save();
+  service.ctx.eventsWritten();
+  return { id: user._id.toString(), email };
+}
+
+/**
+ * Reads the run's user topic from the start in a throw-away consumer group until `done` says the
+ * events seen so far are enough (or the time is up), and returns them.
+ */
+export async function userEvents(
+  kafka: Kafka,
+  done: (events: EventEnvelope[]) => boolean,
+  { timeoutMs = 15_000, topic = `${RUN_ID}.user` } = {},
+): Promise<EventEnvelope[]> {
+  const events: EventEnvelope[] = [];
+  const consumer = kafka.consumer({ groupId: `${RUN_ID}.test-reader.${randomUUID()}` });
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const timer = setTimeout(finish, timeoutMs);
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
+        if (done(events)) finish();
+      },
+    });
+    if (done(events)) finish();
+    await finished;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+  return events;
+}
