@@ -19,7 +19,8 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   // accounts, companies, sign-in, password reset
   { prefix: '/auth', service: 'user', access: 'public', rateLimited: true },
-  { prefix: '/user', service: 'user', access: 'signedIn' },
+  // public: PUT /user/{id} also takes a reset link's token (no permissions claim); the user service checks every /user route itself.
+  { prefix: '/user', service: 'user', access: 'public' },
   { prefix: '/users', service: 'user', access: 'staff' },
   { prefix: '/company', service: 'user', access: 'staff' },
   { prefix: '/send/reset', service: 'user', access: 'public', rateLimited: true },

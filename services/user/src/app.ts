@@ -4,10 +4,12 @@ import { buildUserContext, type UserContext } from './context';
 import { seedDemoUsers } from './demo-data';
 import { authRoutes } from './routes/auth';
 import { passwordResetRoutes } from './routes/password-reset';
+import { userRoutes } from './routes/user';
 
 export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => userRoutes(scope as ServiceApp, ctx));
 }
 
 /** The user service: accounts, companies, sign-in and password reset. */
@@ -17,7 +19,7 @@ export function userService(config: UserConfig): ServiceDefinition<UserConfig, U
     config,
     publishes: ['user'],
     build: buildUserContext,
-    outbox: (ctx) => [ctx.users],
+    outbox: (ctx) => [ctx.users, ctx.companies],
     routes: registerRoutes,
     onReady: seedDemoUsers,
   };

@@ -1,0 +1,108 @@
+import {
+  AUTH_MESSAGES,
+  badRequest,
+  bearerToken,
+  forbidden,
+  hasRole,
+  notFound,
+  objectIdParam,
+  type ServiceApp,
+  unauthorized,
+} from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserContext } from '../context';
+import { hashPassword, passwordProblem } from '../domain/password';
+import { RESET_LINK_INVALID, RESET_PURPOSE } from '../domain/password-reset';
+import { publicUser } from '../store/user-model';
+import { usableResetUser } from './password-reset';
+import { MessageResult, UserView } from './schemas';
+
+export const USER_NOT_FOUND = 'User not found';
+export const PASSWORD_UPDATED = 'Password updated';
+
+/** A reset link's token (it has a purpose claim); checked for real by `usableResetUser`. */
+function isResetToken(app: ServiceApp, token: string): boolean {
+  try {
+    return app.jwt.decode<{ purpose?: unknown }>(token)?.purpose === RESET_PURPOSE;
+  } catch {
+    return false;
+  }
+}
+
+export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+  // The gateway lets every /user call through (a reset token has no permissions claim), so the
+  // token is checked here, before the id is validated: no token or a bad one is a 401 whatever the path.
+  const sessionOrResetToken = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized(AUTH_MESSAGES.missing);
+    if (!isResetToken(app, token)) await app.authenticate(request, reply);
+  };
+
+  app.get(
+    '/user/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'One user: oneself, or anyone for staff',
+        security: [{ session: [] }],
+        params: objectIdParam,
+        response: { 200: Type.Object({ result: UserView }) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      // A customer asking for someone else learns nothing, not even that the id exists.
+      if (request.user.id !== id && !hasRole(request.user, 'staff')) throw notFound(USER_NOT_FOUND);
+      const user = await ctx.users.findById(id);
+      if (!user) throw notFound(USER_NOT_FOUND);
+      return { result: publicUser(user) };
+    },
+  );
+
+  app.put(
+    '/user/:id',
+    {
+      onRequest: sessionOrResetToken,
+      schema: {
+        summary:
+          "Change one's own password, with a session token or with a password reset link's token (then spent)",
+        security: [{ session: [] }],
+        params: objectIdParam,
+        body: Type.Object({ password: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+        response: { 200: MessageResult },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const problem = passwordProblem(request.body.password);
+      const token = bearerToken(request) ?? '';
+
+      if (isResetToken(app, token)) {
+        const user = await usableResetUser(app, ctx, token);
+        if (user._id.toString() !== id) throw unauthorized(RESET_LINK_INVALID);
+        if (problem) throw badRequest(problem);
+        // The new hash and the spent link in one write, conditional on the link still pending:
+        // of two requests racing with the same link, only one changes the password.
+        const spent = await ctx.users.updateOne(
+          { _id: user._id, active: true, 'passwordReset.jtiHash': user.passwordReset?.jtiHash },
+          { $set: { passwordHash: await hashPassword(request.body.password), passwordReset: null } },
+        );
+        if (spent.modifiedCount !== 1) throw unauthorized(RESET_LINK_INVALID);
+        return { result: { message: PASSWORD_UPDATED } };
+      }
+
+      if (request.user.id !== id) {
+        throw hasRole(request.user, 'staff') ? forbidden(AUTH_MESSAGES.forbidden) : notFound(USER_NOT_FOUND);
+      }
+      if (problem) throw badRequest(problem);
+      // A changed password also spends any reset link still pending for this account.
+      const changed = await ctx.users.updateOne(
+        { _id: id, active: true },
+        { $set: { passwordHash: await hashPassword(request.body.password), passwordReset: null } },
+      );
+      if (changed.matchedCount !== 1) throw notFound(USER_NOT_FOUND);
+      return { result: { message: PASSWORD_UPDATED } };
+    },
+  );
+}
