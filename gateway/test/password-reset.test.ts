@@ -49,6 +49,20 @@ describe('password reset: HTTP → gateway → user service → outbox → Kafka
     // The reset token is not a session: routes that need a signed-in user refuse it.
     const asSession = await fetch(`${api}/auth/jwt`, { headers: { authorization: `Bearer ${token}` } });
     expect(asSession.status).toBe(401);
+
+    // The reset form sets the new password with it, once.
+    const setPassword = () =>
+      fetch(`${api}/user/${result.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ password: 'fresh-secret' }),
+      });
+    expect((await setPassword()).status).toBe(200);
+    expect((await post('/auth/user', { email: CUSTOMER, password: 'fresh-secret' })).status).toBe(200);
+    expect((await post('/auth/user', { email: CUSTOMER, password: 'demo1234' })).status).toBe(403);
+    const again = await setPassword();
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({ message: 'This password reset link is invalid or has expired' });
   });
 
   it('answers the same for an unknown e-mail and sends nothing', async () => {
