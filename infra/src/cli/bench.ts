@@ -42,6 +42,9 @@ process.on('warning', (w) => {
   if (w.name !== 'TimeoutNegativeWarning') process.stderr.write(`${w.name}: ${w.message}\n`);
 });
 
+/** Set by SIGINT/SIGTERM: the stop in progress will exit; the measurement failing meanwhile is no news. */
+let interrupted = false;
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
@@ -62,17 +65,21 @@ async function main(): Promise<void> {
       'services, Kafka, Mongo and Redis all share these cores.',
   );
 
-  let stack: BenchStack | undefined;
-  const interrupted = () => {
+  let starting: Promise<BenchStack> | undefined;
+  const onSignal = () => {
+    interrupted = true;
     log('interrupted: stopping everything …');
-    void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    // Still starting: wait for it (a failed start has already stopped what it began).
+    const stopped = starting?.then((s) => s.stop()) ?? Promise.resolve();
+    void stopped.catch(() => {}).finally(() => process.exit(130));
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 
   let failed = false;
   try {
-    stack = await startBenchStack({ log, logLevel: args['log-level'] as string });
+    starting = startBenchStack({ log, logLevel: args['log-level'] as string });
+    const stack = await starting;
     const roles = processRoles(stack.pids);
     const results: Results = {
       machine,
@@ -113,14 +120,15 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
-    log('stopping services and infrastructure …');
-    await stack?.stop({ keepLogs: failed });
+    if (!interrupted) log('stopping services and infrastructure …');
+    await (await starting?.catch(() => undefined))?.stop({ keepLogs: failed });
   }
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(interrupted ? 130 : 0),
   (err: unknown) => {
+    if (interrupted) return;
     console.error(err instanceof Error ? (err.stack ?? err.message) : err);
     process.exit(1);
   },
