@@ -18,7 +18,9 @@ export interface Route {
 
 export const ROUTES: readonly Route[] = [
   // accounts, companies, sign-in, password reset
-  { prefix: '/auth', service: 'user', access: 'public', rateLimited: true },
+  { prefix: '/auth', service: 'user', access: 'public' },
+  // sign-in only: the session check (/auth/jwt) runs on every page load
+  { prefix: '/auth/user', service: 'user', access: 'public', rateLimited: true },
   // public: PUT /user/{id} also takes a reset link's token (no permissions claim); the user service checks every /user route itself.
   { prefix: '/user', service: 'user', access: 'public' },
   { prefix: '/users', service: 'user', access: 'staff' },
