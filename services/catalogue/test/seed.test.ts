@@ -49,9 +49,15 @@ test('two instances starting at once on an empty database seed one catalogue and
   );
   const events = await catalogueEvents(
     a.ctx.kafka,
-    (seen) =>
-      new Set(seen.filter((e) => e.type === ProductUpserted.type).map((e) => e.aggregateId)).size ===
-      productCount,
+    // Read until every kind is complete: the events sit on different partitions and arrive in any order.
+    (seen) => {
+      const ids = (type: string) => new Set(seen.filter((e) => e.type === type).map((e) => e.aggregateId)).size;
+      return (
+        ids(ProductUpserted.type) === productCount &&
+        ids(CategoryUpserted.type) === categoryCount &&
+        ids(TruckingFeeChanged.type) === 1
+      );
+    },
     { topic },
   );
   const ofType = (type: string) => events.filter((e) => e.type === type);

