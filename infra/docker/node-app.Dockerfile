@@ -6,7 +6,7 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY infra/package.json infra/
 COPY gateway/package.json gateway/
 COPY services services
-RUN npm ci --ignore-scripts --no-audit --no-fund
+RUN npm install --ignore-scripts --no-audit --no-fund
 COPY infra/src infra/src
 COPY gateway gateway
 ARG APP_DIR
@@ -20,7 +20,7 @@ COPY --from=build /repo/package.json /repo/package-lock.json ./
 COPY --from=build /repo/services /repo/services
 COPY --from=build /repo/gateway /repo/gateway
 COPY --from=build /repo/infra/package.json /repo/infra/package.json
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund
 WORKDIR /repo/${APP_DIR}
 USER node
 # ENTRY is main (HTTP + event consumers) or worker (BullMQ jobs); set by docker-compose.

@@ -3,7 +3,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { EventEnvelope } from '@decor/contracts';
 import { testEndpoints } from '@decor/infra';
 import { type StartedService, startService } from '@decor/kit';
-import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
 import type { Kafka } from 'kafkajs';
 import { catalogueService } from '../src/app';
 import { loadCatalogueConfig } from '../src/config';
@@ -77,36 +77,11 @@ export async function call(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/**
- * Reads the run's catalogue topic from the start in a throw-away consumer group until `done`
- * says the events seen so far are enough (or the time is up), and returns them.
- */
-export async function catalogueEvents(
+/** The run's catalogue topic read from the start until `done` (see `topicEvents`). */
+export function catalogueEvents(
   kafka: Kafka,
   done: (events: EventEnvelope[]) => boolean,
   { timeoutMs = 15_000, topic = `${RUN_ID}.catalogue` } = {},
 ): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
-  const consumer = kafka.consumer({ groupId: `${RUN_ID}.test-reader.${randomUUID()}` });
-  let finish: () => void = () => {};
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  const timer = setTimeout(finish, timeoutMs);
-  try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
-        if (done(events)) finish();
-      },
-    });
-    if (done(events)) finish();
-    await finished;
-  } finally {
-    clearTimeout(timer);
-    await consumer.disconnect();
-  }
-  return events;
+  return topicEvents(kafka, topic, done, { timeoutMs });
 }

@@ -3,10 +3,11 @@
  * databases, Kafka topics, consumer groups and Redis keys on the shared test servers.
  * Import as '@decor/kit/src/testing' (test code only).
  */
-import { randomBytes } from 'node:crypto';
-import type { AggregateType } from '@decor/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AggregateType, EventEnvelope } from '@decor/contracts';
 import { freePort, testEndpoints } from '@decor/infra';
 import type { Redis } from 'ioredis';
+import type { Kafka } from 'kafkajs';
 import { startService } from './service';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
@@ -113,4 +114,39 @@ export async function expectServiceStartsReady(
   } finally {
     await service.shutdown('test over');
   }
+}
+
+/**
+ * Reads a topic from the start in a throw-away consumer group until `done` says the events seen so
+ * far are enough (or the time is up), and returns them.
+ */
+export async function topicEvents(
+  kafka: Kafka,
+  topic: string,
+  done: (events: EventEnvelope[]) => boolean,
+  { timeoutMs = 15_000 } = {},
+): Promise<EventEnvelope[]> {
+  const events: EventEnvelope[] = [];
+  const consumer = kafka.consumer({ groupId: `${RUN_ID}.test-reader.${randomUUID()}` });
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const timer = setTimeout(finish, timeoutMs);
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
+        if (done(events)) finish();
+      },
+    });
+    if (done(events)) finish();
+    await finished;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+  return events;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
-import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
 import type { Kafka } from 'kafkajs';
 import { userService } from '../src/app';
 import { loadUserConfig } from '../src/config';
@@ -74,36 +74,11 @@ export async function createUser(
   return { id: user._id.toString(), email };
 }
 
-/**
- * Reads the run's user topic from the start in a throw-away consumer group until `done` says the
- * events seen so far are enough (or the time is up), and returns them.
- */
-export async function userEvents(
+/** The run's user topic read from the start until `done` (see `topicEvents`). */
+export function userEvents(
   kafka: Kafka,
   done: (events: EventEnvelope[]) => boolean,
   { timeoutMs = 15_000, topic = `${RUN_ID}.user` } = {},
 ): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
-  const consumer = kafka.consumer({ groupId: `${RUN_ID}.test-reader.${randomUUID()}` });
-  let finish: () => void = () => {};
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  const timer = setTimeout(finish, timeoutMs);
-  try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
-        if (done(events)) finish();
-      },
-    });
-    if (done(events)) finish();
-    await finished;
-  } finally {
-    clearTimeout(timer);
-    await consumer.disconnect();
-  }
-  return events;
+  return topicEvents(kafka, topic, done, { timeoutMs });
 }
