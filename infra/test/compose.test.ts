@@ -34,12 +34,18 @@ function interpolate(text: string, env: Record<string, string>): string {
   });
 }
 
-const compose = parse(
-  interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), OPERATOR_ENV),
-  {
-    merge: true,
-  },
-) as { services: Record<string, ComposeService> };
+/** Like compose: parse the YAML as it is (it must be valid YAML), then interpolate the values. */
+function interpolateValues(value: unknown, env: Record<string, string>): unknown {
+  if (typeof value === 'string') return interpolate(value, env);
+  if (Array.isArray(value)) return value.map((v) => interpolateValues(v, env));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateValues(v, env)]));
+  }
+  return value;
+}
+
+const rawCompose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
+const compose = interpolateValues(rawCompose, OPERATOR_ENV) as { services: Record<string, ComposeService> };
 
 const SCHEMAS: Record<string, TObject> = {
   gateway: gatewayConfigSchema,
@@ -54,9 +60,7 @@ const SCHEMAS: Record<string, TObject> = {
 
 describe('docker-compose.yml (production topology; cannot run here, so it is checked)', () => {
   it('refuses to start without the secrets an operator must choose', () => {
-    expect(() => interpolate(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {})).toThrow(
-      /JWT_SECRET must be set/,
-    );
+    expect(() => interpolateValues(rawCompose, {})).toThrow(/JWT_SECRET must be set/);
   });
 
   it('runs the real infrastructure images', () => {

@@ -51,7 +51,8 @@ test('two instances starting at once on an empty database seed one catalogue and
     a.ctx.kafka,
     // Read until every kind is complete: the events sit on different partitions and arrive in any order.
     (seen) => {
-      const ids = (type: string) => new Set(seen.filter((e) => e.type === type).map((e) => e.aggregateId)).size;
+      const ids = (type: string) =>
+        new Set(seen.filter((e) => e.type === type).map((e) => e.aggregateId)).size;
       return (
         ids(ProductUpserted.type) === productCount &&
         ids(CategoryUpserted.type) === categoryCount &&

@@ -9,7 +9,12 @@ describe('money rules (spec §9)', () => {
 
   it('line total is price × quantity and cart total their sum', () => {
     expect(lineTotalCents(1250, 3)).toBe(3750);
-    expect(cartTotalCents([{ priceCents: 1250, qty: 3 }, { priceCents: 99, qty: 2 }])).toBe(3948);
+    expect(
+      cartTotalCents([
+        { priceCents: 1250, qty: 3 },
+        { priceCents: 99, qty: 2 },
+      ]),
+    ).toBe(3948);
     expect(cartTotalCents([])).toBe(0);
   });
 

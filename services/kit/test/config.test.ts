@@ -108,7 +108,10 @@ test('in production the secret and every address must be set explicitly (no loca
   expect(problemsOf(() => loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'short' }))).toBe(
     'Invalid environment: JWT_SECRET must be at least 16 characters',
   );
-  const config = loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'a-long-production-secret-value' });
+  const config = loadConfig(commonConfigSchema, {
+    ...addresses,
+    JWT_SECRET: 'a-long-production-secret-value',
+  });
   expect(config.JWT_SECRET).toBe('a-long-production-secret-value');
   expect(config.KAFKA_BROKERS).toEqual(['kafka:9092']);
 });

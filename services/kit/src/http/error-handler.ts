@@ -114,7 +114,9 @@ export const errorHandlerPlugin = fp(
       return reply.code(answer.status).send({ message: answer.message });
     });
 
-    app.setNotFoundHandler(opts.notFound ?? ((_request, reply) => reply.code(404).send({ message: 'Not found' })));
+    app.setNotFoundHandler(
+      opts.notFound ?? ((_request, reply) => reply.code(404).send({ message: 'Not found' })),
+    );
   },
   { name: 'decor-error-handler' },
 );
