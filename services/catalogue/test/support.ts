@@ -3,7 +3,10 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { EventEnvelope } from '@decor/contracts';
 import { testEndpoints } from '@decor/infra';
 import { type StartedService, startService } from '@decor/kit';
-import { RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+
+export { type Answer, call };
+
 import type { Kafka } from 'kafkajs';
 import { catalogueService } from '../src/app';
 import { loadCatalogueConfig } from '../src/config';
@@ -50,31 +53,6 @@ export function tokenFor(service: Catalogue, permissions: Role): string {
     permissions,
     email: `${permissions}@decor.example`,
   });
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely
-  body: any;
-}
-
-/** Real HTTP to a running instance; `token` becomes `Authorization: Bearer`. */
-export async function call(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 /** The run's catalogue topic read from the start until `done` (see `topicEvents`). */

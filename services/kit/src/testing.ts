@@ -150,3 +150,28 @@ export async function topicEvents(
   }
   return events;
 }
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely
+  body: any;
+}
+
+/** Real HTTP to a running instance; `token` becomes `Authorization: Bearer`. */
+export async function call(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; token?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}

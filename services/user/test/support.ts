@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
-import { RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+
+export { type Answer, call };
+
 import type { Kafka } from 'kafkajs';
 import { userService } from '../src/app';
 import { loadUserConfig } from '../src/config';
@@ -21,31 +24,6 @@ export async function stopAndClean(service: UserServiceUnderTest | undefined): P
   if (!service) return;
   await service.ctx.connection.dropDatabase();
   await service.shutdown('test over');
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely
-  body: any;
-}
-
-/** Real HTTP to a running instance; `token` becomes `Authorization: Bearer`. */
-export async function call(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 export const signIn = (base: string, email: string, password: string) =>
