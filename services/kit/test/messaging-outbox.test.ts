@@ -256,7 +256,8 @@ test('notify() wakes the relay: every event delivered long before the next poll'
     r.notify(user._id);
     await new Promise((res) => setTimeout(res, 10));
   }
-  await waitFor(() => [...writtenAt.keys()].every((id) => handledAt.has(id)));
+  // Up to 45 s: a loaded machine (the whole suite, two Kafka JVMs) can slow acks, yet still under the 60 s poll.
+  await waitFor(() => [...writtenAt.keys()].every((id) => handledAt.has(id)), 45_000);
   const ms = [...writtenAt].map(([id, t]) => (handledAt.get(id) ?? 0) - t).sort((a, b) => a - b);
   const p50 = ms[49] ?? 0;
   const p99 = ms[98] ?? 0;
@@ -264,4 +265,4 @@ test('notify() wakes the relay: every event delivered long before the next poll'
   // No timing assertion (figures live in `npm run bench`): with a 60 s poll, delivery within waitFor's
   // limit is what shows notify() woke the relay.
   await r.stop();
-});
+}, 90_000);
