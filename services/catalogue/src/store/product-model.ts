@@ -3,16 +3,8 @@ import { type Connection, type Model, Schema } from 'mongoose';
 import type { ProductImage, ProductState } from '../domain/product';
 
 /** Spec §3 Product; `_id` is the SKU, money in cents; images keep their S3 key for later deletion. */
-export interface Product extends OutboxFields {
+export interface Product extends OutboxFields, Omit<ProductState, 'sku' | 'images'> {
   _id: string;
-  name: string;
-  description: string;
-  priceCents: number;
-  quantity: number;
-  category: string;
-  subcategory: string;
-  qboId?: string | null;
-  syncToken?: string | null;
   images: (ProductImage & { key?: string })[];
   createdAt: Date;
   updatedAt: Date;
