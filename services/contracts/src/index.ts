@@ -1,4 +1,6 @@
+export * from './cart-events';
 export * from './catalogue-events';
 export * from './envelope';
 export * from './events';
 export * from './money';
+export * from './order-events';

@@ -34,6 +34,11 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
   topic(aggregate: AggregateType): string;
   /** Wakes the outbox relay right after a write, instead of waiting for its next scan. */
   eventsWritten(): void;
+  /**
+   * Wakes the relay and waits (at most ~2 s) until it has published what was written so far. For
+   * writes whose next read happens in ANOTHER service (the cart lines an estimate is built from).
+   */
+  eventsPublished(): Promise<void>;
 }
 
 export interface ConsumerSpec {
@@ -117,6 +122,11 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       redis,
       topic,
       eventsWritten: () => relay?.notify(),
+      eventsPublished: async () => {
+        if (!relay) return;
+        relay.notify();
+        await relay.flushed();
+      },
     };
     const ctx = await def.build(base);
     // Indexes (unique ones especially) exist before the first write: mongoose builds them in the

@@ -21,12 +21,26 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventContract, EventEnvelope } from '@decor/contracts';
 import type { Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { Consumer, ConsumerConfig, IHeaders, Kafka, KafkaMessage, RetryOptions } from 'kafkajs';
+import type {
+  Consumer,
+  ConsumerConfig,
+  EachMessagePayload,
+  IHeaders,
+  Kafka,
+  KafkaMessage,
+  RetryOptions,
+} from 'kafkajs';
 import type { Connection, Model, UpdateQuery } from 'mongoose';
 import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
+/** Per group and partition, the highest offset handled; `waitForCatchUp` reads it. */
+export const CONSUMER_PROGRESS_COLLECTION = 'consumer_progress';
+
+export function progressId(groupId: string, topic: string, partition: number): string {
+  return `${groupId}|${topic}|${partition}`;
+}
 
 export interface EventContext {
   groupId: string;
@@ -197,6 +211,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   const maxRestarts = opts.maxRestarts ?? 5;
   const log = (opts.logger ?? silentLogger).child({ component: 'consumer', groupId });
   const processed = connection.collection<ProcessedRecord>(PROCESSED_EVENTS_COLLECTION);
+  const progress = connection.collection<{ _id: string; offset: number }>(CONSUMER_PROGRESS_COLLECTION);
 
   let state: ConsumerState = 'starting';
   let stopping = false;
@@ -283,68 +298,75 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   await consumer.run({
     autoCommit: true,
     partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
-    eachMessage: async ({ topic, partition, message, heartbeat }) => {
-      let envelope: EventEnvelope;
-      try {
-        envelope = parseEnvelope(message.value);
-      } catch (err) {
-        await deadLetter(topic, partition, message, err, 0); // unreadable: no id to remember
-        restarts = 0;
-        return;
-      }
-      const base = { eventId: envelope.id, type: envelope.type, topic, partition, offset: message.offset };
-      const handler = handlers[envelope.type];
-      if (!handler) {
-        await record({ ...base, outcome: 'skipped' });
-        restarts = 0;
-        return;
-      }
-      if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
-        log.debug({ eventId: envelope.id }, 'duplicate event skipped');
-        restarts = 0;
-        return;
-      }
-      let failure: unknown;
-      let tries = 0;
-      while (tries < attempts) {
-        tries += 1;
-        const ctx: EventContext = {
-          groupId,
-          topic,
-          partition,
-          offset: message.offset,
-          attempt: tries,
-          logger: log.child({ eventId: envelope.id, correlationId: envelope.correlationId }),
-          heartbeat,
-          applyOnce: (model, filter, update, o) => applyOnce(model, filter, update, envelope.id, o),
-        };
-        try {
-          await handler(envelope, ctx);
-          failure = undefined;
-          break;
-        } catch (err) {
-          failure = err;
-          log.warn(
-            { err, eventId: envelope.id, type: envelope.type, attempt: tries },
-            'event handler failed',
-          );
-          if (err instanceof PermanentEventError) break;
-          if (tries < attempts) {
-            const max = Math.min(maxMs, initialMs * 2 ** (tries - 1));
-            await delay(max / 2 + Math.random() * (max / 2)); // exponential with jitter
-            await heartbeat();
-          }
-        }
-      }
-      if (failure === undefined) {
-        await record({ ...base, outcome: 'applied' });
-      } else {
-        await deadLetter(topic, partition, message, failure, tries);
-        await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
-      }
-      restarts = 0;
+    eachMessage: async (payload) => {
+      await handleMessage(payload);
+      // Whatever the outcome (applied, skipped, dead-lettered), this offset is behind us now.
+      await progress.updateOne(
+        { _id: progressId(groupId, payload.topic, payload.partition) },
+        { $max: { offset: Number(payload.message.offset) } },
+        { upsert: true },
+      );
     },
   });
+
+  async function handleMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = parseEnvelope(message.value);
+    } catch (err) {
+      await deadLetter(topic, partition, message, err, 0); // unreadable: no id to remember
+      restarts = 0;
+      return;
+    }
+    const base = { eventId: envelope.id, type: envelope.type, topic, partition, offset: message.offset };
+    const handler = handlers[envelope.type];
+    if (!handler) {
+      await record({ ...base, outcome: 'skipped' });
+      restarts = 0;
+      return;
+    }
+    if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
+      log.debug({ eventId: envelope.id }, 'duplicate event skipped');
+      restarts = 0;
+      return;
+    }
+    let failure: unknown;
+    let tries = 0;
+    while (tries < attempts) {
+      tries += 1;
+      const ctx: EventContext = {
+        groupId,
+        topic,
+        partition,
+        offset: message.offset,
+        attempt: tries,
+        logger: log.child({ eventId: envelope.id, correlationId: envelope.correlationId }),
+        heartbeat,
+        applyOnce: (model, filter, update, o) => applyOnce(model, filter, update, envelope.id, o),
+      };
+      try {
+        await handler(envelope, ctx);
+        failure = undefined;
+        break;
+      } catch (err) {
+        failure = err;
+        log.warn({ err, eventId: envelope.id, type: envelope.type, attempt: tries }, 'event handler failed');
+        if (err instanceof PermanentEventError) break;
+        if (tries < attempts) {
+          const max = Math.min(maxMs, initialMs * 2 ** (tries - 1));
+          await delay(max / 2 + Math.random() * (max / 2)); // exponential with jitter
+          await heartbeat();
+        }
+      }
+    }
+    if (failure === undefined) {
+      await record({ ...base, outcome: 'applied' });
+    } else {
+      await deadLetter(topic, partition, message, failure, tries);
+      await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
+    }
+    restarts = 0;
+  }
 
   return {
     consumer,

@@ -1,7 +1,9 @@
+export { type CatchUpOptions, waitForCatchUp } from './catch-up';
 export {
   type ApplyOnceOptions,
   appliedEventsPlugin,
   applyOnce,
+  CONSUMER_PROGRESS_COLLECTION,
   type ConsumerHandle,
   type ConsumerHealth,
   type ConsumerState,

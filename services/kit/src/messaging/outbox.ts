@@ -162,6 +162,8 @@ export class OutboxRelay {
   private lastError?: string;
   private lastSuccessAt?: number;
   private published = 0;
+  private roundsStarted = 0;
+  private roundWaiters: { after: number; resolve: () => void }[] = [];
 
   constructor({ logger = silentLogger, ...opts }: OutboxRelayOptions) {
     this.opts = {
@@ -189,11 +191,36 @@ export class OutboxRelay {
     this.wake?.();
   }
 
+  /**
+   * Resolves once a round that starts after this call has finished (published or failed), or after
+   * `timeoutMs`. With `notify(docId)` just before, it lets a writer answer only once its events are
+   * on Kafka, so a client's next call to another service sees them (read-your-writes across services).
+   */
+  flushed(timeoutMs = 2000): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const waiter = { after: this.roundsStarted, resolve: done };
+      this.roundWaiters.push(waiter);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  private finishRound(round: number): void {
+    const due = this.roundWaiters.filter((w) => w.after < round);
+    this.roundWaiters = this.roundWaiters.filter((w) => w.after >= round);
+    for (const w of due) w.resolve();
+  }
+
   /** Stops after the batch in flight (if any) has been published and marked. */
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
+    this.finishRound(Number.POSITIVE_INFINITY);
   }
 
   isHealthy(): boolean {
@@ -220,6 +247,7 @@ export class OutboxRelay {
       this.scanRequested = false;
       if (scan) nextScanAt = Date.now() + this.opts.pollIntervalMs;
       let claimed = 0;
+      const round = ++this.roundsStarted;
       try {
         claimed = await this.round(hints, scan);
         this.failures = 0;
@@ -231,9 +259,11 @@ export class OutboxRelay {
         this.log.error({ err, failures: this.failures }, 'outbox relay round failed; retrying');
         for (const id of hints) this.hinted.add(id);
         this.scanRequested = true;
+        this.finishRound(round);
         await this.sleep(Math.min(200 * 2 ** this.failures, 5000));
         continue;
       }
+      this.finishRound(round);
       if (!this.running) break;
       // A full round means more may be waiting: scan again at once.
       if (claimed > 0 && scan) this.scanRequested = true;
