@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
 import { verifyPassword } from '../domain/password';
 import { normaliseEmail } from '../domain/user';
+import { sessionCart } from '../events/cart-events';
 import { publicUser } from '../store/user-model';
-import { Email, UserView } from './schemas';
+import { Email, SessionUserView, UserView } from './schemas';
 
 /** Spec §8: the same answer for an unknown e-mail and a wrong password. */
 export const INCORRECT_LOGIN = 'Incorrect username or password';
@@ -61,15 +62,19 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     {
       preHandler: app.authenticate,
       schema: {
-        summary: 'The signed-in user (validates the session token)',
+        summary:
+          "The signed-in user (validates the session token); a customer's active cart comes as `cart`, " +
+          'kept from cart events (it may lag a change by milliseconds)',
         security: [{ session: [] }],
-        response: { 200: Type.Object({ result: UserView }) },
+        response: { 200: Type.Object({ result: SessionUserView }) },
       },
     },
     async (request) => {
       const user = await ctx.users.findById(request.user.id);
       if (!user?.active) throw notFound('User not found');
-      return { result: publicUser(user) };
+      if (user.permissions !== 'customer') return { result: publicUser(user) };
+      const cart = await ctx.activeCarts.findById(user._id.toString()).lean();
+      return { result: { ...publicUser(user), cart: sessionCart(cart) } };
     },
   );
 }
