@@ -162,9 +162,9 @@ export interface Answer {
 export async function call(
   base: string,
   path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
+  init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + path, {
