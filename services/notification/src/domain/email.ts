@@ -4,6 +4,8 @@ export interface Email {
   subject: string;
   text: string;
   html: string;
+  /** Where a reply goes, when not to the sender (a contact-form visitor). */
+  replyTo?: string;
 }
 
 /** What every template needs to know about the company sending it. */
@@ -27,12 +29,60 @@ export function escapeHtml(value: string): string {
 
 /** Wraps a template's paragraphs in the company's simple HTML frame. */
 export function htmlFrame(brand: Brand, title: string, paragraphs: string[]): string {
-  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n');
+  return htmlDocument(brand, title, paragraphs.map(paragraph));
+}
+
+/** The company's HTML frame around ready HTML blocks (see `paragraph`, `table`, `button`). */
+export function htmlDocument(brand: Brand, title: string, blocks: string[]): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
 <h2 style="margin:0 0 24px">${escapeHtml(brand.companyName)}</h2>
-${body}
+${blocks.join('\n')}
 <p style="margin:32px 0 0;color:#777;font-size:12px">${escapeHtml(brand.companyName)} · <a href="${escapeHtml(brand.baseUrl)}">${escapeHtml(brand.baseUrl)}</a></p>
 </body></html>`;
+}
+
+/** A paragraph of HTML the caller has already escaped. */
+export function paragraph(html: string): string {
+  return `<p style="margin:0 0 16px">${html}</p>`;
+}
+
+/** A heading over a section; `text` is escaped here. */
+export function heading(text: string): string {
+  return `<h3 style="margin:24px 0 8px;font-size:16px">${escapeHtml(text)}</h3>`;
+}
+
+/** A link styled as a button; both values are escaped here. */
+export function button(href: string, label: string): string {
+  return `<p style="margin:0 0 16px"><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;background:#1f4e79;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(label)}</a></p>`;
+}
+
+export interface TableCell {
+  text: string;
+  /** Numbers line up on the right. */
+  align?: 'left' | 'right';
+  bold?: boolean;
+}
+
+/** A simple bordered table; every cell's text is escaped here, line breaks kept. */
+export function table(rows: Array<Array<TableCell | string>>, header?: Array<TableCell | string>): string {
+  const cell = (tag: 'td' | 'th', c: TableCell | string) => {
+    const { text, align = 'left', bold = tag === 'th' } = typeof c === 'string' ? { text: c } : c;
+    const style = `padding:4px 8px;border-bottom:1px solid #ddd;text-align:${align};vertical-align:top${bold ? ';font-weight:bold' : ''}`;
+    return `<${tag} style="${style}">${multiline(text)}</${tag}>`;
+  };
+  const head = header ? `<tr>${header.map((c) => cell('th', c)).join('')}</tr>` : '';
+  const body = rows.map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`).join('\n');
+  return `<table style="border-collapse:collapse;width:100%;margin:0 0 16px;font-size:14px">${head}\n${body}</table>`;
+}
+
+/** Escapes `text` and keeps its line breaks as <br>. */
+export function multiline(text: string): string {
+  return escapeHtml(text).replace(/\r?\n/g, '<br>');
+}
+
+/** A value for a header line (subject): no line breaks, runs of white space collapsed. */
+export function headerText(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
 }

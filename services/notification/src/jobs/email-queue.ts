@@ -48,6 +48,7 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
           subject: email.subject,
           text: email.text,
           html: email.html,
+          replyTo: email.replyTo,
           // A stable Message-ID per job lets mail servers drop a resend after a crash mid-send.
           messageId: `<${job.id}@decor.local>`,
         });
