@@ -55,16 +55,17 @@ export async function signIn(userUrl: string): Promise<string> {
   return token;
 }
 
-interface Target {
+export interface Target {
   url: string;
+  /** Session token for the Authorization header; none for public routes. */
+  token?: string;
   runs: autocannon.RawResult[];
   /** role → cores × seconds, summed over the runs. */
   coreSeconds: Record<string, number>;
 }
 
-async function load(
+export async function load(
   target: Target,
-  token: string,
   connections: number,
   seconds: number,
   roles: Record<string, number>,
@@ -74,7 +75,7 @@ async function load(
     url: target.url,
     connections,
     duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
+    headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
     skipAggregateResult: true,
   });
   target.runs.push(raw);
@@ -83,7 +84,7 @@ async function load(
   }
 }
 
-function figures(target: Target, connections: number): LoadFigures {
+export function figures(target: Target, connections: number): LoadFigures {
   const merged = autocannon.aggregateResult(target.runs, { url: target.url, connections });
   const seconds = target.runs.reduce((sum, r) => sum + r.duration, 0);
   const completed = target.runs.reduce((sum, r) => sum + r.totalCompletedRequests, 0);
@@ -114,16 +115,16 @@ export async function measureGatewayOverhead(
     if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
   }
   log(`gateway overhead: warming up ${opts.warmupSeconds} s on each target …`);
-  const warm = (url: string): Target => ({ url, runs: [], coreSeconds: {} });
-  await load(warm(direct), token, opts.connections, opts.warmupSeconds, {});
-  await load(warm(viaGateway), token, opts.connections, opts.warmupSeconds, {});
+  const warm = (url: string): Target => ({ url, token, runs: [], coreSeconds: {} });
+  await load(warm(direct), opts.connections, opts.warmupSeconds, {});
+  await load(warm(viaGateway), opts.connections, opts.warmupSeconds, {});
   // Two halves each, direct – gateway – gateway – direct: a drift in what else the machine does
   // during the run (other jobs, GC, JIT) weighs on both targets alike instead of on the second one.
   const half = Math.max(1, Math.round(opts.seconds / 2));
   log(`gateway overhead: measuring ${2 * half} s per target in halves: direct, gateway, gateway, direct …`);
-  const d: Target = { url: direct, runs: [], coreSeconds: {} };
-  const g: Target = { url: viaGateway, runs: [], coreSeconds: {} };
-  for (const target of [d, g, g, d]) await load(target, token, opts.connections, half, opts.roles);
+  const d: Target = { url: direct, token, runs: [], coreSeconds: {} };
+  const g: Target = { url: viaGateway, token, runs: [], coreSeconds: {} };
+  for (const target of [d, g, g, d]) await load(target, opts.connections, half, opts.roles);
   const df = figures(d, opts.connections);
   const gf = figures(g, opts.connections);
   return {

@@ -1,5 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import type { CatalogueReads } from './catalogue-reads';
+import { PRODUCT_LIST_PATH } from './catalogue-reads';
+import type { CheckoutFigures } from './checkouts';
 import type { PipelineFigures } from './event-pipeline';
 import type { GatewayOverhead } from './gateway-overhead';
 import { formatCores } from './stats';
@@ -34,6 +37,8 @@ export interface Results {
   processes: string;
   gateway?: GatewayOverhead;
   pipeline?: PipelineFigures;
+  catalogue?: CatalogueReads;
+  checkouts?: CheckoutFigures;
 }
 
 /** The compact table printed at the end of a run. */
@@ -80,18 +85,50 @@ export function formatTable(r: Results): string {
       `  targets: p50 < 50 ms, p99 < 250 ms; missing ${p.missing}, failed sends ${p.failedSends}; cores used: ${formatCores(p.cores)}`,
     );
   }
+  const c = r.catalogue;
+  if (c) {
+    lines.push(
+      '',
+      `Catalogue reads — GET ${PRODUCT_LIST_PATH} (signed in, ${c.listed} products) beside the gateway's /healthz, ${c.connections} connections, ${c.seconds} s per target after ${c.warmupSeconds} s warm-up`,
+      `  ${'target'.padEnd(14)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'failed'.padStart(8)}   cores used`,
+    );
+    for (const [name, f] of [
+      ['/healthz', c.health],
+      ['product list', c.products],
+    ] as const) {
+      lines.push(
+        `  ${name.padEnd(14)}${int(f.requestsPerSecond).padStart(9)}${ms(f.p50Ms).padStart(9)}${ms(f.p99Ms).padStart(9)}${String(f.failures).padStart(8)}   ${formatCores(f.cores)}`,
+      );
+    }
+    lines.push(`  the product list keeps ${pct(c.ratio)} of the health route's throughput (target ≥ 50 %)`);
+  }
+  const k = r.checkouts;
+  if (k) {
+    lines.push(
+      '',
+      `Checkouts — ${k.customers} customers send POST /api/estimate at once (2 lines each)`,
+      `  succeeded ${k.succeeded}/${k.customers}; latency p50 ${ms(k.p50Ms)} ms, p99 ${ms(k.p99Ms)} ms, max ${ms(k.maxMs)} ms`,
+      `  estimates ${k.estimates}, checked-out carts ${k.checkedOutCarts}, customer e-mails ${k.customerEmails}, staff e-mails ${k.staffEmails} (each should be ${k.customers}); settled ${k.settleSeconds.toFixed(1)} s after the last answer`,
+    );
+  }
   return lines.join('\n');
 }
 
 const RUNS_HEADER = [
-  '| date (UTC) | machine | node | others busy (cores) | settings | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| date (UTC) | machine | node | others busy (cores) | settings | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 | product list req/s (p99) vs /healthz | checkouts ok, p99 ms | estimates / carts / e-mails |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const KEEP_RUNS = 20;
 
 /** The most CPU other processes used during any measured phase: high means the figures are disturbed. */
 function othersBusy(r: Results): string {
-  const phases = [r.gateway?.direct.cores, r.gateway?.viaGateway.cores, r.pipeline?.cores];
+  const phases = [
+    r.gateway?.direct.cores,
+    r.gateway?.viaGateway.cores,
+    r.pipeline?.cores,
+    r.catalogue?.health.cores,
+    r.catalogue?.products.cores,
+  ];
   const others = phases.flatMap((c) => (c?.others === undefined ? [] : [c.others]));
   return others.length > 0 ? Math.max(...others).toFixed(2) : '–';
 }
@@ -104,6 +141,7 @@ function settings(r: Results): string {
     );
   if (r.pipeline)
     parts.push(`${r.pipeline.warmupEvents} + ${r.pipeline.events} events at ${r.pipeline.perSecond}/s`);
+  if (r.checkouts) parts.push(`${r.checkouts.customers} checkouts`);
   return parts.join('; ');
 }
 
@@ -123,6 +161,13 @@ function runRow(r: Results): string {
     p ? `${ms(p.total.p50)} / ${ms(p.total.p90)} / ${ms(p.total.p99)} / ${ms(p.total.max)}` : '–',
     p ? `${ms(p.writeToPublished.p50)}/${ms(p.writeToPublished.p99)}` : '–',
     p ? `${ms(p.publishedToJob.p50)}/${ms(p.publishedToJob.p99)}` : '–',
+    r.catalogue
+      ? `${int(r.catalogue.products.requestsPerSecond)} (${ms(r.catalogue.products.p99Ms)}) vs ${int(r.catalogue.health.requestsPerSecond)} (${ms(r.catalogue.health.p99Ms)}): ${pct(r.catalogue.ratio)}`
+      : '–',
+    r.checkouts ? `${r.checkouts.succeeded}/${r.checkouts.customers}, ${ms(r.checkouts.p99Ms)}` : '–',
+    r.checkouts
+      ? `${r.checkouts.estimates} / ${r.checkouts.checkedOutCarts} / ${r.checkouts.customerEmails}+${r.checkouts.staffEmails}`
+      : '–',
   ];
   return `| ${cells.join(' | ')} |`;
 }
@@ -157,6 +202,16 @@ const METHOD = [
   "  add script as it stores the job: Redis's clock, same machine). The HTTP round trip is not in it. The",
   "  Kafka message timestamp (set by the relay's producer) splits it into write → published and",
   '  published → job.',
+  "- **Catalogue reads**: `GET /api/product?category=BARS&subcategory=Bar%20Front` with the demo customer's",
+  "  token (prices and stock included) beside the gateway's own `/healthz`, same connections, warmed up,",
+  '  halves in the order health, products, products, health. The catalogue keeps ready answers per',
+  '  instance and clears them on catalogue events (services/catalogue/README.md).',
+  '- **Checkouts**: N new customers (stored with their UserCreated event, as the user service does) sign',
+  '  in through the gateway, wait for their first active cart and put 2 of each of two products in it;',
+  '  then all N send `POST /api/estimate` at once. Latency is per call, as the client sees it. Afterwards',
+  '  the counts of estimates (staff `GET /api/estimate` total_count), checked-out carts (staff',
+  "  `GET /api/cart?didCheckOut=true`) and e-mails in the mail catcher (the customers' confirmations and",
+  '  the staff notices) are polled until each reaches N (at most 120 s). The e-mail worker runs only here.',
 ].join('\n');
 
 /** Rewrites `file` with this run appended to the runs already recorded there. */

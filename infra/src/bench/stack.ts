@@ -1,8 +1,9 @@
 /**
- * What the benchmark measures: test-mode infrastructure (fresh data, free ports) plus the user
- * service, the notification service (no e-mail worker) and the gateway, each built with esbuild
+ * What the benchmark measures: test-mode infrastructure (fresh data, free ports) plus the user,
+ * catalogue, cart, order and notification services and the gateway, each built with esbuild
  * (infra/src/cli/build.ts) and run as its own Node process — as in production, so the gateway and
- * the service do not share an event loop with each other or with the load generator.
+ * the services do not share an event loop with each other or with the load generator. The e-mail
+ * worker starts only when a measurement asks for it (`startEmailWorker`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,11 @@ export interface BenchStack {
   runId: string;
   userUrl: string;
   gatewayUrl: string;
+  /** Where new-estimate notices go (the notification service's STAFF_EMAIL). */
+  staffEmail: string;
+  /** Connection to the user service's database (the checkout benchmark adds customers there). */
+  userDb: { url: string; db: string };
+  startEmailWorker(): Promise<void>;
   /** Service role → pid, for the CPU meter. */
   pids: Record<string, number>;
   /** Stops everything that was started, in reverse order; safe to call twice. */
@@ -55,10 +61,19 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
   };
 
   try {
-    opts.log('starting test-mode infrastructure and building user, notification, gateway …');
+    opts.log('starting test-mode infrastructure and building the services and the gateway …');
     const [infra] = await Promise.all([
       startInfra({ mode: 'test', log: (line) => opts.log(`  ${line}`) }),
-      Promise.all(['services/user', 'services/notification', 'gateway'].map(buildRunnable)),
+      Promise.all(
+        [
+          'services/user',
+          'services/catalogue',
+          'services/cart',
+          'services/order',
+          'services/notification',
+          'gateway',
+        ].map(buildRunnable),
+      ),
     ]);
     stoppers.push((infra as InfraHandle).stop);
     const { endpoints } = infra as InfraHandle;
@@ -68,15 +83,23 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       name: string,
       dir: string,
       env: Record<string, string>,
+      main = 'dist/main.js',
     ): Promise<{ url: string; child: RunningProcess }> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const child = await startProcess({
         name,
         command: process.execPath, // Node 24 (npm run puts node_modules/.bin/node first)
-        args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', 'dist/main.js'],
+        args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', main],
         cwd: path.join(REPO_ROOT, dir),
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: opts.logLevel, NODE_ENV: 'test' },
+        env: {
+          PORT: String(port),
+          WORKER_PORT: String(port),
+          ...env,
+          HOST: '127.0.0.1',
+          LOG_LEVEL: opts.logLevel,
+          NODE_ENV: 'test',
+        },
         logFile: path.join(logDir, `${name}.log`),
         quiet: true,
         ready: async () => (await fetch(`${url}/readyz`)).ok,
@@ -87,6 +110,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       return { url, child };
     };
 
+    const staffEmail = `staff-${runId}@decor.example`;
     const serviceEnv = (service: string) => ({
       MONGO_URL: endpoints.mongoUrl,
       MONGO_DB: `${runId}_${service}`,
@@ -96,26 +120,60 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       REDIS_PREFIX: runId,
       JWT_SECRET: BENCH_JWT_SECRET,
       SMTP_URL: `smtp://${endpoints.smtp.host}:${endpoints.smtp.port}`,
+      S3_ENDPOINT: endpoints.s3.endpoint,
+      S3_BUCKET: endpoints.s3.bucket,
+      S3_REGION: endpoints.s3.region,
+      S3_ACCESS_KEY_ID: endpoints.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: endpoints.s3.secretAccessKey,
+      S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
+      S3_KEY_PREFIX: `${runId}/products`,
+      STAFF_EMAIL: staffEmail,
     });
-    // Sequential: the user service creates the topics the notification consumer subscribes to.
+    // Sequential: each service creates the topics of what it publishes before its consumers need them.
     const user = await run('user', 'services/user', serviceEnv('user'));
+    const catalogue = await run('catalogue', 'services/catalogue', serviceEnv('catalogue'));
+    const cart = await run('cart', 'services/cart', serviceEnv('cart'));
+    const order = await run('order', 'services/order', serviceEnv('order'));
     const notification = await run('notification', 'services/notification', serviceEnv('notification'));
     const gateway = await run('gateway', 'gateway', {
       JWT_SECRET: BENCH_JWT_SECRET,
       USER_SERVICE_URL: user.url,
+      CATALOGUE_SERVICE_URL: catalogue.url,
+      CART_SERVICE_URL: cart.url,
+      ORDER_SERVICE_URL: order.url,
       NOTIFICATION_SERVICE_URL: notification.url,
       // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
     });
-    opts.log(
-      `services up (run id ${runId}): user ${user.url}, notification ${notification.url}, gateway ${gateway.url}`,
-    );
+    opts.log(`services up (run id ${runId}); gateway ${gateway.url}`);
+    const pids: Record<string, number> = {
+      user: user.child.pid,
+      catalogue: catalogue.child.pid,
+      cart: cart.child.pid,
+      order: order.child.pid,
+      notification: notification.child.pid,
+      gateway: gateway.child.pid,
+    };
+    let worker: Promise<unknown> | undefined;
     return {
       endpoints,
       runId,
       userUrl: user.url,
       gatewayUrl: gateway.url,
-      pids: { user: user.child.pid, notification: notification.child.pid, gateway: gateway.child.pid },
+      staffEmail,
+      userDb: { url: endpoints.mongoUrl, db: `${runId}_user` },
+      pids,
+      startEmailWorker: async () => {
+        worker ??= run(
+          'email-worker',
+          'services/notification',
+          serviceEnv('notification'),
+          'dist/worker.js',
+        ).then((w) => {
+          pids['email-worker'] = w.child.pid;
+        });
+        await worker;
+      },
       stop,
     };
   } catch (err) {

@@ -2,11 +2,14 @@
  * `npm run bench`: gateway overhead and event-pipeline latency on this machine. Prints figures and
  * records them in infra/bench-results.md; nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
- *     [--events 1000] [--warmup-events 300] [--rate 50] [--only gateway|pipeline]
+ *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50]
+ *     [--only gateway|pipeline|catalogue|checkout]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { measureCatalogueReads } from '../bench/catalogue-reads';
+import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
 import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
@@ -22,6 +25,7 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '1000' },
     'warmup-events': { type: 'string', default: '300' },
     rate: { type: 'string', default: '50' },
+    customers: { type: 'string', default: '50' },
     only: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench-results.md') },
@@ -55,9 +59,11 @@ async function main(): Promise<void> {
     events: positive('events', 4000), // BullMQ trims its event stream near 10,000 entries (2 per job)
     warmupEvents: positive('warmup-events', 1000),
     rate: positive('rate', 1000),
+    customers: positive('customers', 500),
   };
-  if (args.only && !['gateway', 'pipeline'].includes(args.only))
-    throw new Error('--only must be gateway or pipeline');
+  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout'];
+  if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
+  const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
   log(
     `npm run bench — ${machine.cores} cores, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}. ` +
@@ -84,21 +90,29 @@ async function main(): Promise<void> {
     const results: Results = {
       machine,
       processes:
-        'separate Node processes for user, notification and gateway (built with infra/src/cli/build.ts)',
+        'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/src/cli/build.ts)',
     };
-    if (args.only !== 'pipeline') {
+    const load = {
+      connections: options.connections,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      roles,
+    };
+    if (runs('gateway')) {
       results.gateway = await measureGatewayOverhead(
         { user: stack.userUrl, gateway: stack.gatewayUrl },
-        {
-          connections: options.connections,
-          seconds: options.seconds,
-          warmupSeconds: options.warmupSeconds,
-          roles,
-        },
+        load,
         log,
       );
     }
-    if (args.only !== 'gateway') {
+    if (runs('catalogue')) {
+      results.catalogue = await measureCatalogueReads(
+        { user: stack.userUrl, gateway: stack.gatewayUrl },
+        load,
+        log,
+      );
+    }
+    if (runs('pipeline')) {
       results.pipeline = await measureEventPipeline(
         {
           userUrl: stack.userUrl,
@@ -107,6 +121,14 @@ async function main(): Promise<void> {
           runId: stack.runId,
         },
         { events: options.events, warmupEvents: options.warmupEvents, perSecond: options.rate, roles },
+        log,
+      );
+    }
+    // Last: it starts the e-mail worker, which the pipeline figures above are measured without.
+    if (runs('checkout')) {
+      results.checkouts = await measureCheckouts(
+        { ...stack, mailApiUrl: stack.endpoints.mailApiUrl },
+        options.customers,
         log,
       );
     }
