@@ -1,9 +1,13 @@
-import type { ServiceDefinition } from '@decor/kit';
+import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { NotificationConfig } from './config';
 import { buildNotificationContext, type NotificationContext } from './context';
+import { orderEventHandlers } from './events/order-events';
 import { userEventHandlers } from './events/user-events';
+import { sendRoutes } from './routes/send';
 
-/** The notification service: turns events into e-mail jobs (sent by src/worker.ts). */
+export type { NotificationContext } from './context';
+
+/** The notification service: turns events and requests into e-mail jobs (sent by src/worker.ts). */
 export function notificationService(
   config: NotificationConfig,
 ): ServiceDefinition<NotificationConfig, NotificationContext> {
@@ -11,8 +15,16 @@ export function notificationService(
     name: 'notification',
     config,
     build: buildNotificationContext,
-    consumers: (ctx) => [{ name: 'emails', topics: ['user'], handlers: userEventHandlers(ctx) }],
-    routes: async () => {},
+    consumers: (ctx) => [
+      {
+        name: 'emails',
+        topics: ['user', 'order'],
+        handlers: { ...userEventHandlers(ctx), ...orderEventHandlers(ctx) },
+      },
+    ],
+    routes: async (app, ctx) => {
+      await app.register(async (scope) => sendRoutes(scope as ServiceApp, ctx));
+    },
     closers: (ctx) => [{ name: 'email queue', close: () => ctx.emails.close() }],
   };
 }

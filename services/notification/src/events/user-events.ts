@@ -1,7 +1,8 @@
-import { PasswordResetRequested } from '@decor/contracts';
+import { PasswordResetRequested, UserCreated } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
 import { passwordResetEmail } from '../domain/password-reset-email';
+import { welcomeEmail } from '../domain/welcome-email';
 import { enqueueEmail } from '../jobs/email-queue';
 
 /** Handlers stay short: they render the e-mail and hand the slow SMTP work to the queue. */
@@ -10,6 +11,9 @@ export function userEventHandlers(ctx: NotificationContext): Record<string, Even
     ...eventHandler(PasswordResetRequested, async (event) => {
       const resetUrl = `${ctx.brand.baseUrl}/reset/${encodeURIComponent(event.payload.resetToken)}`;
       await enqueueEmail(ctx.emails, event.id, passwordResetEmail(ctx.brand, { ...event.payload, resetUrl }));
+    }),
+    ...eventHandler(UserCreated, async (event) => {
+      await enqueueEmail(ctx.emails, event.id, welcomeEmail(ctx.brand, event.payload));
     }),
   };
 }

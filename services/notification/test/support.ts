@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { EventEnvelope } from '@decor/contracts';
+import { freePort, testEndpoints } from '@decor/infra';
+import {
+  publishEnvelopes,
+  type RunningService,
+  type StartedService,
+  startService,
+  startWorkers,
+  waitForCatchUp,
+} from '@decor/kit';
+import {
+  type Answer,
+  type CaughtMail,
+  deleteRunKeys,
+  eventually,
+  mailTo,
+  RUN_ID,
+  serviceEnv,
+} from '@decor/kit/src/testing';
+import { notificationService } from '../src/app';
+import { loadNotificationConfig } from '../src/config';
+import type { NotificationContext } from '../src/context';
+import { notificationWorkers } from '../src/worker-app';
+
+export { type Answer, type CaughtMail, mailTo, RUN_ID };
+
+const noExit = { exit: () => {} };
+
+/** This file's staff inbox (STAFF_EMAIL): new-estimate notices and enquiries of this run only. */
+export const STAFF = `staff-${RUN_ID}@decor.example`;
+
+/** A unique address per test and run, so the shared mail catcher never mixes tests. */
+export function address(name: string): string {
+  return `${name}-${randomUUID().slice(0, 8)}-${RUN_ID}@decor.example`;
+}
+
+export type Notification = StartedService<NotificationContext>;
+
+/** Env of this file's notification processes (its own database, topics, queue and staff inbox). */
+export function notificationEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return serviceEnv('notification', { STAFF_EMAIL: STAFF, ...extra });
+}
+
+export async function startNotification(extra: Record<string, string> = {}): Promise<Notification> {
+  return startService(notificationService(loadNotificationConfig(await notificationEnv(extra))), noExit);
+}
+
+/** A worker process (in this test process) sending this file's queue through `smtpUrl` (default: the catcher). */
+export async function startWorker(extra: Record<string, string> = {}): Promise<RunningService> {
+  return startWorkers(notificationWorkers(loadNotificationConfig(await notificationEnv(extra))), noExit);
+}
+
+/** Deletes this run's mails, queue keys and database, then stops everything given. */
+export async function stopAndClean(service: Notification | undefined, ...workers: RunningService[]) {
+  for (const w of workers) await w.shutdown('test over').catch(() => {});
+  if (!service) return;
+  const api = testEndpoints().mailApiUrl;
+  const ids = (await mailTo(`-${RUN_ID}@`)).map((m) => m.ID);
+  await fetch(`${api}/api/v1/messages`, { method: 'DELETE', body: JSON.stringify({ IDs: ids }) });
+  await deleteRunKeys(service.ctx.redis);
+  await service.ctx.connection.dropDatabase();
+  await service.shutdown('test over');
+}
+
+/** Real HTTP with any headers (the kit's `call` sets only the session). */
+export async function send(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, {
+    method: init.method ?? 'POST',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export function tokenFor(service: Notification, permissions: 'customer' | 'admin' | 'superadmin'): string {
+  return service.app.signToken({
+    id: randomUUID().replace(/-/g, '').slice(0, 24),
+    permissions,
+    email: address(permissions),
+  });
+}
+
+/** Publishes envelopes on this run's topics, as a service's outbox relay would. */
+export async function publish(service: Notification, ...events: EventEnvelope[]): Promise<void> {
+  await publishEnvelopes(service.ctx.publisher.producer, RUN_ID, events);
+}
+
+/** Waits until the 'emails' consumer has handled everything now on the aggregate's topic. */
+export async function consumed(service: Notification, aggregate: 'user' | 'order'): Promise<void> {
+  const admin = service.ctx.kafka.admin();
+  await admin.connect();
+  try {
+    const caughtUp = await waitForCatchUp({
+      admin,
+      connection: service.ctx.connection,
+      groupId: `${RUN_ID}.notification.emails`,
+      topic: service.ctx.topic(aggregate),
+      timeoutMs: 30_000,
+    });
+    if (!caughtUp) throw new Error(`the emails consumer did not catch up on ${aggregate}`);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Waits until no e-mail job is waiting, active or delayed: whatever was queued has been sent (or failed). */
+export async function queueIdle(service: Notification, timeoutMs = 30_000): Promise<void> {
+  await eventually(
+    async () => {
+      const counts = await service.ctx.emails.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      return Object.values(counts).every((n) => n === 0) ? true : undefined;
+    },
+    timeoutMs,
+    'an idle e-mail queue',
+  );
+}
+
+/** The mails to `to`, once there are at least `count` of them. */
+export function mailsArrive(to: string, count = 1, timeoutMs = 30_000): Promise<CaughtMail[]> {
+  return eventually(
+    async () => {
+      const mails = await mailTo(to);
+      return mails.length >= count ? mails : undefined;
+    },
+    timeoutMs,
+    `${count} e-mail(s) to ${to}`,
+  );
+}
+
+/**
+ * A TCP relay in front of the mail catcher, for SMTP outages: while it is down its port refuses
+ * connections; `up()` listens on the same port again. It keeps the client's bytes (the raw SMTP
+ * conversation) so tests can read headers the catcher's API does not show (Reply-To).
+ */
+export async function smtpRelay(): Promise<{
+  url: string;
+  up(): Promise<void>;
+  down(): Promise<void>;
+  transcript(): string;
+}> {
+  const { smtp } = testEndpoints();
+  const port = await freePort();
+  const sent: Buffer[] = [];
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    up: () =>
+      new Promise<void>((resolve, reject) => {
+        server = createServer((client) => {
+          const upstream = connect(smtp.port, smtp.host);
+          for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('close', () => sockets.delete(s));
+            s.on('error', () => {
+              client.destroy();
+              upstream.destroy();
+            });
+          }
+          client.on('data', (chunk: Buffer) => sent.push(chunk));
+          client.pipe(upstream).pipe(client);
+        });
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    down: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server = undefined;
+    },
+    transcript: () => Buffer.concat(sent).toString('utf8'),
+  };
+}
