@@ -44,7 +44,7 @@ export async function cartProductRoutes(app: ServiceApp, ctx: CartContext): Prom
         security: session,
         querystring: Type.Object(
           {
-            ids: Type.Array(Type.String({ maxLength: 25 * MAX_BULK_IDS }), {
+            ids: Type.Array(Type.String({ maxLength: 50 * MAX_BULK_IDS }), {
               minItems: 1,
               maxItems: MAX_BULK_IDS,
               description: 'CartProductIds, comma-separated (or the parameter repeated)',
