@@ -63,14 +63,16 @@ export interface TableCell {
   /** Numbers line up on the right. */
   align?: 'left' | 'right';
   bold?: boolean;
+  /** Columns this cell spans. */
+  span?: number;
 }
 
 /** A simple bordered table; every cell's text is escaped here, line breaks kept. */
 export function table(rows: Array<Array<TableCell | string>>, header?: Array<TableCell | string>): string {
   const cell = (tag: 'td' | 'th', c: TableCell | string) => {
-    const { text, align = 'left', bold = tag === 'th' } = typeof c === 'string' ? { text: c } : c;
+    const { text, align = 'left', bold = tag === 'th', span = 1 } = typeof c === 'string' ? { text: c } : c;
     const style = `padding:4px 8px;border-bottom:1px solid #ddd;text-align:${align};vertical-align:top${bold ? ';font-weight:bold' : ''}`;
-    return `<${tag} style="${style}">${multiline(text)}</${tag}>`;
+    return `<${tag}${span > 1 ? ` colspan="${span}"` : ''} style="${style}">${multiline(text)}</${tag}>`;
   };
   const head = header ? `<tr>${header.map((c) => cell('th', c)).join('')}</tr>` : '';
   const body = rows.map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`).join('\n');

@@ -55,9 +55,7 @@ function summary(estimate: SubmittedEstimate): { text: string[]; html: string[] 
   ];
 
   const totalRow = (label: string, amount: string, bold = false): Array<TableCell | string> => [
-    { text: label, align: 'right', bold },
-    '',
-    '',
+    { text: label, align: 'right', bold, span: 3 },
     { text: amount, align: 'right', bold },
   ];
   const html = [
