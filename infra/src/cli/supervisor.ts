@@ -18,6 +18,7 @@ import { INFRA_DIR } from '../jars';
 import { assertPortFree, portFromEnv } from '../ports';
 import { prefixFor, type RunningProcess, startProcess } from '../process';
 import { buildRunnable } from './build';
+import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
 
@@ -208,9 +209,14 @@ class Supervisor {
     rmSync(logs, { recursive: true, force: true });
 
     const buildStarted = Date.now();
-    const build = Promise.all(RUNNABLES.map((r) => buildRunnable(r.dir))).then(() =>
-      out(`✓ build      ${RUNNABLES.length} runnables with esbuild ${seconds(buildStarted)}`),
-    );
+    const build = Promise.all(RUNNABLES.map((r) => buildRunnable(r.dir)))
+      .then(() => out(`✓ build      ${RUNNABLES.length} runnables with esbuild ${seconds(buildStarted)}`))
+      // The frontends after the services (webpack is CPU-heavy); a build whose inputs did not change is reused.
+      .then(async () => {
+        const frontendsStarted = Date.now();
+        const results = await buildFrontends();
+        out(`✓ frontends  ${describeFrontendBuilds(results)} ${seconds(frontendsStarted)}`);
+      });
     // Built while the infrastructure starts; a build error still waits for it so it can be stopped.
     const [infra, built] = await Promise.allSettled([startInfra({ mode: 'dev', log: out }), build]);
     if (infra.status === 'rejected') throw infra.reason;

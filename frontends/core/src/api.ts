@@ -1,0 +1,227 @@
+/**
+ * Server data (products, carts, estimates) through RTK Query over the one axios client, so lists
+ * cache, refetch and invalidate by tags. Errors reach components as ApiError {status, message}.
+ */
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { createApi } from '@reduxjs/toolkit/query/react';
+import type { AxiosRequestConfig } from 'axios';
+import { type ApiError, http, toApiError, totalCountOf } from './http';
+import type { Cart, EstimateRequest, Page, Product, TruckingFee } from './types';
+
+export interface AxiosArgs {
+  url: string;
+  method?: AxiosRequestConfig['method'];
+  data?: unknown;
+  params?: AxiosRequestConfig['params'];
+  headers?: Record<string, string>;
+}
+
+export interface AxiosMeta {
+  totalCount?: number;
+  headers: Record<string, string>;
+}
+
+/** RTK Query's base query over the shared axios instance. */
+export const axiosBaseQuery =
+  (client = http): BaseQueryFn<AxiosArgs, unknown, ApiError, unknown, AxiosMeta> =>
+  async ({ url, method = 'GET', data, params, headers }) => {
+    try {
+      const response = await client.request({ url, method, data, params, headers, paramsSerializer });
+      const meta: AxiosMeta = {
+        headers: Object.fromEntries(
+          Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+        ),
+      };
+      const total = totalCountOf(response, Number.NaN);
+      if (Number.isFinite(total)) meta.totalCount = total;
+      return { data: response.data, meta };
+    } catch (error) {
+      return { error: toApiError(error) };
+    }
+  };
+
+/** Repeated keys for arrays (subcategory=a&subcategory=b), as the list conventions expect. */
+function paramsSerializer(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+  }
+  return search.toString();
+}
+
+export const CARTS_PAGE_SIZE = 20;
+
+export interface ProductQuery {
+  category?: string;
+  subcategory?: string[];
+}
+
+export interface CartLineSave {
+  cartId: string;
+  productId: string;
+  qty: number;
+  price?: number;
+}
+
+function one<T>(answer: { result: T[] }): T | undefined {
+  return answer.result[0];
+}
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: axiosBaseQuery(),
+  tagTypes: ['Product', 'Cart', 'CartList', 'Estimate', 'Trucking'],
+  endpoints: (build) => ({
+    getProducts: build.query<Product[], ProductQuery>({
+      query: ({ category, subcategory }) => ({
+        url: '/product',
+        params: { category, subcategory, limit: 100, order: 'name:ASC' },
+      }),
+      transformResponse: (answer: { result: Product[] }) => answer.result,
+      providesTags: (products) => [
+        { type: 'Product', id: 'LIST' },
+        ...(products ?? []).map((p) => ({ type: 'Product' as const, id: p.id })),
+      ],
+    }),
+    getProduct: build.query<Product | null, string>({
+      query: (id) => ({ url: `/product/${encodeURIComponent(id)}` }),
+      transformResponse: (answer: { result: Product[] }) => one(answer) ?? null,
+      providesTags: (_p, _e, id) => [{ type: 'Product', id }],
+    }),
+    getCart: build.query<Cart | null, { id: string; isActive?: boolean }>({
+      query: ({ id, isActive }) => ({
+        url: `/cart/${encodeURIComponent(id)}/products`,
+        params: isActive === undefined ? undefined : { isActive },
+      }),
+      transformResponse: (answer: { result: Cart[] }) => one(answer) ?? null,
+      providesTags: (_c, _e, { id }) => [{ type: 'Cart', id }],
+    }),
+    listCarts: build.infiniteQuery<Page<Cart>, void, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 0,
+        getNextPageParam: (lastPage, allPages, lastOffset) => {
+          const loaded = allPages.reduce((n, page) => n + page.items.length, 0);
+          return loaded < lastPage.total && lastPage.items.length > 0
+            ? lastOffset + CARTS_PAGE_SIZE
+            : undefined;
+        },
+      },
+      query: ({ pageParam }) => ({
+        url: '/cart',
+        params: { didCheckOut: false, order: 'createdAt:DESC', limit: CARTS_PAGE_SIZE, offset: pageParam },
+      }),
+      transformResponse: (answer: { result: Cart[] }, meta) => ({
+        items: answer.result,
+        total: meta?.totalCount ?? answer.result.length,
+      }),
+      providesTags: [{ type: 'CartList', id: 'LIST' }],
+    }),
+    createCart: build.mutation<Cart, { cartName?: string }>({
+      query: (body) => ({ url: '/cart', method: 'POST', data: { ...body, isActive: false } }),
+      transformResponse: (answer: { result: Cart }) => answer.result,
+      invalidatesTags: [{ type: 'CartList', id: 'LIST' }],
+    }),
+    updateCart: build.mutation<
+      Cart,
+      { id: string; cartName?: string; isActive?: boolean; didCheckOut?: boolean }
+    >({
+      query: ({ id, ...body }) => ({ url: `/cart/${encodeURIComponent(id)}`, method: 'PUT', data: body }),
+      transformResponse: (answer: { result: Cart }) => answer.result,
+      // Set Active changes two carts (the previous active one too): refetch every cart on screen.
+      invalidatesTags: (_c, _e, { id, isActive }) =>
+        isActive === undefined
+          ? [
+              { type: 'Cart', id },
+              { type: 'CartList', id: 'LIST' },
+            ]
+          : ['Cart', { type: 'CartList', id: 'LIST' }],
+    }),
+    deleteCart: build.mutation<{ id: string }, string>({
+      query: (id) => ({ url: `/cart/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      transformResponse: (answer: { result: { id: string } }) => answer.result,
+      invalidatesTags: (_r, _e, id) => [
+        { type: 'Cart', id },
+        { type: 'CartList', id: 'LIST' },
+      ],
+    }),
+    /** Sets a line's quantity (creates the line when missing); answers the whole cart. */
+    saveCartLine: build.mutation<Cart, CartLineSave>({
+      query: ({ cartId, productId, qty, price }) => ({
+        url: `/cart/${encodeURIComponent(cartId)}/cartProduct/${encodeURIComponent(productId)}`,
+        method: 'POST',
+        data: price === undefined ? { qty } : { qty, price },
+      }),
+      transformResponse: (answer: { result: Cart }) => answer.result,
+      invalidatesTags: (_c, _e, { cartId }) => [
+        { type: 'Cart', id: cartId },
+        { type: 'CartList', id: 'LIST' },
+      ],
+    }),
+    removeCartLine: build.mutation<Cart, { cartId: string; cartProductId: string }>({
+      query: ({ cartProductId }) => ({
+        url: `/cartProduct/${encodeURIComponent(cartProductId)}`,
+        method: 'DELETE',
+      }),
+      transformResponse: (answer: { result: Cart }) => answer.result,
+      invalidatesTags: (_c, _e, { cartId }) => [
+        { type: 'Cart', id: cartId },
+        { type: 'CartList', id: 'LIST' },
+      ],
+    }),
+    createEstimate: build.mutation<
+      { id: string; DocNumber?: string },
+      { body: EstimateRequest; key: string }
+    >({
+      query: ({ body, key }) => ({
+        url: '/estimate',
+        method: 'POST',
+        data: body,
+        headers: { 'Idempotency-Key': key },
+      }),
+      transformResponse: (answer: { result: { id: string; DocNumber?: string } }) => answer.result,
+      invalidatesTags: ['Estimate', 'Cart', { type: 'CartList', id: 'LIST' }],
+    }),
+    sendNewEstimateMail: build.mutation<unknown, EstimateRequest>({
+      query: (body) => ({ url: '/send/newEstimate', method: 'POST', data: body }),
+    }),
+    changePassword: build.mutation<unknown, { id: string; password: string }>({
+      query: ({ id, password }) => ({
+        url: `/user/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        data: { password },
+      }),
+    }),
+    getTruckingFee: build.query<TruckingFee, void>({
+      query: () => ({ url: '/trucking' }),
+      transformResponse: (answer: { result: TruckingFee }) => answer.result,
+      providesTags: ['Trucking'],
+    }),
+    changeTruckingFee: build.mutation<TruckingFee, TruckingFee>({
+      query: ({ id, value }) => ({
+        url: `/trucking/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        data: { value },
+      }),
+      transformResponse: (answer: { result: TruckingFee }) => answer.result,
+      invalidatesTags: ['Trucking'],
+    }),
+  }),
+});
+
+export const {
+  useGetProductsQuery,
+  useGetProductQuery,
+  useGetCartQuery,
+  useListCartsInfiniteQuery,
+  useCreateCartMutation,
+  useUpdateCartMutation,
+  useDeleteCartMutation,
+  useSaveCartLineMutation,
+  useRemoveCartLineMutation,
+  useCreateEstimateMutation,
+  useSendNewEstimateMailMutation,
+  useChangePasswordMutation,
+  useGetTruckingFeeQuery,
+  useChangeTruckingFeeMutation,
+} = api;

@@ -1,0 +1,123 @@
+/**
+ * The one HTTP client of the product (spec §7), created once in the shell's bundle and shared with
+ * every remote through module federation (@decor/web-core is a singleton).
+ */
+import axios, { type AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+
+export const API_BASE_URL = '/api';
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+export const TIMEOUT_MESSAGE = 'The server did not respond and the request timed out';
+export const NO_RESPONSE_MESSAGE = 'An error occurred during the request';
+export const FALLBACK_MESSAGE = 'An error occurred';
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
+
+/** Session storage keys: the session token, and the accounting session the server hands out. */
+export const TOKEN_KEY = 'token';
+export const SAVED_HEADERS = ['token', 'realm_id', 'access_token', 'refresh_token'] as const;
+const FORWARDED_HEADERS = ['access_token', 'realm_id', 'refresh_token'] as const;
+
+/** Every failed call is normalised to this shape before a screen sees it. */
+export interface ApiError {
+  status: number;
+  message: string;
+  /** The server said the session token has expired (header `expiredtoken: true`). */
+  expired?: boolean;
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiError).status === 'number' &&
+    typeof (value as ApiError).message === 'string'
+  );
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const getter = (headers as { get?: (n: string) => unknown }).get;
+  const value =
+    typeof getter === 'function'
+      ? getter.call(headers, name)
+      : ((headers as Record<string, unknown>)[name] ??
+        (headers as Record<string, unknown>)[name.toLowerCase()]);
+  if (value === undefined || value === null || value === '') return undefined;
+  return String(value);
+}
+
+/** Spec §7 client-side normalisation. */
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error) && !axios.isAxiosError(error)) return error;
+  const err = error as AxiosError<{ message?: unknown }>;
+  if (err?.code === 'ECONNABORTED' || err?.code === 'ETIMEDOUT') {
+    return { status: 408, message: TIMEOUT_MESSAGE };
+  }
+  const response = err?.response;
+  if (!response) return { status: 500, message: NO_RESPONSE_MESSAGE };
+  const body = response.data;
+  const message =
+    body && typeof body === 'object' && typeof body.message === 'string' && body.message !== ''
+      ? body.message
+      : FALLBACK_MESSAGE;
+  const expired = headerValue(response.headers, 'expiredtoken') === 'true';
+  return { status: response.status, message, ...(expired ? { expired: true } : {}) };
+}
+
+/** Response headers the spec keeps in session storage (token, realm_id, access_token, refresh_token). */
+export function saveSessionHeaders(response: Pick<AxiosResponse, 'headers'>): void {
+  for (const name of SAVED_HEADERS) {
+    const value = headerValue(response.headers, name);
+    if (value !== undefined) sessionStorage.setItem(name, value);
+  }
+}
+
+export function storedToken(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** Lazy lists: the total number of rows comes in the total_count header. */
+export function totalCountOf(response: Pick<AxiosResponse, 'headers'>, fallback: number): number {
+  const raw = headerValue(response.headers, 'total_count');
+  const total = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isFinite(total) ? total : fallback;
+}
+
+type ExpiredListener = (error: ApiError) => void;
+let onExpired: ExpiredListener | null = null;
+
+/** The store registers what an expired session does (sign out and explain). */
+export function onSessionExpired(listener: ExpiredListener | null): void {
+  onExpired = listener;
+}
+
+export function createHttpClient(): AxiosInstance {
+  const client = axios.create({
+    baseURL: API_BASE_URL,
+    timeout: REQUEST_TIMEOUT_MS,
+    headers: { 'Content-Type': 'application/json' },
+  });
+  client.interceptors.request.use((config) => {
+    const token = storedToken();
+    if (token) config.headers.set('Authorization', `Bearer ${token}`);
+    for (const name of FORWARDED_HEADERS) {
+      const value = sessionStorage.getItem(name);
+      if (value) config.headers.set(name, value);
+    }
+    return config;
+  });
+  client.interceptors.response.use(
+    (response) => {
+      saveSessionHeaders(response);
+      return response;
+    },
+    (error: unknown) => {
+      const apiError = toApiError(error);
+      if (apiError.expired) onExpired?.(apiError);
+      return Promise.reject(apiError);
+    },
+  );
+  return client;
+}
+
+export const http = createHttpClient();

@@ -1,0 +1,14 @@
+/**
+ * @decor/web-core: what the shell and the remotes share at run time (one copy, provided by the shell):
+ * the axios client, the store's slices and hooks, the RTK Query api and the shared pure rules.
+ */
+export * from './api';
+export * from './http';
+export * from './roles';
+export * from './rules/format';
+export * from './rules/price';
+export * from './rules/will-call';
+export * from './session-slice';
+export * from './side-nav-slice';
+export * from './store';
+export * from './types';

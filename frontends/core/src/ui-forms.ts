@@ -1,0 +1,16 @@
+/** antd forms and overlays (see ./ui): loaded by the screens and menus that use them. */
+export { CloseOutlined, LogoutOutlined } from '@ant-design/icons';
+export type { FormInstance, FormProps, MenuProps } from 'antd';
+export {
+  Drawer,
+  Dropdown,
+  Form,
+  Input,
+  InputNumber,
+  Menu,
+  Modal,
+  Result,
+  Select,
+  Tooltip,
+  Typography,
+} from 'antd';

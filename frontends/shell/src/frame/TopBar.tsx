@@ -1,0 +1,83 @@
+import { useAppSelector } from '@decor/web-core';
+import { Link, NavLink } from '@decor/web-core/router';
+import { Button, DownOutlined, Flex, Layout, UserOutlined } from '@decor/web-core/ui';
+import { lazy, Suspense, useState } from 'react';
+
+export const BRAND = 'Juniper & Oak Event Decor';
+
+// The sign-in form and the user menu are chunks of their own (with antd's forms and overlays):
+// a visitor who never signs in never downloads them.
+const LoginModal = lazy(() => import('./LoginModal'));
+const UserMenu = lazy(() => import('./UserMenu'));
+
+const linkStyle = ({ isActive }: { isActive: boolean }) => ({
+  color: '#faf7f2',
+  padding: '6px 10px',
+  borderRadius: 6,
+  background: isActive ? 'rgba(255,255,255,0.14)' : 'transparent',
+  textDecoration: 'none',
+  whiteSpace: 'nowrap' as const,
+});
+
+export function TopBar() {
+  const user = useAppSelector((s) => s.session.user);
+  const token = useAppSelector((s) => s.session.token);
+  const [loginOpen, setLoginOpen] = useState(false);
+
+  return (
+    <Layout.Header
+      style={{ display: 'flex', alignItems: 'center', gap: 12, paddingInline: 'clamp(8px, 3vw, 32px)' }}
+    >
+      <Link
+        to="/"
+        style={{ color: '#f3d9b1', fontWeight: 600, fontSize: 18, whiteSpace: 'nowrap', marginRight: 'auto' }}
+        aria-label={`${BRAND} home`}
+      >
+        <span className="brand-long">{BRAND}</span>
+      </Link>
+      <nav aria-label="Main">
+        <Flex gap={4} align="center" wrap>
+          <NavLink to="/" end style={linkStyle}>
+            Home
+          </NavLink>
+          <NavLink to="/gallery" style={linkStyle}>
+            Gallery
+          </NavLink>
+          <NavLink to="/inventory" style={linkStyle}>
+            Inventory
+          </NavLink>
+          {user ? (
+            <Suspense fallback={<UserButton name={user.displayName} />}>
+              <UserMenu>
+                <UserButton name={user.displayName} />
+              </UserMenu>
+            </Suspense>
+          ) : token ? null : (
+            <Button type="primary" onClick={() => setLoginOpen(true)}>
+              Login
+            </Button>
+          )}
+        </Flex>
+      </nav>
+      {loginOpen ? (
+        <Suspense fallback={null}>
+          <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
+        </Suspense>
+      ) : null}
+    </Layout.Header>
+  );
+}
+
+export function UserButton({ name }: { name: string }) {
+  return (
+    <Button
+      type="text"
+      style={{ color: '#faf7f2' }}
+      icon={<UserOutlined />}
+      aria-label={`User menu of ${name}`}
+    >
+      <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>
+      <DownOutlined />
+    </Button>
+  );
+}

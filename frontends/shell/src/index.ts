@@ -1,0 +1,2 @@
+// The async boundary: shared modules (React, the store, antd) are resolved before any of them runs.
+import('./bootstrap');

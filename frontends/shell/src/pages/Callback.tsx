@@ -1,0 +1,3 @@
+export default function Callback() {
+  return <div>Callback</div>;
+}

@@ -1,0 +1,3 @@
+export default function Gallery() {
+  return <div>Gallery</div>;
+}

@@ -1,0 +1,3 @@
+export default function Reset() {
+  return <div>Reset</div>;
+}

@@ -1,0 +1,3 @@
+export default function Tos() {
+  return <div>Tos</div>;
+}

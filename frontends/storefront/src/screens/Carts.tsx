@@ -1,0 +1,3 @@
+export default function Carts() {
+  return <div>Carts</div>;
+}

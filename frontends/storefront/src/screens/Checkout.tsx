@@ -1,0 +1,3 @@
+export default function Checkout() {
+  return <div>Checkout</div>;
+}

@@ -1,0 +1,3 @@
+export default function Inventory() {
+  return <div>Inventory</div>;
+}

@@ -1,0 +1,3 @@
+export default function Profile() {
+  return <div>Profile</div>;
+}
