@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NotFoundHandler } from '@decor/kit';
 import fastifyStatic from '@fastify/static';
@@ -35,9 +35,17 @@ export function pageOrNotFound(dir: string): NotFoundHandler {
       request.method === 'GET' &&
       !pathname.startsWith('/api/') &&
       !pathname.startsWith('/remotes/') &&
-      !path.extname(pathname);
+      // A page has no file extension, or is asked for as HTML: /reset/<token> carries a JWT (dots).
+      (!path.extname(pathname) || String(request.headers.accept ?? '').includes('text/html'));
     if (!wantsPage) return reply.code(404).send({ message: 'Not found' });
-    if (serveShell) return reply.type('text/html').sendFile('index.html', shellDist);
+    // Read here rather than reply.sendFile: @fastify/static decorates the reply only inside the
+    // frontends plugin's scope, and this handler is the root's. Read per request: a rebuild changes it.
+    if (serveShell) {
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-cache')
+        .send(readFileSync(path.join(shellDist, 'index.html')));
+    }
     return reply.type('text/html').send(PLACEHOLDER_PAGE);
   };
 }
