@@ -5,6 +5,9 @@ import { checkOut } from '../domain/cart';
 import { type CustomerCartsDoc, customerCartsOf, STATE_FIELDS } from '../store/carts-model';
 import { changeWrite, clock, ensureCustomerCarts } from '../store/writes';
 
+/** The state plus the ids of events already applied to it. */
+const { appliedEvents: _applied, ...CHECKOUT_FIELDS } = STATE_FIELDS;
+
 /** Attempts of one delivery before the consumer's own retry (a lost revision race each time). */
 const CHECKOUT_ATTEMPTS = 6;
 
@@ -66,9 +69,7 @@ export function checkoutConsumer(ctx: CartContext): ConsumerSpec {
       const { userId, cartId } = event.payload;
       await ctx.customerLock.run(userId, async () => {
         for (let attempt = 1; attempt <= CHECKOUT_ATTEMPTS; attempt += 1) {
-          const doc = await ctx.customerCarts
-            .findById(userId, { ...STATE_FIELDS, appliedEvents: 1 })
-            .lean<CustomerCartsDoc>();
+          const doc = await ctx.customerCarts.findById(userId, CHECKOUT_FIELDS).lean<CustomerCartsDoc>();
           if (!doc) {
             ectx.logger.warn(
               { userId, cartId },
