@@ -84,6 +84,7 @@ async function createCustomers(stack: CheckoutStack, n: number): Promise<string[
           users,
           { firstName: `Bench${i}`, lastName: 'Customer', email, permissions: 'customer', passwordHash },
           `bench-${i}`,
+          { welcome: false }, // only the checkout e-mails are counted
         ),
       ),
     );

@@ -28,6 +28,8 @@ export const UserCreated = defineEvent(
     /** A customer's parent company (id and name), when it has one; optional so v1 readers still match. */
     companyId: Type.Optional(Type.String()),
     ownCompany: Type.Optional(Type.String()),
+    /** false for accounts that were seeded or imported with a password already: no welcome e-mail. */
+    welcome: Type.Optional(Type.Boolean()),
   }),
 );
 

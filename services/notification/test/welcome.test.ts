@@ -28,12 +28,12 @@ beforeAll(async () => {
 });
 afterAll(() => stopAndClean(service, worker));
 
-function userCreated(email: string, displayName: string) {
+function userCreated(email: string, displayName: string, extra: { welcome?: boolean } = {}) {
   const userId = randomUUID().replace(/-/g, '').slice(0, 24);
   return newEvent(UserCreated, {
     aggregateId: userId,
     correlationId: randomUUID(),
-    payload: { userId, email, displayName, permissions: 'customer' },
+    payload: { userId, email, displayName, permissions: 'customer', ...extra },
   });
 }
 
@@ -73,6 +73,15 @@ describe('UserCreated → welcome e-mail', () => {
     expect(await mailTo(to)).toHaveLength(1);
     expect((await service.ctx.emails.getJob(`email.${event.id}`))?.data.email.to).toBe(to);
   });
+});
+
+it('sends no welcome e-mail to a seeded account (welcome: false)', async () => {
+  const seeded = userCreated(address('seeded'), 'Seeded', { welcome: false });
+  await publish(service, seeded);
+  await consumed(service, 'user');
+  await queueIdle(service);
+  expect(await service.ctx.emails.getJob(`email.${seeded.id}`)).toBeUndefined();
+  expect(await mailTo(address('seeded'))).toHaveLength(0);
 });
 
 describe('POST /send/welcomeEmail', () => {

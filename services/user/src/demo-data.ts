@@ -52,7 +52,10 @@ export async function seedDemoUsers(ctx: UserContext): Promise<void> {
   ];
   try {
     await users.insertMany(
-      demo.map((fields) => newUserWithEvent(users, { ...fields, passwordHash }, correlationId)),
+      // Demo logins are printed at start: no welcome e-mail for them.
+      demo.map((fields) =>
+        newUserWithEvent(users, { ...fields, passwordHash }, correlationId, { welcome: false }),
+      ),
       { ordered: false },
     );
   } catch (err) {

@@ -13,6 +13,7 @@ export function userEventHandlers(ctx: NotificationContext): Record<string, Even
       await enqueueEmail(ctx.emails, event.id, passwordResetEmail(ctx.brand, { ...event.payload, resetUrl }));
     }),
     ...eventHandler(UserCreated, async (event) => {
+      if (event.payload.welcome === false) return; // seeded or imported accounts (demo logins)
       await enqueueEmail(ctx.emails, event.id, welcomeEmail(ctx.brand, event.payload));
     }),
   };

@@ -68,7 +68,12 @@ export function publicUser(user: User) {
  * A new user document with its UserCreated event already in its outbox, so that saving it stores
  * the user and the announcement in one write (other services learn users only from this event).
  */
-export function newUserWithEvent(users: UserModel, fields: Partial<User>, correlationId: string) {
+export function newUserWithEvent(
+  users: UserModel,
+  fields: Partial<User>,
+  correlationId: string,
+  { welcome = true }: { welcome?: boolean } = {},
+) {
   const user = new users(fields);
   const id = user._id.toString();
   user.outbox.push(
@@ -82,6 +87,7 @@ export function newUserWithEvent(users: UserModel, fields: Partial<User>, correl
         permissions: user.permissions,
         ...(user.CompanyId ? { companyId: user.CompanyId } : {}),
         ...(user.ownCompany ? { ownCompany: user.ownCompany } : {}),
+        ...(welcome ? {} : { welcome: false }),
       },
     }),
   );
