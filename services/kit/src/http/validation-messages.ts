@@ -16,7 +16,8 @@ export interface AjvIssue {
 
 /**
  * Schema annotation: a schema may word its own message. Either a predicate appended to the field name
- * (`'x-message': 'must be …'` → "order must be …") or a sentence with `{field}` (`'Invalid {field}'`).
+ * (`'x-message': 'must be …'` → "order must be …"), a sentence with `{field}` (`'Invalid {field}'`),
+ * or a whole sentence starting with a capital, used as it is (the spec's 'Please provide a valid email address').
  */
 export const MESSAGE_KEYWORD = 'x-message';
 
@@ -71,7 +72,8 @@ function typeNoun(type: unknown): string {
 function customMessage(schema: unknown, label: string): string | undefined {
   if (!schema || typeof schema !== 'object' || !(MESSAGE_KEYWORD in schema)) return undefined;
   const text = String((schema as Record<string, unknown>)[MESSAGE_KEYWORD]);
-  return text.includes('{field}') ? text.replaceAll('{field}', label) : `${label} ${text}`;
+  if (text.includes('{field}')) return text.replaceAll('{field}', label);
+  return /^[A-Z]/.test(text) ? text : `${label} ${text}`;
 }
 
 function quote(value: unknown): string {
