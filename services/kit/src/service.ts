@@ -148,7 +148,10 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       );
       relay.start();
     }
-    const consumers: ConsumerHandle[] = [];
+    // Stopped together: each waits out its in-flight Kafka fetch, which one after another adds up.
+    const consumers = opening('consumers', [] as ConsumerHandle[], (all) =>
+      Promise.all(all.map((c) => c.stop())),
+    );
     for (const spec of def.consumers?.(ctx) ?? []) {
       const name = `${def.name}.${spec.name}`;
       // The group carries the topic prefix: kafkajs' group leader assigns only topics it subscribes
@@ -164,7 +167,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
         logger: log.child({ consumer: groupId }) as KitLogger,
         consumerConfig: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
       });
-      consumers.push(opening(`consumer ${groupId}`, consumer, (c) => c.stop()));
+      consumers.push(consumer);
     }
 
     const app = await createServiceApp({
