@@ -127,9 +127,10 @@ const sessionSlice = createSlice({
         state.token = storedToken();
       })
       .addCase(validateSession.rejected, (state) => {
+        // Spec §4: session storage is cleared; the token in the state stays until the next start,
+        // so protected routes show the connection message instead of silently going home.
         sessionStorage.clear();
         state.user = null;
-        state.token = null;
         state.loading = false;
         state.error = true;
         state.errorDetail = SESSION_ERROR;

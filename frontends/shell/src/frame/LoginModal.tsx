@@ -24,6 +24,9 @@ export const LOGIN_TEXTS = {
   resetSent: 'If an account exists for this e-mail, a link to reset your password is on its way.',
 } as const;
 
+/** Where staff go to sign in to the accounting system (a seam for tests: jsdom cannot navigate). */
+export const externalSignIn = { go: (url: string) => window.location.assign(url) };
+
 /** Spec §4: 'Login Successful!' and the modal closes 500 ms later. */
 export const CLOSE_AFTER_MS = 500;
 
@@ -57,7 +60,7 @@ export default function LoginModal({ open, onClose }: { open: boolean; onClose: 
       if (!isCustomer(permissions) && isStaff(permissions) && answer.redirecturl) {
         setStatus({ kind: 'info', text: LOGIN_TEXTS.redirecting });
         dispatch(signedIn({ user: answer.user, token: storedToken() ?? answer.token }));
-        window.location.assign(answer.redirecturl);
+        externalSignIn.go(answer.redirecturl);
         return;
       }
       dispatch(signedIn({ user: answer.user, token: storedToken() ?? answer.token }));

@@ -21,7 +21,7 @@ const linkStyle = ({ isActive }: { isActive: boolean }) => ({
 
 export function TopBar() {
   const user = useAppSelector((s) => s.session.user);
-  const token = useAppSelector((s) => s.session.token);
+  const loading = useAppSelector((s) => s.session.loading);
   const [loginOpen, setLoginOpen] = useState(false);
 
   return (
@@ -52,7 +52,7 @@ export function TopBar() {
                 <UserButton name={user.displayName} />
               </UserMenu>
             </Suspense>
-          ) : token ? null : (
+          ) : loading ? null : (
             <Button type="primary" onClick={() => setLoginOpen(true)}>
               Login
             </Button>

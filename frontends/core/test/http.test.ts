@@ -1,0 +1,128 @@
+import { AxiosError } from 'axios';
+import {
+  API_BASE_URL,
+  createHttpClient,
+  FALLBACK_MESSAGE,
+  http,
+  NO_RESPONSE_MESSAGE,
+  onSessionExpired,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_MESSAGE,
+  toApiError,
+  totalCountOf,
+} from '../src/http';
+import { type ApiServer, startApiServer } from './support/api-server';
+
+describe('the shared axios client (spec §7)', () => {
+  let server: ApiServer;
+  const client = createHttpClient();
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      'GET /echo': (req) => ({
+        body: {
+          result: { authorization: req.headers.authorization ?? null, realm: req.headers.realm_id ?? null },
+        },
+        headers: {
+          token: 'token-from-server',
+          realm_id: 'realm-9',
+          access_token: 'qbo-access',
+          refresh_token: 'qbo-refresh',
+          total_count: '42',
+        },
+      }),
+      'GET /slow': () => ({ hang: true }),
+      'GET /drop': () => ({ drop: true }),
+      'GET /bad': () => ({ status: 400, body: { message: 'cartName must be at most 100 characters' } }),
+      'GET /broken': () => ({ status: 502, body: '<html>Bad gateway</html>' }),
+      'GET /expired': () => ({
+        status: 401,
+        body: { message: 'jwt expired' },
+        headers: { expiredtoken: 'true' },
+      }),
+      'GET /forbidden': () => ({ status: 403, body: { message: 'Forbidden' } }),
+    });
+    client.defaults.baseURL = server.apiUrl;
+  });
+  afterAll(() => server.close());
+  afterEach(() => onSessionExpired(null));
+
+  it('is configured with base URL /api and a 15 s timeout', () => {
+    expect(API_BASE_URL).toBe('/api');
+    expect(REQUEST_TIMEOUT_MS).toBe(15_000);
+    expect(http.defaults.baseURL).toBe('/api');
+    expect(http.defaults.timeout).toBe(15_000);
+  });
+
+  it('sends the session token as a Bearer header and the stored accounting headers', async () => {
+    sessionStorage.setItem('token', 'abc.def.ghi');
+    sessionStorage.setItem('realm_id', 'realm-1');
+    const answer = await client.get('/echo');
+    expect(answer.data.result).toEqual({ authorization: 'Bearer abc.def.ghi', realm: 'realm-1' });
+  });
+
+  it('sends no Authorization header without a session', async () => {
+    const answer = await client.get('/echo');
+    expect(answer.data.result.authorization).toBeNull();
+  });
+
+  it('saves the token, realm_id, access_token and refresh_token response headers', async () => {
+    const answer = await client.get('/echo');
+    expect(sessionStorage.getItem('token')).toBe('token-from-server');
+    expect(sessionStorage.getItem('realm_id')).toBe('realm-9');
+    expect(sessionStorage.getItem('access_token')).toBe('qbo-access');
+    expect(sessionStorage.getItem('refresh_token')).toBe('qbo-refresh');
+    expect(totalCountOf(answer, 0)).toBe(42);
+  });
+
+  it('turns a timeout into 408 with the spec text', async () => {
+    const quick = createHttpClient();
+    quick.defaults.baseURL = server.apiUrl;
+    quick.defaults.timeout = 200;
+    await expect(quick.get('/slow')).rejects.toEqual({ status: 408, message: TIMEOUT_MESSAGE });
+  });
+
+  it('turns a request that got no response into 500 with the spec text', async () => {
+    const silenced = jest.spyOn(console, 'error').mockImplementation(() => {}); // jsdom logs network errors
+    // (A short timeout: jsdom keeps an errored request's timeout timer running until it fires.)
+    await expect(client.get('/drop', { timeout: 500 })).rejects.toEqual({
+      status: 500,
+      message: NO_RESPONSE_MESSAGE,
+    });
+    silenced.mockRestore();
+  });
+
+  it("shows the error body's message, else 'An error occurred'", async () => {
+    await expect(client.get('/bad')).rejects.toEqual({
+      status: 400,
+      message: 'cartName must be at most 100 characters',
+    });
+    await expect(client.get('/broken')).rejects.toEqual({ status: 502, message: FALLBACK_MESSAGE });
+    await expect(client.get('/forbidden')).rejects.toEqual({ status: 403, message: 'Forbidden' });
+  });
+
+  it('treats the expiredtoken header as an expired session and tells the listener', async () => {
+    const seen: unknown[] = [];
+    onSessionExpired((error) => seen.push(error));
+    await expect(client.get('/expired')).rejects.toEqual({
+      status: 401,
+      message: 'jwt expired',
+      expired: true,
+    });
+    expect(seen).toEqual([{ status: 401, message: 'jwt expired', expired: true }]);
+    await expect(client.get('/forbidden')).rejects.toMatchObject({ status: 403 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('normalises axios errors without a network as well', () => {
+    expect(toApiError(new AxiosError('timeout of 15000ms exceeded', 'ECONNABORTED'))).toEqual({
+      status: 408,
+      message: TIMEOUT_MESSAGE,
+    });
+    expect(toApiError(new AxiosError('Network Error', 'ERR_NETWORK'))).toEqual({
+      status: 500,
+      message: NO_RESPONSE_MESSAGE,
+    });
+    expect(toApiError(new Error('boom'))).toEqual({ status: 500, message: NO_RESPONSE_MESSAGE });
+  });
+});

@@ -1,0 +1,165 @@
+import { api } from '../src/api';
+import { http, SESSION_EXPIRED_MESSAGE } from '../src/http';
+import {
+  fetchCartTotal,
+  initialSessionState,
+  mergeUser,
+  SESSION_ERROR,
+  sessionReducer,
+  setCart,
+  signOut,
+  validateSession,
+} from '../src/session-slice';
+import { createAppStore } from '../src/store';
+import { type ApiServer, demoUser, startApiServer } from './support/api-server';
+
+describe('session slice (spec §3-4)', () => {
+  it('starts without a user, with the token of session storage', () => {
+    sessionStorage.setItem('token', 't-1');
+    expect(initialSessionState()).toEqual({
+      user: null,
+      token: 't-1',
+      loading: false,
+      error: false,
+      errorDetail: null,
+    });
+  });
+
+  it('validation: pending sets loading; fulfilled stores the user, clears errors, reads the token', () => {
+    const failed = { ...initialSessionState(), error: true, errorDetail: 'old' };
+    const loading = sessionReducer(failed, validateSession.pending('r1'));
+    expect(loading.loading).toBe(true);
+    sessionStorage.setItem('token', 'fresh-token');
+    const done = sessionReducer(loading, validateSession.fulfilled(demoUser, 'r1'));
+    expect(done).toEqual({
+      user: demoUser,
+      token: 'fresh-token',
+      loading: false,
+      error: false,
+      errorDetail: null,
+    });
+  });
+
+  it("validation rejected: clears session storage and says 'there was an error while logging in'", () => {
+    sessionStorage.setItem('token', 'bad');
+    sessionStorage.setItem('realm_id', 'r');
+    const state = sessionReducer(
+      { ...initialSessionState(), token: 'bad', loading: true },
+      validateSession.rejected(null, 'r1', undefined, { status: 401, message: 'x' }),
+    );
+    expect(sessionStorage.length).toBe(0);
+    expect(state).toMatchObject({
+      user: null,
+      token: 'bad',
+      loading: false,
+      error: true,
+      errorDetail: SESSION_ERROR,
+    });
+    expect(SESSION_ERROR).toBe('there was an error while logging in');
+  });
+
+  it('merges user fields, sets the cart and the cart total', () => {
+    let state = sessionReducer(initialSessionState(), validateSession.fulfilled(demoUser, 'r'));
+    state = sessionReducer(state, mergeUser({ firstName: 'Cas', displayName: 'Cas Customer' }));
+    expect(state.user).toMatchObject({
+      firstName: 'Cas',
+      displayName: 'Cas Customer',
+      email: demoUser.email,
+    });
+    state = sessionReducer(state, setCart({ id: 'cart-2', cartName: 'New cart', cartTotal: 0 }));
+    expect(state.user?.cart).toEqual({ id: 'cart-2', cartName: 'New cart', cartTotal: 0 });
+    state = sessionReducer(
+      state,
+      fetchCartTotal.fulfilled({ id: 'cart-2', cartName: 'New cart', cartTotal: 88.25 }, 'r', 'cart-2'),
+    );
+    expect(state.user?.cart?.cartTotal).toBe(88.25);
+    // A total of another cart does not replace the current one.
+    state = sessionReducer(
+      state,
+      fetchCartTotal.fulfilled({ id: 'other', cartName: 'x', cartTotal: 1 }, 'r', 'other'),
+    );
+    expect(state.user?.cart?.id).toBe('cart-2');
+  });
+
+  it('sign out forgets the user, the token and session storage', () => {
+    sessionStorage.setItem('token', 't');
+    let state = sessionReducer(initialSessionState(), validateSession.fulfilled(demoUser, 'r'));
+    state = sessionReducer(state, signOut());
+    expect(state).toMatchObject({ user: null, token: null, error: false });
+    expect(sessionStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('session thunks against a server', () => {
+  let server: ApiServer;
+  const jwtAnswers: { status: number; body: unknown; headers?: Record<string, string> }[] = [];
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      'GET /auth/jwt': () => jwtAnswers.shift() ?? { status: 500, body: {} },
+      'GET /cart/cart-1/products': () => ({
+        body: { result: [{ id: 'cart-1', cartName: 'Spring gala', cartTotal: 245, CartProducts: [] }] },
+      }),
+      'GET /cart/cart-9/products': () => ({
+        status: 401,
+        body: { message: 'jwt expired' },
+        headers: { expiredtoken: 'true' },
+      }),
+    });
+    http.defaults.baseURL = server.apiUrl;
+  });
+  afterAll(async () => {
+    http.defaults.baseURL = '/api';
+    await server.close();
+  });
+
+  it('loads the user of a stored token (GET /auth/jwt with the Bearer token)', async () => {
+    sessionStorage.setItem('token', 'stored.jwt.token');
+    jwtAnswers.push({ status: 200, body: { result: demoUser } });
+    const store = createAppStore();
+    await store.dispatch(validateSession());
+    expect(store.getState().session).toMatchObject({
+      user: demoUser,
+      token: 'stored.jwt.token',
+      loading: false,
+    });
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer stored.jwt.token');
+  });
+
+  it('a refused token clears the session with the spec message', async () => {
+    sessionStorage.setItem('token', 'stale');
+    jwtAnswers.push({ status: 401, body: { message: 'Invalid token' } });
+    const store = createAppStore();
+    await store.dispatch(validateSession());
+    expect(store.getState().session).toMatchObject({ user: null, error: true, errorDetail: SESSION_ERROR });
+    expect(sessionStorage.getItem('token')).toBeNull();
+  });
+
+  it('fetches the cart total into the session user', async () => {
+    sessionStorage.setItem('token', 'stored');
+    jwtAnswers.push({ status: 200, body: { result: demoUser } });
+    const store = createAppStore();
+    await store.dispatch(validateSession());
+    await store.dispatch(fetchCartTotal('cart-1'));
+    expect(store.getState().session.user?.cart).toEqual({
+      id: 'cart-1',
+      cartName: 'Spring gala',
+      cartTotal: 245,
+    });
+  });
+
+  it('an expiredtoken answer anywhere signs out and explains', async () => {
+    sessionStorage.setItem('token', 'stored');
+    jwtAnswers.push({ status: 200, body: { result: demoUser } });
+    const store = createAppStore();
+    await store.dispatch(validateSession());
+    await store.dispatch(api.endpoints.getCart.initiate({ id: 'cart-9' }));
+    expect(store.getState().session).toMatchObject({
+      user: null,
+      token: null,
+      error: true,
+      errorDetail: SESSION_EXPIRED_MESSAGE,
+    });
+    expect(sessionStorage.getItem('token')).toBeNull();
+  });
+});
