@@ -6,6 +6,7 @@ export * from './api';
 export * from './http';
 export * from './roles';
 export * from './rules/format';
+export * from './rules/images';
 export * from './rules/price';
 export * from './rules/will-call';
 export * from './session-slice';

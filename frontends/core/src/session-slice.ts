@@ -162,3 +162,27 @@ const sessionSlice = createSlice({
 export const { mergeUser, setCart, signedIn, signOut, sessionExpired, clearSessionError } =
   sessionSlice.actions;
 export const sessionReducer = sessionSlice.reducer;
+
+/**
+ * After an order, the cart service checks the cart out and makes a new active cart (from the
+ * EstimateSubmitted event): ask the session again until it names a different cart, then make it current.
+ */
+export const refreshActiveCart = createAsyncThunk<
+  SessionCart | null,
+  { previousCartId: string; tries?: number }
+>('session/refreshActiveCart', async ({ previousCartId, tries = 20 }, { dispatch }) => {
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    try {
+      const response = await http.get<{ result: User }>('/auth/jwt');
+      const cart = response.data.result.cart ?? null;
+      if (cart && cart.id !== previousCartId) {
+        dispatch(setCart(cart));
+        return cart;
+      }
+    } catch {
+      // try again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return null;
+});

@@ -1,3 +1,135 @@
+import {
+  type ApiError,
+  isStaff,
+  useAppSelector,
+  useChangePasswordMutation,
+  useChangeTruckingFeeMutation,
+  useGetTruckingFeeQuery,
+} from '@decor/web-core';
+import { Alert, Button, Spin } from '@decor/web-core/ui';
+import { Form, Input, InputNumber } from '@decor/web-core/ui-forms';
+import { useState } from 'react';
+import { TEXTS } from '../texts';
+
+export const MIN_PASSWORD_LENGTH = 3;
+
+type Outcome = { type: 'success' | 'error'; text: string } | null;
+
+function ChangePassword({ userId }: { userId: string }) {
+  const [form] = Form.useForm<{ password: string; confirm: string }>();
+  const [change, { isLoading }] = useChangePasswordMutation();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 420 }}
+      validateMessages={{ required: TEXTS.required }}
+      onFinish={async ({ password }) => {
+        try {
+          await change({ id: userId, password: password.trim() }).unwrap();
+          form.resetFields();
+          setOutcome({ type: 'success', text: TEXTS.passwordChanged });
+        } catch {
+          setOutcome({ type: 'error', text: TEXTS.profileError });
+        }
+      }}
+    >
+      <h2>Change Password</h2>
+      <Form.Item
+        label="Password"
+        name="password"
+        rules={[{ required: true }, { min: MIN_PASSWORD_LENGTH, message: TEXTS.passwordTooShort }]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        label="Confirm Password"
+        name="confirm"
+        dependencies={['password']}
+        rules={[
+          { required: true },
+          { min: MIN_PASSWORD_LENGTH, message: TEXTS.passwordTooShort },
+          ({ getFieldValue }) => ({
+            validator: (_rule, value: string | undefined) =>
+              !value || value.trim() === String(getFieldValue('password') ?? '').trim()
+                ? Promise.resolve()
+                : Promise.reject(new Error(TEXTS.passwordMismatch)),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      {outcome ? (
+        <Alert type={outcome.type} showIcon title={outcome.text} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Button type="primary" htmlType="submit" loading={isLoading}>
+        Submit
+      </Button>
+    </Form>
+  );
+}
+
+function ChangeTruckingFee() {
+  const { data: fee, error, isLoading } = useGetTruckingFeeQuery();
+  const [change, { isLoading: saving }] = useChangeTruckingFeeMutation();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  if (isLoading) return <Spin />;
+  if (error || !fee) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={`${TEXTS.truckingFetchError}${(error as ApiError | undefined)?.message ?? ''}`}
+      />
+    );
+  }
+  return (
+    <Form
+      layout="vertical"
+      style={{ maxWidth: 420 }}
+      initialValues={{ value: fee.value }}
+      validateMessages={{ required: TEXTS.required }}
+      onFinish={async ({ value }: { value: number }) => {
+        try {
+          await change({ id: fee.id, value }).unwrap();
+          setOutcome({ type: 'success', text: TEXTS.truckingChanged });
+        } catch {
+          setOutcome({ type: 'error', text: TEXTS.truckingChangeError });
+        }
+      }}
+    >
+      <h2>Change Trucking Fee</h2>
+      <Form.Item label="Trucking fee" name="value" rules={[{ required: true }]}>
+        <InputNumber min={0} max={1_000_000} step={5} precision={2} prefix="$" style={{ width: '100%' }} />
+      </Form.Item>
+      {outcome ? (
+        <Alert type={outcome.type} showIcon title={outcome.text} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Button type="primary" htmlType="submit" loading={saving}>
+        Submit
+      </Button>
+    </Form>
+  );
+}
+
+/** /profile (spec §2): name, e-mail, Change Password; staff also Change Trucking Fee. */
 export default function Profile() {
-  return <div>Profile</div>;
+  const user = useAppSelector((s) => s.session.user);
+  if (!user) return null;
+  return (
+    <section className="page" aria-labelledby="profile-title">
+      <h1 id="profile-title" style={{ marginTop: 0 }}>
+        Profile
+      </h1>
+      <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '8px 16px' }}>
+        <dt style={{ color: '#6b5d52' }}>Name</dt>
+        <dd style={{ margin: 0 }}>{`${user.firstName} ${user.lastName}`.trim() || user.displayName}</dd>
+        <dt style={{ color: '#6b5d52' }}>Email</dt>
+        <dd style={{ margin: 0 }}>{user.email}</dd>
+      </dl>
+      <ChangePassword userId={user.id} />
+      {isStaff(user.permissions) ? <ChangeTruckingFee /> : null}
+    </section>
+  );
 }

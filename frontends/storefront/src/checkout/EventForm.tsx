@@ -1,0 +1,136 @@
+import { type EventDetails, useAppSelector, type WillCall } from '@decor/web-core';
+import { Navigate, useLocation, useNavigate } from '@decor/web-core/router';
+import { Button } from '@decor/web-core/ui';
+import { Collapse, DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-data';
+import { Form, Input } from '@decor/web-core/ui-forms';
+import { TEXTS } from '../texts';
+import { type CheckoutState, EVENT_FIELDS, type FieldSpec, labelOf, WILL_CALL_FIELDS } from './fields';
+
+const DATE = 'YYYY-MM-DD';
+const TIME = 'HH:mm';
+
+type FormValues = Record<string, string | Dayjs | null | undefined>;
+
+function toForm(values: Record<string, string | undefined>, fields: FieldSpec<string>[]): FormValues {
+  return Object.fromEntries(
+    fields.map((f) => {
+      const v = values[f.name];
+      if (!v) return [f.name, undefined];
+      if (f.kind === 'date') return [f.name, dayjs(v, DATE)];
+      if (f.kind === 'time') return [f.name, dayjs(v, TIME)];
+      return [f.name, v];
+    }),
+  );
+}
+
+function fromForm(values: FormValues, fields: FieldSpec<string>[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    if (v === undefined || v === null || v === '') continue;
+    if (typeof v === 'string') out[f.name] = v.trim();
+    else out[f.name] = v.format(f.kind === 'date' ? DATE : TIME);
+  }
+  return out;
+}
+
+function FieldInput({ field }: { field: FieldSpec<string> }) {
+  if (field.kind === 'date') return <DatePicker format="MMMM D, YYYY" style={{ width: '100%' }} />;
+  if (field.kind === 'time')
+    return <TimePicker use12Hours format="h:mm A" minuteStep={5} style={{ width: '100%' }} />;
+  if (field.kind === 'textarea') return <Input.TextArea rows={3} maxLength={2000} />;
+  return <Input disabled={field.locked} readOnly={field.locked} maxLength={200} />;
+}
+
+const item = (field: FieldSpec<string>) => (
+  <Form.Item
+    key={field.name}
+    name={field.name}
+    label={labelOf(field)}
+    rules={field.required ? [{ required: true, message: TEXTS.required }] : []}
+  >
+    <FieldInput field={field} />
+  </Form.Item>
+);
+
+/** /checkout/event: Event Details and the collapsible Will Call Order (spec §2); data travels in navigation state. */
+export function EventForm({ activeCartId }: { activeCartId: string | undefined }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<FormValues>();
+  const company = useAppSelector((s) => s.session.user?.ownCompany ?? '');
+  const carried = (location.state ?? null) as CheckoutState | null;
+  const cartId = carried?.cartId ?? activeCartId;
+  if (!cartId) return <Navigate to="/checkout/cart" replace />;
+
+  const initial: FormValues = {
+    ...toForm({ ...carried?.event }, EVENT_FIELDS),
+    ...toForm({ ...carried?.willCall }, WILL_CALL_FIELDS),
+    customerName: company,
+    willCallCustomerName: company,
+  };
+
+  const onFinish = (values: FormValues) => {
+    const event = { ...fromForm(values, EVENT_FIELDS), customerName: company } as unknown as EventDetails;
+    const willCall = { ...fromForm(values, WILL_CALL_FIELDS), willCallCustomerName: company } as WillCall;
+    const state: CheckoutState = { cartId, event, willCall };
+    navigate('/checkout/summary', { state });
+  };
+
+  return (
+    <section className="page" style={{ maxWidth: 880 }} aria-labelledby="event-title">
+      <h1 id="event-title" style={{ marginTop: 0 }}>
+        Event Details
+      </h1>
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={onFinish}
+        onFinishFailed={({ errorFields }) => {
+          const first = errorFields[0];
+          if (first) form.focusField(first.name);
+        }}
+        requiredMark={false}
+      >
+        <div
+          style={{
+            display: 'grid',
+            gap: '0 20px',
+            gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 260px), 1fr))',
+          }}
+        >
+          {EVENT_FIELDS.filter((f) => f.kind !== 'textarea').map(item)}
+        </div>
+        {EVENT_FIELDS.filter((f) => f.kind === 'textarea').map(item)}
+        <Collapse
+          style={{ marginBottom: 24 }}
+          items={[
+            {
+              key: 'will-call',
+              label: 'Will Call Order',
+              forceRender: true,
+              children: (
+                <div
+                  style={{
+                    display: 'grid',
+                    gap: '0 20px',
+                    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 220px), 1fr))',
+                  }}
+                >
+                  {WILL_CALL_FIELDS.map(item)}
+                </div>
+              ),
+            },
+          ]}
+        />
+        <Button onClick={() => navigate('/checkout/cart')} style={{ marginRight: 12 }}>
+          Back
+        </Button>
+        <Button type="primary" htmlType="submit" size="large">
+          Go To Summary
+        </Button>
+      </Form>
+    </section>
+  );
+}

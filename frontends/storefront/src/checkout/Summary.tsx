@@ -1,0 +1,242 @@
+import {
+  type ApiError,
+  type CartLine,
+  type EstimateRequest,
+  formatDollars,
+  formatLongDate,
+  formatTime,
+  refreshActiveCart,
+  showWillCall,
+  useAppDispatch,
+  useCreateEstimateMutation,
+  useGetCartQuery,
+  useSendNewEstimateMailMutation,
+} from '@decor/web-core';
+import { Link, Navigate, useLocation, useNavigate } from '@decor/web-core/router';
+import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Checkbox, Collapse, Table, type TableColumnsType } from '@decor/web-core/ui-data';
+import { Modal, Result } from '@decor/web-core/ui-forms';
+import { useMemo, useState } from 'react';
+import { TEXTS } from '../texts';
+import { type CheckoutState, EVENT_FIELDS, type FieldSpec, TERMS, WILL_CALL_FIELDS } from './fields';
+
+const show = (field: FieldSpec<string>, value: string | undefined) => {
+  if (!value) return '';
+  if (field.kind === 'date') return formatLongDate(value);
+  if (field.kind === 'time') return formatTime(value);
+  return value;
+};
+
+function DetailsTable({
+  caption,
+  fields,
+  values,
+}: {
+  caption: string;
+  fields: FieldSpec<string>[];
+  values: Record<string, string | undefined>;
+}) {
+  return (
+    <table
+      className="details"
+      style={{ width: '100%', borderCollapse: 'collapse', background: '#fff', borderRadius: 8 }}
+    >
+      <caption className="sr-only">{caption}</caption>
+      <tbody>
+        {fields.map((f) => (
+          <tr key={f.name} style={{ borderBottom: '1px solid #f0e8dd' }}>
+            <th
+              scope="row"
+              style={{
+                textAlign: 'left',
+                padding: '8px 12px',
+                width: '40%',
+                fontWeight: 500,
+                color: '#6b5d52',
+              }}
+            >
+              {f.label}
+            </th>
+            <td style={{ padding: '8px 12px', whiteSpace: 'pre-line' }}>{show(f, values[f.name])}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+type Dialog =
+  | { open: false }
+  | { open: true; state: 'sending' | 'done' | 'failed'; docNumber?: string; reason?: string };
+
+/** /checkout/summary (spec §2): what will be ordered, the terms, and Submit Order. */
+export function Summary() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const carried = (location.state ?? null) as CheckoutState | null;
+  const {
+    data: cart,
+    isLoading,
+    isError,
+  } = useGetCartQuery({ id: carried?.cartId ?? '' }, { skip: !carried?.cartId });
+  const [createEstimate] = useCreateEstimateMutation();
+  const [sendMail] = useSendNewEstimateMailMutation();
+  const [agreed, setAgreed] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>({ open: false });
+  const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
+
+  if (!carried?.event) return <Navigate to="/" replace />;
+  const event = carried.event as unknown as Record<string, string | undefined>;
+  const willCall = { ...carried.willCall } as Record<string, string | undefined>;
+
+  const submit = async () => {
+    if (!agreed || !cart) return;
+    setDialog({ open: true, state: 'sending' });
+    const body = {
+      CartId: cart.id,
+      status: 'Pending',
+      ...carried.event,
+      ...carried.willCall,
+    } as EstimateRequest;
+    try {
+      const created = await createEstimate({ body, key: idempotencyKey }).unwrap();
+      setDialog({ open: true, state: 'done', docNumber: created.DocNumber });
+      void sendMail(body);
+      void dispatch(refreshActiveCart({ previousCartId: cart.id }));
+    } catch (error) {
+      setDialog({ open: true, state: 'failed', reason: (error as ApiError).message });
+    }
+  };
+
+  const columns: TableColumnsType<CartLine> = [
+    { title: 'Product', dataIndex: 'name' },
+    { title: 'Price', dataIndex: 'price', align: 'right', render: (v: number) => formatDollars(v) },
+    { title: 'Quantity', dataIndex: 'qty', align: 'right' },
+    { title: 'Total', dataIndex: 'total', align: 'right', render: (v: number) => formatDollars(v) },
+  ];
+
+  return (
+    <section className="page" aria-labelledby="summary-title">
+      <h1 id="summary-title" style={{ marginTop: 0 }}>
+        Summary
+      </h1>
+      {isError ? <Alert type="error" showIcon title={TEXTS.cartLoadError} /> : null}
+      {isLoading ? <Spin /> : null}
+      {cart ? (
+        <div style={{ overflowX: 'auto' }}>
+          <Table<CartLine>
+            rowKey="CartProductId"
+            columns={columns}
+            dataSource={cart.CartProducts}
+            pagination={false}
+            size="small"
+            summary={() => (
+              <Table.Summary.Row>
+                <Table.Summary.Cell index={0} colSpan={3}>
+                  <strong>Total</strong>
+                </Table.Summary.Cell>
+                <Table.Summary.Cell index={1} align="right">
+                  <strong data-testid="summary-total">{formatDollars(cart.cartTotal)}</strong>
+                </Table.Summary.Cell>
+              </Table.Summary.Row>
+            )}
+          />
+        </div>
+      ) : null}
+
+      <h2>Event Details</h2>
+      <div
+        style={{
+          display: 'grid',
+          gap: 16,
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 340px), 1fr))',
+        }}
+      >
+        <DetailsTable caption="Event details, part 1" fields={EVENT_FIELDS.slice(0, 6)} values={event} />
+        <DetailsTable caption="Event details, part 2" fields={EVENT_FIELDS.slice(6, 13)} values={event} />
+      </div>
+
+      {showWillCall(willCall) ? (
+        <>
+          <h2>Will Call Order</h2>
+          <DetailsTable caption="Will call order" fields={WILL_CALL_FIELDS} values={willCall} />
+        </>
+      ) : null}
+
+      <Collapse
+        style={{ margin: '24px 0 16px' }}
+        items={[
+          {
+            key: 'terms',
+            label: 'Terms & Conditions',
+            children: (
+              <ul style={{ margin: 0, paddingLeft: 20, lineHeight: 1.7 }}>
+                {TERMS.map((t) => (
+                  <li key={t}>{t}</li>
+                ))}
+              </ul>
+            ),
+          },
+        ]}
+      />
+      <Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)}>
+        I agree to the Terms &amp; Conditions
+      </Checkbox>
+      {!agreed ? (
+        <div aria-live="polite" style={{ color: '#c0392b', marginTop: 4 }}>
+          {TEXTS.agree}
+        </div>
+      ) : null}
+      <Flex gap={12} style={{ marginTop: 20 }} wrap>
+        <Button onClick={() => navigate('/checkout/event', { state: carried })}>Back</Button>
+        <Button type="primary" size="large" disabled={!agreed || !cart} onClick={submit}>
+          Submit Order
+        </Button>
+      </Flex>
+
+      <Modal
+        open={dialog.open}
+        title="Submit Order"
+        closable={dialog.open && dialog.state !== 'sending'}
+        maskClosable={false}
+        onCancel={() => setDialog({ open: false })}
+        footer={
+          dialog.open && dialog.state === 'done' ? (
+            <Button type="primary" onClick={() => navigate('/', { replace: true })}>
+              Done
+            </Button>
+          ) : dialog.open && dialog.state === 'failed' ? (
+            <Button onClick={() => setDialog({ open: false })}>Close</Button>
+          ) : null
+        }
+      >
+        {dialog.open && dialog.state === 'sending' ? (
+          <Flex vertical align="center" gap={12} style={{ padding: 24 }}>
+            <Spin size="large" />
+            <span>Submitting your order…</span>
+          </Flex>
+        ) : null}
+        {dialog.open && dialog.state === 'done' ? (
+          <Result
+            status="success"
+            title={TEXTS.submitted}
+            subTitle={
+              <>
+                {dialog.docNumber ? `Estimate ${dialog.docNumber}. ` : ''}We will be in touch soon.{' '}
+                <Link to="/carts">Your carts</Link>
+              </>
+            }
+          />
+        ) : null}
+        {dialog.open && dialog.state === 'failed' ? (
+          <Result
+            status="error"
+            title={TEXTS.submitFailure}
+            subTitle={dialog.reason ?? TEXTS.submitGenericFailure}
+          />
+        ) : null}
+      </Modal>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { type Product, quantityAllowed, useAppSelector, useSaveCartLineMutation } from '@decor/web-core';
+import { Alert, Button, Flex, ShoppingCartOutlined } from '@decor/web-core/ui';
+import { InputNumber } from '@decor/web-core/ui-forms';
+import { useEffect, useId, useState } from 'react';
+import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
+
+/**
+ * Customers' add-to-cart control (spec §4-5): a quantity from 1 to the stock; out of range nothing
+ * happens; 'Success!' or 'an error occurred', both dismissible.
+ */
+export function AddToCart({ product, compact = false }: { product: Product; compact?: boolean }) {
+  const cartId = useAppSelector((s) => s.session.user?.cart?.id);
+  const stock = product.quantity ?? 0;
+  const [qty, setQty] = useState<number>(1);
+  const [result, setResult] = useState<'success' | 'error' | null>(null);
+  const [save, { isLoading }] = useSaveCartLineMutation();
+  const inputId = useId();
+
+  useEffect(() => {
+    if (result !== 'success') return;
+    const timer = setTimeout(() => setResult(null), SUCCESS_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [result]);
+
+  const add = async () => {
+    if (!quantityAllowed(qty, stock)) return;
+    if (!cartId) {
+      setResult('error');
+      return;
+    }
+    try {
+      await save({ cartId, productId: product.id, qty, price: product.price }).unwrap();
+      setResult('success');
+    } catch {
+      setResult('error');
+    }
+  };
+
+  return (
+    <div>
+      <Flex gap={8} align="center" wrap>
+        <label htmlFor={inputId} style={{ fontSize: 13 }}>
+          Qty
+        </label>
+        <InputNumber
+          id={inputId}
+          min={1}
+          max={Math.max(stock, 1)}
+          precision={0}
+          value={qty}
+          disabled={stock < 1}
+          onChange={(value) => setQty(typeof value === 'number' ? value : 0)}
+          style={{ width: 76 }}
+        />
+        <Button
+          type="primary"
+          icon={<ShoppingCartOutlined />}
+          onClick={add}
+          loading={isLoading}
+          disabled={stock < 1}
+          aria-label={`Add ${product.name} to the cart`}
+        >
+          {compact ? 'Add' : 'Add To Cart'}
+        </Button>
+      </Flex>
+      {result ? (
+        <Alert
+          style={{ marginTop: 8 }}
+          type={result}
+          showIcon
+          role={result === 'error' ? 'alert' : 'status'}
+          title={result === 'success' ? TEXTS.addSuccess : TEXTS.addFailure}
+          closable={{ onClose: () => setResult(null), 'aria-label': 'Dismiss' }}
+        />
+      ) : null}
+    </div>
+  );
+}

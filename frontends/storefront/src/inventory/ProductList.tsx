@@ -1,0 +1,76 @@
+import { isCustomer, isStaff, type Product, useAppSelector, useGetProductsQuery } from '@decor/web-core';
+import { useNavigate, useParams } from '@decor/web-core/router';
+import { Alert, Button, Empty, PlusOutlined, Spin } from '@decor/web-core/ui';
+import { TEXTS } from '../texts';
+import { AddToCart } from './AddToCart';
+import { Price } from './Price';
+import { ProductImage } from './ProductImage';
+
+export const productPath = (p: Pick<Product, 'id'>, category: string, subcategory: string) =>
+  `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}/${encodeURIComponent(p.id)}`;
+
+/** /inventory/{category}/{subcategory}: the products of a subcategory (spec §2). */
+export function ProductList() {
+  const { category = '', subcategory = '' } = useParams();
+  const permissions = useAppSelector((s) => s.session.user?.permissions);
+  const signedIn = useAppSelector((s) => !!s.session.user);
+  const navigate = useNavigate();
+  const { data, isFetching, isError } = useGetProductsQuery(
+    { category, subcategory: [subcategory] },
+    { skip: !category || !subcategory },
+  );
+
+  return (
+    <section aria-labelledby="list-title" style={{ flex: 1, minWidth: 0, padding: 'clamp(12px, 3vw, 28px)' }}>
+      <h1 id="list-title" style={{ marginTop: 0, fontSize: 'clamp(22px, 3.5vw, 32px)' }}>
+        {subcategory}
+        <span
+          style={{ display: 'block', fontSize: 14, fontFamily: 'inherit', color: '#8a7a6c', fontWeight: 400 }}
+        >
+          {category}
+        </span>
+      </h1>
+      {isStaff(permissions) ? (
+        <Button icon={<PlusOutlined />} style={{ marginBottom: 16 }}>
+          Add Product
+        </Button>
+      ) : null}
+      {isError ? <Alert type="error" showIcon title={TEXTS.productsError} /> : null}
+      {isFetching && !data ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}
+      {data && data.length === 0 ? <Empty description={TEXTS.noProducts} /> : null}
+      <ul
+        style={{
+          listStyle: 'none',
+          padding: 0,
+          margin: 0,
+          display: 'grid',
+          gap: 20,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))',
+        }}
+      >
+        {(data ?? []).map((product) => (
+          <li
+            key={product.id}
+            style={{
+              background: '#fff',
+              borderRadius: 10,
+              padding: 12,
+              boxShadow: '0 1px 3px rgba(43,36,32,0.08)',
+              display: 'flex',
+              flexDirection: 'column',
+              gap: 8,
+            }}
+          >
+            <ProductImage images={product.Images} alt={product.name} />
+            <h2 style={{ fontSize: 17, margin: '4px 0 0' }}>{product.name}</h2>
+            {signedIn ? <Price product={product} /> : null}
+            <div style={{ marginTop: 'auto', display: 'flex', flexDirection: 'column', gap: 8 }}>
+              {isCustomer(permissions) ? <AddToCart product={product} compact /> : null}
+              <Button onClick={() => navigate(productPath(product, category, subcategory))}>More Info</Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
