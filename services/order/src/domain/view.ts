@@ -1,0 +1,68 @@
+import { type EstimateDetailField, toDollars } from '@decor/contracts';
+import { DETAIL_FIELDS, type EstimateDetails } from './details';
+import type { EstimateLine } from './estimate';
+
+/** A stored estimate as the domain sees it (money in cents). */
+export interface EstimateRecord {
+  id: string;
+  docNumber: string;
+  userId: string;
+  cartId: string;
+  status: string;
+  hasBeenModified: boolean;
+  hasInvoice: boolean;
+  isInQbo: boolean;
+  qboId: string | null;
+  syncToken: string | null;
+  details: EstimateDetails;
+  lines: readonly EstimateLine[];
+  subtotalCents: number;
+  truckingCents: number;
+  taxCents: number;
+  totalCents: number;
+  customer: { email: string; displayName: string; ownCompany: string | null; qboId: string | null };
+  createdAt: Date;
+}
+
+/**
+ * The estimate as the API shows it (spec §3 Order): the spec's field names, every event-detail and
+ * will-call field present (null when not filled in), money in dollars, lines as CartProducts.
+ */
+export function estimateView(estimate: EstimateRecord) {
+  const details = Object.fromEntries(
+    DETAIL_FIELDS.map((field) => [field, estimate.details[field] ?? null]),
+  ) as Record<EstimateDetailField, string | null>;
+  return {
+    id: estimate.id,
+    DocNumber: estimate.docNumber,
+    UserId: estimate.userId,
+    CartId: estimate.cartId,
+    status: estimate.status,
+    hasBeenModified: estimate.hasBeenModified,
+    hasInvoice: estimate.hasInvoice,
+    isInQbo: estimate.isInQbo,
+    qboId: estimate.qboId,
+    syncToken: estimate.syncToken,
+    ...details,
+    subtotal: toDollars(estimate.subtotalCents),
+    truckingFee: toDollars(estimate.truckingCents),
+    salesTax: toDollars(estimate.taxCents),
+    total: toDollars(estimate.totalCents),
+    createdAt: estimate.createdAt.toISOString(),
+    CartProducts: estimate.lines.map((line) => ({
+      id: line.productId,
+      name: line.name,
+      description: line.description,
+      qty: line.qty,
+      price: toDollars(line.priceCents),
+      total: toDollars(line.totalCents),
+      qboId: line.qboId,
+    })),
+    User: {
+      displayName: estimate.customer.displayName,
+      ownCompany: estimate.customer.ownCompany,
+      email: estimate.customer.email,
+      qboId: estimate.customer.qboId,
+    },
+  };
+}
