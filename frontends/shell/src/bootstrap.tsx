@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { AppFrame } from './frame/AppFrame';
+import './shared-for-remotes';
 import { theme } from './theme';
 
 const store = createAppStore();

@@ -34,12 +34,15 @@ function fromForm(values: FormValues, fields: FieldSpec<string>[]): Record<strin
   return out;
 }
 
-function FieldInput({ field }: { field: FieldSpec<string> }) {
-  if (field.kind === 'date') return <DatePicker format="MMMM D, YYYY" style={{ width: '100%' }} />;
-  if (field.kind === 'time')
-    return <TimePicker use12Hours format="h:mm A" minuteStep={5} style={{ width: '100%' }} />;
-  if (field.kind === 'textarea') return <Input.TextArea rows={3} maxLength={2000} />;
-  return <Input disabled={field.locked} readOnly={field.locked} maxLength={200} />;
+/** The control of one field; Form.Item hands it id, value and onChange, passed on to the antd control. */
+function FieldInput({ field, ...control }: { field: FieldSpec<string> } & Record<string, unknown>) {
+  if (field.kind === 'date')
+    return <DatePicker format="MMMM D, YYYY" style={{ width: '100%' }} {...control} />;
+  if (field.kind === 'time') {
+    return <TimePicker use12Hours format="h:mm A" minuteStep={5} style={{ width: '100%' }} {...control} />;
+  }
+  if (field.kind === 'textarea') return <Input.TextArea rows={3} maxLength={2000} {...control} />;
+  return <Input disabled={field.locked} readOnly={field.locked} maxLength={200} {...control} />;
 }
 
 const item = (field: FieldSpec<string>) => (
