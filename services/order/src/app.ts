@@ -1,15 +1,35 @@
-import type { BaseContext, ServiceDefinition } from '@decor/kit';
+import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { OrderConfig } from './config';
+import { buildOrderContext, CONSUMERS, type OrderContext } from './context';
+import { cartEventHandlers, truckingFeeEventHandlers, userEventHandlers } from './events/projections';
+import { estimateRoutes } from './routes/estimates';
+import { ensureDocNumberCounter } from './store/writes';
 
-export type OrderContext = BaseContext<OrderConfig>;
+export type { OrderContext } from './context';
 
-/** The order service: estimates and invoices. Its domain arrives with the storefront and back-office issues. */
+export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
+  await app.register(async (scope) => estimateRoutes(scope as ServiceApp, ctx));
+}
+
+/** The order service: estimates (invoices come with the back-office issues). */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
   return {
     name: 'order',
     config,
     publishes: ['order'],
-    build: (base) => base,
-    routes: async () => {},
+    build: buildOrderContext,
+    outbox: (ctx) => [ctx.estimates],
+    consumers: (ctx) => [
+      { name: CONSUMERS.carts.name, topics: [CONSUMERS.carts.topic], handlers: cartEventHandlers(ctx) },
+      {
+        name: CONSUMERS.truckingFee.name,
+        topics: [CONSUMERS.truckingFee.topic],
+        handlers: truckingFeeEventHandlers(ctx),
+      },
+      { name: CONSUMERS.users.name, topics: [CONSUMERS.users.topic], handlers: userEventHandlers(ctx) },
+    ],
+    routes: registerRoutes,
+    onReady: ensureDocNumberCounter,
+    closers: (ctx) => [{ name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() }],
   };
 }

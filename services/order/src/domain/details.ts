@@ -64,12 +64,12 @@ export function parseDetails(input: DetailsInput): { details: EstimateDetails } 
       continue;
     }
     if (field === 'customerName') continue;
-    const max = DETAIL_MAX_LENGTH[field];
-    if (value.length > max) return { problem: `${field} must be at most ${max} characters` };
     if (field === 'eventDate') {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return { problem: DATE_FORMAT_MESSAGE };
       if (!isRealDate(value)) return { problem: REAL_DATE_MESSAGE };
     }
+    const max = DETAIL_MAX_LENGTH[field];
+    if (value.length > max) return { problem: `${field} must be at most ${max} characters` };
     details[field] = value;
   }
   return { details };

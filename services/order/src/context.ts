@@ -1,0 +1,70 @@
+import type { AggregateType } from '@decor/contracts';
+import { type BaseContext, waitForCatchUp } from '@decor/kit';
+import type { Admin } from 'kafkajs';
+import type { OrderConfig } from './config';
+import { calendarDate } from './domain/modification';
+import { type CounterModel, counterModel } from './store/counter-model';
+import { type EstimateModel, estimateModel } from './store/estimate-model';
+import {
+  type CartProjectionModel,
+  cartProjectionModel,
+  type TruckingFeeModel,
+  truckingFeeModel,
+  type UserProjectionModel,
+  userProjectionModel,
+} from './store/projection-models';
+
+/** This service's event consumers (each its own group, so one slow topic never delays another). */
+export const CONSUMERS = {
+  carts: { name: 'carts', topic: 'cart' },
+  truckingFee: { name: 'trucking-fee', topic: 'catalogue' },
+  users: { name: 'users', topic: 'user' },
+} as const satisfies Record<string, { name: string; topic: AggregateType }>;
+
+export type ConsumerKey = keyof typeof CONSUMERS;
+
+export interface OrderContext extends BaseContext<OrderConfig> {
+  estimates: EstimateModel;
+  counters: CounterModel;
+  carts: CartProjectionModel;
+  truckingFee: TruckingFeeModel;
+  users: UserProjectionModel;
+  /** Connected once at start (closed at shutdown): reads topic ends for `catchUp`. */
+  kafkaAdmin: Admin;
+  /**
+   * Waits (at most ~3 s) until our consumer has handled every event that is on its topic now, so a
+   * projection read next reflects what the other service published before this request arrived.
+   */
+  catchUp(consumer: ConsumerKey): Promise<boolean>;
+  /** Today's date (YYYY-MM-DD) in the business's time zone. */
+  today(): string;
+}
+
+/** The consumer group the kit gives a consumer of this service (`<prefix>.<service>.<name>`). */
+export function consumerGroupId(config: OrderConfig, consumer: ConsumerKey): string {
+  return `${config.KAFKA_TOPIC_PREFIX}.order.${CONSUMERS[consumer].name}`;
+}
+
+export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise<OrderContext> {
+  const timeZone = base.config.BUSINESS_TIME_ZONE;
+  calendarDate(new Date(), timeZone); // an unknown zone fails the start here, with Intl's message
+  const kafkaAdmin = base.kafka.admin();
+  await kafkaAdmin.connect();
+  return {
+    ...base,
+    estimates: estimateModel(base.connection),
+    counters: counterModel(base.connection),
+    carts: cartProjectionModel(base.connection),
+    truckingFee: truckingFeeModel(base.connection),
+    users: userProjectionModel(base.connection),
+    kafkaAdmin,
+    catchUp: (consumer) =>
+      waitForCatchUp({
+        admin: kafkaAdmin,
+        connection: base.connection,
+        groupId: consumerGroupId(base.config, consumer),
+        topic: base.topic(CONSUMERS[consumer].topic),
+      }),
+    today: () => calendarDate(new Date(), timeZone),
+  };
+}

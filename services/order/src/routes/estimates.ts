@@ -1,0 +1,205 @@
+import {
+  badRequest,
+  findList,
+  forbidden,
+  HttpError,
+  hasRole,
+  type ListSpec,
+  listQuerySchema,
+  notFound,
+  objectIdParam,
+  type ServiceApp,
+  sendList,
+  serviceUnavailable,
+} from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OrderContext } from '../context';
+import { parseDetails, withCustomerName } from '../domain/details';
+import {
+  buildEstimate,
+  cartRefusal,
+  MESSAGES,
+  ORDER_STATUSES,
+  type OrderStatus,
+  statusFromQuery,
+} from '../domain/estimate';
+import { canBeModified } from '../domain/modification';
+import { estimateView } from '../domain/view';
+import { type Estimate, estimateRecord } from '../store/estimate-model';
+import { type CartProjection, cartSnapshot, TRUCKING_FEE_DOC } from '../store/projection-models';
+import { insertEstimate } from '../store/writes';
+import { EstimateView, ForeignId, IdempotencyHeaders, SubmitEstimateBody, SubmittedResult } from './schemas';
+
+const LIST_SPEC = {
+  orderFields: ['createdAt', 'updatedAt', 'eventDate', 'status'],
+  defaultOrder: 'createdAt:DESC',
+  likeFields: ['DocNumber'],
+  filters: {
+    status: Type.String({ minLength: 1, maxLength: 20 }),
+    hasBeenModified: Type.Boolean(),
+    UserId: ForeignId,
+  },
+  paths: { DocNumber: 'docNumber', UserId: 'userId', eventDate: 'details.eventDate' },
+} satisfies ListSpec;
+
+/** Never sent to clients: the relay's outbox and the idempotency bookkeeping. */
+const HIDDEN = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0, idempotencyScope: 0 } as const;
+
+const ACCOUNT_NOT_READY = 'Your account is still being set up; please try again in a moment';
+
+async function onlyCustomers(request: FastifyRequest): Promise<void> {
+  if (!hasRole(request.user, 'customer')) throw forbidden(MESSAGES.onlyCustomers);
+}
+
+/** The customer as the users projection knows them; waits for the user topic once if not yet. */
+async function customerOf(ctx: OrderContext, userId: string): Promise<Estimate['customer']> {
+  let user = await ctx.users.findById(userId).lean();
+  if (!user) {
+    await ctx.catchUp('users');
+    user = await ctx.users.findById(userId).lean();
+  }
+  if (!user) throw serviceUnavailable(ACCOUNT_NOT_READY);
+  return { email: user.email, displayName: user.displayName, ownCompany: user.ownCompany, qboId: null };
+}
+
+async function truckingCents(ctx: OrderContext): Promise<number> {
+  const fee = await ctx.truckingFee.findById(TRUCKING_FEE_DOC).lean();
+  return fee?.valueCents ?? Math.round(ctx.config.TRUCKING_FEE_DEFAULT * 100);
+}
+
+/** A repeated request with the same Idempotency-Key: the estimate it made, 200 instead of 201. */
+function replay(
+  reply: FastifyReply,
+  estimate: Pick<Estimate, '_id' | 'docNumber' | 'cartId'>,
+  cartId: string,
+) {
+  if (estimate.cartId !== cartId) throw new HttpError(409, MESSAGES.keyReused);
+  return reply.code(200).send({ result: { id: estimate._id.toString(), DocNumber: estimate.docNumber } });
+}
+
+export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
+  app.post(
+    '/estimate',
+    {
+      onRequest: [app.authenticate, onlyCustomers],
+      schema: {
+        summary: "Submit the customer's active cart as an order request (an estimate in status Pending)",
+        description:
+          'Publishes EstimateSubmitted. With an Idempotency-Key header, a repeated request answers the same ' +
+          'estimate (200); without one, a cart can be submitted once (then 409).',
+        security: [{ session: [] }],
+        headers: IdempotencyHeaders,
+        body: SubmitEstimateBody,
+        response: { 200: SubmittedResult, 201: SubmittedResult },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user.id;
+      const { CartId: cartId, status: _status, ...input } = request.body;
+      const parsed = parseDetails(
+        Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v ?? undefined])),
+      );
+      if ('problem' in parsed) throw badRequest(parsed.problem);
+
+      const key = request.headers['idempotency-key'];
+      const idempotencyScope = key === undefined ? undefined : `${userId}:${key}`;
+      if (idempotencyScope) {
+        const earlier = await ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean();
+        if (earlier) return replay(reply, earlier, cartId);
+      }
+
+      // The client may have changed the cart a moment ago: read it once the cart events are in.
+      await ctx.catchUp('carts');
+      const [stored, submitted] = await Promise.all([
+        ctx.carts.findById(cartId).lean<CartProjection>(),
+        ctx.estimates.exists({ cartId }),
+      ]);
+      const cart = cartSnapshot(stored);
+      const refusal = cartRefusal(cart, userId, submitted !== null);
+      if (refusal) throw new HttpError(refusal.status, refusal.message);
+      if (!cart) throw notFound(MESSAGES.cartNotFound); // (cartRefusal already said so)
+
+      const customer = await customerOf(ctx, userId);
+      const details = withCustomerName(parsed.details, customer.ownCompany ?? customer.displayName);
+      const draft = buildEstimate(cart, details, await truckingCents(ctx));
+      const outcome = await insertEstimate(ctx, {
+        draft,
+        customer,
+        idempotencyScope,
+        correlationId: request.id,
+      });
+      if ('duplicateOf' in outcome) {
+        // Lost a race: with the same key, the winner is this request's estimate; else a double submission.
+        const winner = idempotencyScope
+          ? await ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean()
+          : null;
+        if (winner) return replay(reply, winner, cartId);
+        throw new HttpError(409, MESSAGES.alreadySubmitted);
+      }
+      // The cart service checks the cart out on this event and the client reads its carts next.
+      await ctx.eventsPublished();
+      const { _id, docNumber } = outcome.inserted;
+      return reply.code(201).send({ result: { id: _id.toString(), DocNumber: docNumber } });
+    },
+  );
+
+  app.get(
+    '/estimate',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: "Estimates: a customer's own, or everyone's for staff (optional UserId); newest first",
+        security: [{ session: [] }],
+        querystring: listQuerySchema(LIST_SPEC),
+        response: { 200: Type.Object({ result: Type.Array(EstimateView) }) },
+      },
+    },
+    async (request, reply) => {
+      const query = { ...request.query };
+      if (query.status !== undefined) {
+        const status: OrderStatus | undefined = statusFromQuery(query.status);
+        if (!status) throw badRequest(`status must be one of: ${ORDER_STATUSES.join(', ')}`);
+        query.status = status;
+      }
+      if (!hasRole(request.user, 'staff')) {
+        // A customer sees only their own orders; asking for someone else's finds nothing.
+        if (query.UserId !== undefined && query.UserId !== request.user.id) return sendList(reply, [], 0);
+        query.UserId = request.user.id;
+      }
+      const { items, total } = await findList(ctx.estimates, query, LIST_SPEC, HIDDEN);
+      return sendList(
+        reply,
+        items.map((estimate) => estimateView(estimateRecord(estimate))),
+        total,
+      );
+    },
+  );
+
+  app.get(
+    '/estimate/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary:
+          'One estimate (customers: their own); header can-be-modified says whether the customer may edit it',
+        security: [{ session: [] }],
+        params: objectIdParam,
+        response: {
+          200: Type.Object({ result: EstimateView }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const estimate = await ctx.estimates.findById(request.params.id, HIDDEN).lean();
+      const visible = estimate && (estimate.userId === request.user.id || hasRole(request.user, 'staff'));
+      if (!visible) throw notFound(MESSAGES.estimateNotFound);
+      const modifiable = canBeModified(
+        { status: estimate.status, eventDate: estimate.details?.eventDate ?? '' },
+        ctx.today(),
+      );
+      reply.header('can-be-modified', String(modifiable));
+      return { result: estimateView(estimateRecord(estimate)) };
+    },
+  );
+}

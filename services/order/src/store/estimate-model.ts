@@ -1,0 +1,129 @@
+import { type OutboxFields, outboxPlugin } from '@decor/kit';
+import { type Connection, type Model, Schema, type Types } from 'mongoose';
+import { DETAIL_FIELDS, type EstimateDetails } from '../domain/details';
+import { type EstimateLine, ORDER_STATUSES, type OrderStatus } from '../domain/estimate';
+import type { EstimateRecord } from '../domain/view';
+
+/** Spec §3 Order (an estimate), money in cents, plus what only the server keeps. */
+export interface Estimate extends OutboxFields {
+  _id: Types.ObjectId;
+  docNumber: string;
+  userId: string;
+  cartId: string;
+  /**
+   * `<userId>:<Idempotency-Key>` when the submission carried the header. One field rather than a
+   * compound (userId, key) index: a sparse compound index still holds every document that has a
+   * userId, so two submissions WITHOUT a key would collide on (userId, null).
+   */
+  idempotencyScope?: string;
+  status: OrderStatus;
+  hasBeenModified: boolean;
+  hasInvoice: boolean;
+  isInQbo: boolean;
+  qboId: string | null;
+  syncToken: string | null;
+  details: EstimateDetails;
+  lines: EstimateLine[];
+  subtotalCents: number;
+  truckingCents: number;
+  taxCents: number;
+  totalCents: number;
+  /** The customer as known at submission (users projection). */
+  customer: { email: string; displayName: string; ownCompany: string | null; qboId: string | null };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const detailsSchema = new Schema<EstimateDetails>(
+  Object.fromEntries(DETAIL_FIELDS.map((field) => [field, { type: String }])),
+  { _id: false },
+);
+
+const lineSchema = new Schema<EstimateLine>(
+  {
+    productId: { type: String, required: true },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    qty: { type: Number, required: true, min: 1 },
+    priceCents: { type: Number, required: true, min: 0 },
+    totalCents: { type: Number, required: true, min: 0 },
+    qboId: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+const estimateSchema = new Schema<Estimate>(
+  {
+    docNumber: { type: String, required: true },
+    userId: { type: String, required: true },
+    cartId: { type: String, required: true },
+    idempotencyScope: { type: String },
+    status: { type: String, enum: ORDER_STATUSES, required: true },
+    hasBeenModified: { type: Boolean, default: false },
+    hasInvoice: { type: Boolean, default: false },
+    isInQbo: { type: Boolean, default: false },
+    qboId: { type: String, default: null },
+    syncToken: { type: String, default: null },
+    details: { type: detailsSchema, required: true },
+    lines: { type: [lineSchema], default: [] },
+    subtotalCents: { type: Number, required: true, min: 0 },
+    truckingCents: { type: Number, required: true, min: 0 },
+    taxCents: { type: Number, required: true, min: 0 },
+    totalCents: { type: Number, required: true, min: 0 },
+    customer: {
+      type: new Schema(
+        {
+          email: { type: String, required: true },
+          displayName: { type: String, default: '' },
+          ownCompany: { type: String, default: null },
+          qboId: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      required: true,
+    },
+  },
+  { timestamps: true },
+);
+// One estimate per cart: a second submission of the same cart (double click, two tabs) is refused.
+estimateSchema.index({ cartId: 1 }, { unique: true });
+estimateSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });
+estimateSchema.index({ docNumber: 1 }, { unique: true });
+// Lists: a customer's own newest first, and everyone's for staff.
+estimateSchema.index({ userId: 1, createdAt: -1 });
+estimateSchema.index({ createdAt: -1 });
+estimateSchema.plugin(outboxPlugin);
+
+export type EstimateModel = Model<Estimate>;
+
+export function estimateModel(connection: Connection): EstimateModel {
+  return connection.model<Estimate>('Estimate', estimateSchema, 'estimates');
+}
+
+export function estimateRecord(doc: Estimate): EstimateRecord {
+  return {
+    id: doc._id.toString(),
+    docNumber: doc.docNumber,
+    userId: doc.userId,
+    cartId: doc.cartId,
+    status: doc.status,
+    hasBeenModified: doc.hasBeenModified ?? false,
+    hasInvoice: doc.hasInvoice ?? false,
+    isInQbo: doc.isInQbo ?? false,
+    qboId: doc.qboId ?? null,
+    syncToken: doc.syncToken ?? null,
+    details: doc.details ?? {},
+    lines: (doc.lines ?? []).map((line) => ({ ...line, qboId: line.qboId ?? null })),
+    subtotalCents: doc.subtotalCents,
+    truckingCents: doc.truckingCents,
+    taxCents: doc.taxCents,
+    totalCents: doc.totalCents,
+    customer: {
+      email: doc.customer.email,
+      displayName: doc.customer.displayName ?? '',
+      ownCompany: doc.customer.ownCompany ?? null,
+      qboId: doc.customer.qboId ?? null,
+    },
+    createdAt: doc.createdAt,
+  };
+}

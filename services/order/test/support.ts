@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CartChanged,
+  CartDeleted,
+  type CartLineState,
+  type CartState,
+  type EventContract,
+  type EventEnvelope,
+  UserCreated,
+} from '@decor/contracts';
+import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
+import { type Answer, eventually, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import type { Static } from '@sinclair/typebox';
+import { orderService } from '../src/app';
+import { loadOrderConfig } from '../src/config';
+import type { OrderContext } from '../src/context';
+
+export type { Answer };
+export type Order = StartedService<OrderContext>;
+type CartLine = Static<typeof CartLineState>;
+type Cart = Static<typeof CartState>;
+
+/** A 24-hex id like the other services' ObjectIds. */
+export const newId = () => randomBytes(12).toString('hex');
+
+export async function startOrder(extra: Record<string, string> = {}): Promise<Order> {
+  return startService(orderService(loadOrderConfig(await serviceEnv('order', extra))), { exit: () => {} });
+}
+
+export async function stopAndClean(service: Order | undefined): Promise<void> {
+  if (!service) return;
+  await service.ctx.connection.dropDatabase();
+  await service.shutdown('test over');
+}
+
+export type Role = 'customer' | 'admin' | 'superadmin';
+
+export function tokenFor(service: Order, permissions: Role, id = newId()): string {
+  return service.app.signToken({ id, permissions, email: `${permissions}-${id}@decor.example` });
+}
+
+/** Real HTTP to the instance, with any extra headers (the kit's `call` has none). */
+export async function request(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Publishes one event onto this run's topic of its aggregate, as the owning service's relay would. */
+export async function publish<C extends EventContract>(
+  service: Order,
+  contract: C,
+  aggregateId: string,
+  payload: Static<C['payload']>,
+): Promise<EventEnvelope<Static<C['payload']>>> {
+  const event = newEvent(contract, { aggregateId, payload, correlationId: `test-${newId()}` });
+  await publishEnvelopes(service.ctx.publisher.producer, RUN_ID, [event]);
+  return event;
+}
+
+export function line(
+  productId: string,
+  qty: number,
+  priceCents: number,
+  extra: Partial<CartLine> = {},
+): CartLine {
+  return {
+    id: newId(),
+    productId,
+    name: `Product ${productId}`,
+    description: `About ${productId}`,
+    qty,
+    priceCents,
+    ...extra,
+  };
+}
+
+export interface TestCustomer {
+  id: string;
+  token: string;
+  email: string;
+  displayName: string;
+  company: string;
+}
+
+/** A customer as the user service announces it (UserCreated), once the projection has it. */
+export async function addCustomer(
+  service: Order,
+  company = `Company ${newId().slice(0, 6)}`,
+): Promise<TestCustomer> {
+  const id = newId();
+  const customer = {
+    id,
+    token: tokenFor(service, 'customer', id),
+    email: `customer-${id}@decor.example`,
+    displayName: `Pat ${id.slice(0, 4)}`,
+    company,
+  };
+  await publish(service, UserCreated, id, {
+    userId: id,
+    email: customer.email,
+    displayName: customer.displayName,
+    permissions: 'customer',
+    companyId: newId(),
+    ownCompany: company,
+  });
+  await eventually(
+    () =>
+      service.ctx.users
+        .findById(id)
+        .lean()
+        .then((u) => u ?? undefined),
+    15_000,
+    'the user',
+  );
+  return customer;
+}
+
+/** Each customer's cart revision, as the cart service counts it (one counter per customer). */
+const revisions = new Map<string, number>();
+
+export function nextRevision(userId: string): number {
+  const next = (revisions.get(userId) ?? 0) + 1;
+  revisions.set(userId, next);
+  return next;
+}
+
+export function cartState(userId: string, lines: CartLine[], overrides: Partial<Cart> = {}): Cart {
+  return {
+    id: newId(),
+    userId,
+    cartName: 'My cart',
+    isActive: true,
+    didCheckOut: false,
+    createdAt: new Date().toISOString(),
+    lines,
+    totalCents: lines.reduce((sum, l) => sum + l.priceCents * l.qty, 0),
+    ...overrides,
+  };
+}
+
+/** Publishes the cart's state (CartChanged) with the customer's next revision; returns that revision. */
+export async function publishCart(
+  service: Order,
+  cart: Cart,
+  revision = nextRevision(cart.userId),
+): Promise<number> {
+  await publish(service, CartChanged, cart.userId, { cart, revision });
+  return revision;
+}
+
+export async function deleteCart(service: Order, cart: Cart): Promise<number> {
+  const revision = nextRevision(cart.userId);
+  await publish(service, CartDeleted, cart.userId, { userId: cart.userId, cartId: cart.id, revision });
+  return revision;
+}
+
+/** Waits until the carts projection holds the cart at `revision` (or later). */
+export async function cartProjected(service: Order, cartId: string, revision: number) {
+  return eventually(
+    () =>
+      service.ctx.carts
+        .findById(cartId)
+        .lean()
+        .then((c) => (c && c.revision >= revision ? c : undefined)),
+    15_000,
+    `cart ${cartId} at revision ${revision}`,
+  );
+}
+
+/** A customer with an active cart of these lines, both known to the service. */
+export async function customerWithCart(service: Order, lines: CartLine[], overrides: Partial<Cart> = {}) {
+  const customer = await addCustomer(service);
+  const cart = cartState(customer.id, lines, overrides);
+  await cartProjected(service, cart.id, await publishCart(service, cart));
+  return { customer, cart };
+}
+
+/** A valid order request body for the cart. */
+export function estimateBody(cartId: string, extra: Record<string, unknown> = {}) {
+  return {
+    CartId: cartId,
+    status: 'Pending',
+    groupName: 'Smith Wedding',
+    eventDate: '2031-06-14',
+    location: 'Grand Hall',
+    ...extra,
+  };
+}
+
+export function submit(service: Order, token: string, body: unknown, headers: Record<string, string> = {}) {
+  return request(service.url, '/estimate', { method: 'POST', json: body, token, headers });
+}
+
+/**
+ * Every event on this run's order topic: counts the messages on it first, then reads until it has
+ * them all, so a duplicate could not hide behind an early stop.
+ */
+export async function allOrderEvents(service: Order): Promise<EventEnvelope[]> {
+  const topic = `${RUN_ID}.order`;
+  const admin = service.ctx.kafkaAdmin;
+  const offsets = await admin.fetchTopicOffsets(topic);
+  const count = offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
+  return topicEvents(service.ctx.kafka, topic, (seen) => seen.length >= count, { timeoutMs: 20_000 });
+}
