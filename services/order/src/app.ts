@@ -1,6 +1,6 @@
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { OrderConfig } from './config';
-import { buildOrderContext, CONSUMERS, type OrderContext } from './context';
+import { buildOrderContext, CONSUMERS, type OrderContext, SERVICE_NAME } from './context';
 import { cartEventHandlers, truckingFeeEventHandlers, userEventHandlers } from './events/projections';
 import { estimateRoutes } from './routes/estimates';
 import { ensureDocNumberCounter } from './store/writes';
@@ -14,7 +14,7 @@ export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promis
 /** The order service: estimates (invoices come with the back-office issues). */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
   return {
-    name: 'order',
+    name: SERVICE_NAME,
     config,
     publishes: ['order'],
     build: buildOrderContext,

@@ -14,6 +14,9 @@ import {
   userProjectionModel,
 } from './store/projection-models';
 
+/** The kit names consumer groups after the service: keep in step with app.ts. */
+export const SERVICE_NAME = 'order';
+
 /** This service's event consumers (each its own group, so one slow topic never delays another). */
 export const CONSUMERS = {
   carts: { name: 'carts', topic: 'cart' },
@@ -42,7 +45,7 @@ export interface OrderContext extends BaseContext<OrderConfig> {
 
 /** The consumer group the kit gives a consumer of this service (`<prefix>.<service>.<name>`). */
 export function consumerGroupId(config: OrderConfig, consumer: ConsumerKey): string {
-  return `${config.KAFKA_TOPIC_PREFIX}.order.${CONSUMERS[consumer].name}`;
+  return `${config.KAFKA_TOPIC_PREFIX}.${SERVICE_NAME}.${CONSUMERS[consumer].name}`;
 }
 
 export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise<OrderContext> {

@@ -5,6 +5,7 @@ import { eventually, RUN_ID } from '@decor/kit/src/testing';
 import {
   addCustomer,
   allOrderEvents,
+  cartProjected,
   cartState,
   customerWithCart,
   estimateBody,
@@ -198,6 +199,16 @@ describe('POST /estimate, who may submit what', () => {
       expect(staff.status).toBe(403);
       expect(staff.body.message).toBe('Only customers can submit an order request');
     }
+  });
+
+  it('answers 503 while the customer is not known here yet (no UserCreated read), and makes nothing', async () => {
+    const userId = newId();
+    const cart = cartState(userId, twoLines());
+    await cartProjected(service, cart.id, await publishCart(service, cart));
+    const res = await submit(service, tokenFor(service, 'customer', userId), estimateBody(cart.id));
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBe('Your account is still being set up; please try again in a moment');
+    expect(await service.ctx.estimates.countDocuments({ cartId: cart.id })).toBe(0);
   });
 
   it("answers 404 'Cart not found' for an unknown cart and for another customer's cart", async () => {

@@ -1,5 +1,6 @@
 import {
   badRequest,
+  conflict,
   findList,
   forbidden,
   HttpError,
@@ -74,7 +75,7 @@ function replay(
   estimate: Pick<Estimate, '_id' | 'docNumber' | 'cartId'>,
   cartId: string,
 ) {
-  if (estimate.cartId !== cartId) throw new HttpError(409, MESSAGES.keyReused);
+  if (estimate.cartId !== cartId) throw conflict(MESSAGES.keyReused);
   return reply.code(200).send({ result: { id: estimate._id.toString(), DocNumber: estimate.docNumber } });
 }
 
@@ -135,7 +136,7 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
           ? await ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean()
           : null;
         if (winner) return replay(reply, winner, cartId);
-        throw new HttpError(409, MESSAGES.alreadySubmitted);
+        throw conflict(MESSAGES.alreadySubmitted);
       }
       // The cart service checks the cart out on this event and the client reads its carts next.
       await ctx.eventsPublished();
