@@ -1,4 +1,5 @@
 import { formatLongDate, formatTime, ordinal } from '../src/rules/format';
+import { mainImage, PLACEHOLDER_IMAGE, withMain } from '../src/rules/images';
 import {
   CALL_FOR_DETAILS,
   cartTotalDollars,
@@ -115,5 +116,29 @@ describe('will-call rule (spec §5)', () => {
         willCallReturnTime: 'e',
       }),
     ).toBe(5);
+  });
+});
+
+describe('product images (spec §2)', () => {
+  const img = (id: string, primary = false) => ({
+    id,
+    url: `/img/${id}.svg`,
+    primary,
+    type: 'image/svg+xml',
+  });
+
+  it('prefers the primary image, else the first, else a placeholder', () => {
+    expect(mainImage([img('a'), img('b', true)])).toEqual({ url: '/img/b.svg', placeholder: false });
+    expect(mainImage([img('a'), img('b')])).toEqual({ url: '/img/a.svg', placeholder: false });
+    expect(mainImage([])).toEqual({ url: PLACEHOLDER_IMAGE, placeholder: true });
+    expect(mainImage(undefined).placeholder).toBe(true);
+  });
+
+  it('a chosen thumbnail takes the main position and the main image becomes a thumbnail', () => {
+    const images = [img('a', true), img('b'), img('c')];
+    expect(withMain(images, null).main?.id).toBe('a');
+    const swapped = withMain(images, 'c');
+    expect(swapped.main?.id).toBe('c');
+    expect(swapped.thumbnails.map((i) => i.id)).toEqual(['a', 'b']);
   });
 });

@@ -12,7 +12,7 @@ const UserMenu = lazy(() => import('./UserMenu'));
 
 const linkStyle = ({ isActive }: { isActive: boolean }) => ({
   color: '#faf7f2',
-  padding: '6px 10px',
+  padding: '6px 8px',
   borderRadius: 6,
   background: isActive ? 'rgba(255,255,255,0.14)' : 'transparent',
   textDecoration: 'none',
@@ -26,7 +26,18 @@ export function TopBar() {
 
   return (
     <Layout.Header
-      style={{ display: 'flex', alignItems: 'center', gap: 12, paddingInline: 'clamp(8px, 3vw, 32px)' }}
+      style={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        columnGap: 12,
+        rowGap: 4,
+        height: 'auto',
+        minHeight: 64,
+        lineHeight: 1.5,
+        paddingBlock: 8,
+        paddingInline: 'clamp(8px, 3vw, 32px)',
+      }}
     >
       <Link
         to="/"
@@ -36,7 +47,7 @@ export function TopBar() {
         <span className="brand-long">{BRAND}</span>
       </Link>
       <nav aria-label="Main">
-        <Flex gap={4} align="center" wrap>
+        <Flex gap={2} align="center">
           <NavLink to="/" end style={linkStyle}>
             Home
           </NavLink>

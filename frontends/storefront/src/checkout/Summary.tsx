@@ -199,7 +199,7 @@ export function Summary() {
         open={dialog.open}
         title="Submit Order"
         closable={dialog.open && dialog.state !== 'sending'}
-        maskClosable={false}
+        mask={{ closable: false }}
         onCancel={() => setDialog({ open: false })}
         footer={
           dialog.open && dialog.state === 'done' ? (
