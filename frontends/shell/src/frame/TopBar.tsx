@@ -3,7 +3,7 @@ import { Link, NavLink } from '@decor/web-core/router';
 import { Button, DownOutlined, Flex, Layout, UserOutlined } from '@decor/web-core/ui';
 import { lazy, Suspense, useState } from 'react';
 
-export const BRAND = 'Juniper & Oak Event Decor';
+export const BRAND = 'Gala & Grove Event Rentals';
 
 // The sign-in form and the user menu are chunks of their own (with antd's forms and overlays):
 // a visitor who never signs in never downloads them.

@@ -20,7 +20,7 @@ export const SLIDE_COPY = [
 ];
 
 export const ABOUT_US =
-  'Juniper & Oak began in a borrowed barn with two dozen chairs, a handful of lanterns and a promise to ' +
+  'Gala & Grove began in a borrowed barn with two dozen chairs, a handful of lanterns and a promise to ' +
   'treat every event as if it were our own. Fifteen years later our warehouse holds thousands of pieces, ' +
   'but the promise has not changed: we help planners, venues and families create rooms people remember, ' +
   'and we are there from the first sketch to the last strike.';
