@@ -1,0 +1,132 @@
+import type { RunningService, ServiceApp } from '@decor/kit';
+import { type StartedService, startService, startWorkers } from '@decor/kit';
+import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { cartService } from '../../../services/cart/src/app';
+import { loadCartConfig } from '../../../services/cart/src/config';
+import { catalogueService } from '../../../services/catalogue/src/app';
+import { loadCatalogueConfig } from '../../../services/catalogue/src/config';
+import { catalogueEnv } from '../../../services/catalogue/test/support';
+import { notificationService } from '../../../services/notification/src/app';
+import { loadNotificationConfig } from '../../../services/notification/src/config';
+import { notificationWorkers } from '../../../services/notification/src/worker-app';
+import { orderService } from '../../../services/order/src/app';
+import { loadOrderConfig } from '../../../services/order/src/config';
+import { userService } from '../../../services/user/src/app';
+import { loadUserConfig } from '../../../services/user/src/config';
+import type { UserContext } from '../../../services/user/src/context';
+import { hashPassword } from '../../../services/user/src/domain/password';
+import { newUserWithEvent } from '../../../services/user/src/store/user-model';
+import { buildGateway } from '../../src/app';
+import { loadGatewayConfig } from '../../src/config';
+import { JWT_SECRET } from './stack';
+
+/** Where this file's new-estimate notices go (the notification service's STAFF_EMAIL). */
+export const STAFF_EMAIL = `staff-${RUN_ID}@decor.example`;
+
+export interface StorefrontStack {
+  gatewayUrl: string;
+  api: string;
+  gateway: ServiceApp;
+  user: StartedService<UserContext>;
+  /** A new customer of the demo company, stored as the user service stores users (with UserCreated). */
+  createCustomer(name: string): Promise<{ id: string; email: string; password: string }>;
+  /** Starts the notification service and its worker (again, after `stopNotification`). */
+  startNotification(): Promise<void>;
+  stopNotification(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const noExit = { exit: () => {} };
+
+/**
+ * Everything a customer's checkout touches, in this test process and on this file's databases and
+ * topics: user, catalogue (demo data), cart, order, notification + e-mail worker, and the gateway
+ * in front. The notification service's URL stays fixed, so it can be stopped and started again.
+ */
+export async function startStorefrontStack(opts: { notification?: boolean } = {}): Promise<StorefrontStack> {
+  const started: RunningService[] = [];
+  let notification: RunningService[] = [];
+  const stopNotification = async () => {
+    for (const s of notification.reverse()) await s.shutdown('test: notification down');
+    notification = [];
+  };
+  const stopAll = async () => {
+    await stopNotification();
+    for (const s of started.reverse()) await s.shutdown('test over');
+  };
+  try {
+    const start = async <T extends RunningService>(s: Promise<T>): Promise<T> => {
+      started.push(await s);
+      return started.at(-1) as T;
+    };
+    const user = await start(startService(userService(loadUserConfig(await serviceEnv('user'))), noExit));
+    const catalogue = await start(
+      startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
+    );
+    const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
+    const order = await start(startService(orderService(loadOrderConfig(await serviceEnv('order'))), noExit));
+
+    const notificationEnv = await serviceEnv('notification', { STAFF_EMAIL });
+    // The worker answers its health routes on a port of its own.
+    const workerEnv = { ...notificationEnv, PORT: (await serviceEnv('notification')).PORT };
+    const startNotification = async () => {
+      notification.push(
+        await startService(notificationService(loadNotificationConfig(notificationEnv)), noExit),
+      );
+      notification.push(await startWorkers(notificationWorkers(loadNotificationConfig(workerEnv)), noExit));
+    };
+    if (opts.notification !== false) await startNotification();
+
+    const gateway = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET,
+        USER_SERVICE_URL: user.url,
+        CATALOGUE_SERVICE_URL: catalogue.url,
+        CART_SERVICE_URL: cart.url,
+        ORDER_SERVICE_URL: order.url,
+        NOTIFICATION_SERVICE_URL: `http://127.0.0.1:${notificationEnv.PORT}`,
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      }),
+      { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    );
+    const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    return {
+      gatewayUrl,
+      api: `${gatewayUrl}/api`,
+      gateway,
+      user,
+      createCustomer: (name) => createCustomer(user, name),
+      startNotification,
+      stopNotification,
+      stop: async () => {
+        await gateway.close();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    // A failed start stops what it began, so nothing keeps consuming after the test file ends.
+    await stopAll().catch(() => {});
+    throw err;
+  }
+}
+
+async function createCustomer(user: StartedService<UserContext>, name: string) {
+  const email = `${name}-${RUN_ID}@decor.example`.toLowerCase();
+  const password = 'checkout-pw';
+  const doc = newUserWithEvent(
+    user.ctx.users,
+    {
+      firstName: name,
+      lastName: 'Customer',
+      email,
+      permissions: 'customer',
+      ownCompany: 'Evergreen Weddings',
+      passwordHash: await hashPassword(password),
+    },
+    `create-${name}`,
+  );
+  await doc.save();
+  user.ctx.eventsWritten();
+  return { id: doc._id.toString(), email, password };
+}
