@@ -79,13 +79,15 @@ export function TopBar() {
   );
 }
 
-export function UserButton({ name }: { name: string }) {
+/** The user menu's trigger; the dropdown hands it onClick, ref and aria props, passed on to the button. */
+export function UserButton({ name, ...trigger }: { name: string } & Record<string, unknown>) {
   return (
     <Button
       type="text"
       style={{ color: '#faf7f2' }}
       icon={<UserOutlined />}
       aria-label={`User menu of ${name}`}
+      {...trigger}
     >
       <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>
       <DownOutlined />

@@ -1,0 +1,55 @@
+import { createAppStore, signedIn } from '@decor/web-core';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { demoUser } from '../../core/test/support/api-server';
+import { TopBar } from '../src/frame/TopBar';
+import { renderAt } from './support';
+
+const signedInAs = (permissions: string) => {
+  const store = createAppStore();
+  store.dispatch(signedIn({ user: { ...demoUser, permissions }, token: 'jwt' }));
+  return store;
+};
+
+/** The user menu's button once its (lazily loaded) dropdown is attached. */
+const menuTrigger = () =>
+  waitFor(() => {
+    const button = screen.getByRole('button', { name: /User menu of Casey Customer/ });
+    expect(button).toHaveClass('ant-dropdown-trigger');
+    return button;
+  });
+
+const menuOf = async (permissions: string) => {
+  renderAt('/', <TopBar />, signedInAs(permissions));
+  await userEvent.click(await menuTrigger());
+  await waitFor(() => expect(screen.getAllByRole('menuitem').length).toBeGreaterThan(0));
+  return screen.getAllByRole('menuitem').map((item) => item.textContent);
+};
+
+describe('top bar by role (spec §2)', () => {
+  it('logged out: Home, Gallery and Login', () => {
+    renderAt('/', <TopBar />);
+    expect(screen.getByRole('link', { name: 'Home' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Gallery' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('customers: Profile, Carts, Orders, Checkout, Logout', async () => {
+    expect(await menuOf('customer')).toEqual(['Profile', 'Carts', 'Orders', 'Checkout', 'Logout']);
+  });
+
+  it('admins and superadmins: Profile, Users, Orders, Logout', async () => {
+    expect(await menuOf('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Logout']);
+  });
+
+  it('Logout signs out and goes home', async () => {
+    sessionStorage.setItem('token', 'jwt');
+    const store = signedInAs('customer');
+    renderAt('/carts', <TopBar />, store);
+    await userEvent.click(await menuTrigger());
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+    expect(store.getState().session.user).toBeNull();
+    expect(sessionStorage.getItem('token')).toBeNull();
+    expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/);
+  });
+});
