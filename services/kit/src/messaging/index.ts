@@ -34,6 +34,7 @@ export {
 export { type KitLogger, silentLogger } from './log';
 export {
   InvalidEventError,
+  MAX_EVENT_BYTES,
   newEvent,
   type OutboxFields,
   OutboxRelay,

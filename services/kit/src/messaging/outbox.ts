@@ -63,6 +63,13 @@ export function outboxPlugin(schema: Schema): void {
 
 const checks = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
+/**
+ * Largest event (serialised envelope) a writer may store. Kafka refuses messages over 1 MB by
+ * default, and a refused batch can leave kafkajs' idempotent producer out of sequence for that
+ * partition, stalling other aggregates' events behind it: refuse such an event at the writer.
+ */
+export const MAX_EVENT_BYTES = 512 * 1024;
+
 export class InvalidEventError extends Error {
   override name = 'InvalidEventError';
 }
@@ -88,7 +95,7 @@ export function newEvent<C extends EventContract>(
     throw new InvalidEventError(`${contract.type} payload is invalid: ${problems}`);
   }
   if (!args.aggregateId) throw new InvalidEventError(`${contract.type} needs an aggregateId`);
-  return {
+  const envelope = {
     id: randomUUID(),
     type: contract.type,
     version: contract.version,
@@ -98,6 +105,11 @@ export function newEvent<C extends EventContract>(
     correlationId: args.correlationId || randomUUID(),
     payload: args.payload,
   };
+  const bytes = Buffer.byteLength(JSON.stringify(envelope));
+  if (bytes > MAX_EVENT_BYTES) {
+    throw new InvalidEventError(`${contract.type} is ${bytes} bytes, over the ${MAX_EVENT_BYTES}-byte limit`);
+  }
+  return envelope;
 }
 
 export interface OutboxRelayOptions {
