@@ -1,3 +1,4 @@
+export * from './cache';
 export * from './config';
 export * from './http';
 export * from './jobs';
