@@ -1,7 +1,7 @@
 import type { ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
-import { answer, sendAnswer } from './respond';
+import { answer, cacheOptions, sendAnswer } from './respond';
 import { NoQuery } from './schemas';
 
 const CategoryView = Type.Object({ Id: Type.String(), Name: Type.String() });
@@ -28,16 +28,23 @@ export async function categoryRoutes(app: ServiceApp, ctx: CatalogueContext): Pr
         },
       },
     },
-    async (_request, reply) => {
-      const cached = await ctx.cache.get('categories', async () => {
-        const all = await ctx.categories.find({}, { name: 1, parentId: 1 }).sort({ name: 1, _id: 1 }).lean();
-        return answer({
-          categories: all.filter((c) => !c.parentId).map((c) => ({ Id: c._id, Name: c.name })),
-          subcategories: all
-            .filter((c) => c.parentId)
-            .map((c) => ({ Id: c._id, Name: c.name, ParentRef: { value: c.parentId as string } })),
-        });
-      });
+    async (request, reply) => {
+      const cached = await ctx.cache.get(
+        'categories',
+        async () => {
+          const all = await ctx.categories
+            .find({}, { name: 1, parentId: 1 })
+            .sort({ name: 1, _id: 1 })
+            .lean();
+          return answer({
+            categories: all.filter((c) => !c.parentId).map((c) => ({ Id: c._id, Name: c.name })),
+            subcategories: all
+              .filter((c) => c.parentId)
+              .map((c) => ({ Id: c._id, Name: c.name, ParentRef: { value: c.parentId as string } })),
+          });
+        },
+        cacheOptions(request),
+      );
       return sendAnswer(reply, cached);
     },
   );

@@ -10,7 +10,7 @@ import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryName, imageView, primaryFirst, productView } from '../domain/product';
 import { type Product, productState } from '../store/product-model';
-import { answer, sendAnswer, viewerOf } from './respond';
+import { answer, cacheOptions, sendAnswer, viewerOf } from './respond';
 import { ImageView, NoQuery, ProductView, SkuParam } from './schemas';
 
 const CategoryFilter = Type.String({ minLength: 1, maxLength: 200 });
@@ -61,24 +61,28 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
       if (viewer === 'anonymous' && request.query.gt !== undefined && request.query.gt !== 'quantity:0') {
         throw unauthorized(SIGN_IN_FOR_STOCK);
       }
-      const cached = await ctx.cache.get(`${viewer} ${request.url}`, async () => {
-        const { category, subcategory, ...rest } = request.query;
-        const query = {
-          ...rest,
-          ...(category === undefined ? {} : { category: categoryName(category) }),
-          ...(subcategory === undefined ? {} : { subcategory: subcategory.map(categoryName) }),
-        };
-        const { items, total } = await findList<Product>(
-          ctx.products,
-          query,
-          productListSpec,
-          PRODUCT_FIELDS,
-        );
-        return answer(
-          items.map((p) => productView(productState(p), viewer)),
-          { total_count: String(total) },
-        );
-      });
+      const cached = await ctx.cache.get(
+        `${viewer} ${request.url}`,
+        async () => {
+          const { category, subcategory, ...rest } = request.query;
+          const query = {
+            ...rest,
+            ...(category === undefined ? {} : { category: categoryName(category) }),
+            ...(subcategory === undefined ? {} : { subcategory: subcategory.map(categoryName) }),
+          };
+          const { items, total } = await findList<Product>(
+            ctx.products,
+            query,
+            productListSpec,
+            PRODUCT_FIELDS,
+          );
+          return answer(
+            items.map((p) => productView(productState(p), viewer)),
+            { total_count: String(total) },
+          );
+        },
+        cacheOptions(request),
+      );
       return sendAnswer(reply, cached);
     },
   );
@@ -97,10 +101,14 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
     },
     async (request, reply) => {
       const viewer = viewerOf(request);
-      const cached = await ctx.cache.get(`${viewer} ${request.url}`, async () => {
-        const product = await findProduct(ctx, request.params.id);
-        return answer([productView(productState(product), viewer)]);
-      });
+      const cached = await ctx.cache.get(
+        `${viewer} ${request.url}`,
+        async () => {
+          const product = await findProduct(ctx, request.params.id);
+          return answer([productView(productState(product), viewer)]);
+        },
+        cacheOptions(request),
+      );
       return sendAnswer(reply, cached);
     },
   );
@@ -116,10 +124,14 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
       },
     },
     async (request, reply) => {
-      const cached = await ctx.cache.get(`images ${request.url}`, async () => {
-        const product = await findProduct(ctx, request.params.id);
-        return answer(primaryFirst(product.images).map(imageView));
-      });
+      const cached = await ctx.cache.get(
+        `images ${request.url}`,
+        async () => {
+          const product = await findProduct(ctx, request.params.id);
+          return answer(primaryFirst(product.images).map(imageView));
+        },
+        cacheOptions(request),
+      );
       return sendAnswer(reply, cached);
     },
   );
