@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { RunningService, StartedService } from '@decor/kit';
 import { startService, startWorkers } from '@decor/kit';
-import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { eventually, RUN_ID, serviceEnv } from '@decor/kit/src/testing';
 import { buildGateway } from '../../../../gateway/src/app';
 import { loadGatewayConfig } from '../../../../gateway/src/config';
 import { signedIn } from '../../../../gateway/test/support/storefront-client';
@@ -11,6 +11,7 @@ import { cartService } from '../../../../services/cart/src/app';
 import { loadCartConfig } from '../../../../services/cart/src/config';
 import { catalogueService } from '../../../../services/catalogue/src/app';
 import { loadCatalogueConfig } from '../../../../services/catalogue/src/config';
+import { DEMO_PRODUCTS } from '../../../../services/catalogue/src/demo-data';
 import { catalogueEnv } from '../../../../services/catalogue/test/support';
 import { notificationService } from '../../../../services/notification/src/app';
 import { loadNotificationConfig } from '../../../../services/notification/src/config';
@@ -99,6 +100,14 @@ export async function startProduct(log: (line: string) => void = () => {}): Prom
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
     );
     const url = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    // Right after start the cart service is still copying the demo catalogue from its events; a line
+    // saved before its product arrives is refused. Journeys start once every demo product is known.
+    const demoProducts = Object.values(DEMO_PRODUCTS).flatMap((subs) => Object.values(subs).flat()).length;
+    await eventually(
+      async () => ((await cart.ctx.products.countDocuments()) >= demoProducts ? true : undefined),
+      30_000,
+      "the cart service's copy of the demo catalogue",
+    );
     const api = `${url}/api`;
     return {
       url,

@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's chromium package (installed by .ci/run); playwright's own browsers cannot be downloaded here. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Screenshots of the journeys (git-ignored). */
+export const OUTPUT_DIR = path.join(__dirname, '..', '..', 'test-output');
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface RunningBrowser {
+  browser: Browser;
+  /** A fresh context (own storage, own viewport) whose page errors are collected for the test to check. */
+  newPage(opts?: {
+    width: number;
+    height: number;
+  }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  close(): Promise<void>;
+}
+
+/** One headless Chromium for the file; each journey gets its own context. */
+export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'decor-e2e-'));
+  const persistent = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+  });
+  const browser = persistent.browser();
+  if (!browser) throw new Error('chromium: no browser behind the persistent context');
+  const contexts: BrowserContext[] = [];
+  return {
+    browser,
+    newPage: async (viewport = { width: 1280, height: 900 }) => {
+      const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
+      contexts.push(context);
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+      });
+      return { page, context, errors };
+    },
+    close: async () => {
+      for (const c of contexts) await c.close().catch(() => {});
+      await persistent.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Saves a screenshot of the journey under frontends/e2e/test-output/ (the whole page unless
+ * `fullPage: false`, e.g. for a full-screen overlay), after antd's and the viewer's 0.3 s transitions.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const file = path.join(OUTPUT_DIR, `${name}.png`);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}

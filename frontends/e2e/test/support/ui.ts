@@ -1,0 +1,79 @@
+import { eventually } from '@decor/kit/src/testing';
+import type { Locator, Page } from 'playwright-core';
+
+/** Waits until `read` returns `expected` (compared as JSON), failing with the last value seen. */
+export async function until<T>(
+  read: () => Promise<T>,
+  expected: T,
+  what: string,
+  ms = 15_000,
+): Promise<void> {
+  let last: T | undefined;
+  try {
+    await eventually(
+      async () => {
+        last = await read();
+        return JSON.stringify(last) === JSON.stringify(expected) ? true : undefined;
+      },
+      ms,
+      what,
+    );
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message}; expected ${JSON.stringify(expected)}, last ${JSON.stringify(last)}`,
+    );
+  }
+}
+
+/** The visible, trimmed text of each element `locator` matches (whitespace collapsed). */
+export async function texts(locator: Locator): Promise<string[]> {
+  return (await locator.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+export const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' });
+
+/** The top bar's Login modal 'Welcome': fills it in, submits with Enter, waits for `outcome`. */
+export async function signIn(
+  page: Page,
+  who: { email: string; password: string },
+  outcome = 'Login Successful!',
+): Promise<Locator> {
+  const modal = page.getByRole('dialog', { name: 'Welcome' });
+  if (!(await modal.isVisible())) await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await modal.getByLabel('Email').fill(who.email);
+  const password = modal.getByLabel('Password', { exact: true });
+  await password.fill(who.password);
+  await password.press('Enter');
+  await visible(modal.getByText(outcome, { exact: true }));
+  return modal;
+}
+
+/** Signs in and waits for the modal to close (500 ms after 'Login Successful!') and the user menu. */
+export async function signInFully(
+  page: Page,
+  who: { email: string; password: string; displayName: string },
+): Promise<void> {
+  const modal = await signIn(page, who);
+  await modal.waitFor({ state: 'hidden' });
+  await visible(userMenuButton(page, who.displayName));
+}
+
+export const userMenuButton = (page: Page, displayName: string) =>
+  page.getByRole('button', { name: `User menu of ${displayName}` });
+
+/** Opens the top bar's user menu and picks `item` (Profile, Carts, Orders, Checkout, Logout). */
+export async function fromUserMenu(page: Page, displayName: string, item: string): Promise<void> {
+  await userMenuButton(page, displayName).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** The path (and query) the page shows now. */
+export const pathOf = (page: Page) => {
+  const u = new URL(page.url());
+  return decodeURI(u.pathname) + u.search;
+};
+
+/** True when the page is no wider than its viewport (nothing sticks out sideways on a phone). */
+export const fitsViewport = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -1,0 +1,101 @@
+import { createAppStore, http, setActiveSubCategory, setOpenedCategory } from '@decor/web-core';
+import { MemoryRouter, useNavigate } from '@decor/web-core/router';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
+import { AppFrame } from '../src/frame/AppFrame';
+import { loadScreen } from '../src/remotes';
+
+jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
+const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
+
+function GoTo({ to }: { to: string }) {
+  const navigate = useNavigate();
+  return (
+    <button type="button" onClick={() => navigate(to)}>
+      go {to}
+    </button>
+  );
+}
+
+describe('the page frame (spec §2)', () => {
+  let server: ApiServer;
+  let categoriesFail = false;
+  const jwtCalls = () => server.requests.filter((r) => r.url === '/api/auth/jwt').length;
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      'GET /categories': () =>
+        categoriesFail
+          ? { status: 503, body: { message: 'down' } }
+          : { body: { result: { categories: [], subcategories: [] } } },
+      'GET /product': () => ({ body: { result: [] } }),
+      'GET /auth/jwt': () => ({ body: { result: demoUser } }),
+    });
+    http.defaults.baseURL = server.apiUrl;
+    load.mockResolvedValue({ default: () => <p>inventory screen</p> });
+  });
+  afterAll(async () => {
+    http.defaults.baseURL = '/api';
+    await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    categoriesFail = false;
+  });
+
+  const renderFrame = (path: string) => {
+    const store = createAppStore();
+    render(
+      <Provider store={store}>
+        <MemoryRouter initialEntries={[path]}>
+          <AppFrame />
+          <GoTo to="/gallery" />
+        </MemoryRouter>
+      </Provider>,
+    );
+    return store;
+  };
+
+  it('any other path shows the home screen; categories load on start', async () => {
+    renderFrame('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'About us' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'What sets us apart' })).toBeInTheDocument();
+    const tos = screen.getAllByRole('link', { name: 'Privacy Policy and End User License Agreement' });
+    expect(tos[0]).toHaveAttribute('href', '/tos');
+    await waitFor(() => expect(server.requests.some((r) => r.url === '/api/categories')).toBe(true));
+  });
+
+  it('validates a stored token on start', async () => {
+    sessionStorage.setItem('token', 'jwt');
+    const store = renderFrame('/');
+    await waitFor(() => expect(store.getState().session.user?.email).toBe(demoUser.email));
+    expect(jwtCalls()).toBe(1);
+  });
+
+  it('does not validate the stored token on a reset page', async () => {
+    sessionStorage.setItem('token', 'a-reset-link-token');
+    renderFrame('/reset/a-reset-link-token');
+    await waitFor(() => expect(server.requests.some((r) => r.url === '/api/auth/resetLink')).toBe(true));
+    expect(jwtCalls()).toBe(0);
+  });
+
+  it('the error banner at the top of the main area when the categories fail', async () => {
+    categoriesFail = true;
+    renderFrame('/');
+    expect(await screen.findByText('The inventory did not load')).toBeInTheDocument();
+    expect(screen.getByTestId('error-banner').closest('main, #main')).not.toBeNull();
+  });
+
+  it('leaving the inventory clears the selected category and subcategory', async () => {
+    const store = renderFrame('/inventory/BARS/Bar%20Front');
+    expect(await screen.findByText('inventory screen')).toBeInTheDocument();
+    store.dispatch(setOpenedCategory('BARS'));
+    store.dispatch(setActiveSubCategory('Bar Front'));
+    await userEvent.click(screen.getByRole('button', { name: 'go /gallery' }));
+    await waitFor(() =>
+      expect(store.getState().sideNav).toMatchObject({ openedCategory: null, activeSubCategory: null }),
+    );
+  });
+});

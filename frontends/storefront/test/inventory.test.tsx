@@ -1,0 +1,147 @@
+import { type AppStore, createAppStore, fetchCategories, http, signedIn } from '@decor/web-core';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '@decor/web-core/router';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
+import Inventory from '../src/screens/Inventory';
+
+const product = (id: string, name: string, over: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  description: `${name}, for rent`,
+  category: 'BARS',
+  subcategory: 'Bar Front',
+  Images: [],
+  ...over,
+});
+
+function Where() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <output aria-label="location">{useLocation().pathname}</output>
+      <button type="button" onClick={() => navigate('/gallery')}>
+        leave
+      </button>
+    </>
+  );
+}
+
+async function renderInventory(path: string, permissions?: string): Promise<AppStore> {
+  const store = createAppStore();
+  if (permissions) store.dispatch(signedIn({ user: { ...demoUser, permissions }, token: 'jwt' }));
+  await store.dispatch(fetchCategories());
+  render(
+    <Provider store={store}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/inventory/*" element={<Inventory />} />
+          <Route path="*" element={<p>elsewhere</p>} />
+        </Routes>
+        <Where />
+      </MemoryRouter>
+    </Provider>,
+  );
+  return store;
+}
+
+describe('inventory (spec §2)', () => {
+  let server: ApiServer;
+  let products: unknown[] = [];
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      'GET /categories': () => ({
+        body: {
+          result: {
+            categories: [
+              { Id: '10', Name: 'BARS' },
+              { Id: '40', Name: 'LIGHTING' },
+              { Id: '90', Name: 'Warehouse' },
+            ],
+            subcategories: [
+              { Id: '11', Name: 'Bar Front', ParentRef: { value: '10' } },
+              { Id: '12', Name: 'Back Bar', ParentRef: { value: '10' } },
+              { Id: '41', Name: 'Candles', ParentRef: { value: '40' } },
+              { Id: '91', Name: 'Services', ParentRef: { value: '90' } },
+            ],
+          },
+        },
+      }),
+      'GET /product': () => ({ body: { result: products } }),
+      'GET /cart/cart-1/products': () => ({
+        body: { result: [{ id: 'cart-1', cartName: 'Spring gala', cartTotal: 1234.5, CartProducts: [] }] },
+      }),
+    });
+    http.defaults.baseURL = server.apiUrl;
+  });
+  afterAll(async () => {
+    http.defaults.baseURL = '/api';
+    await server.close();
+  });
+
+  it('opens the side navigation from the URL and highlights the active subcategory', async () => {
+    products = [];
+    const store = await renderInventory('/inventory/BARS/Bar%20Front');
+    // jsdom is a small screen: the navigation opens with its toggle.
+    const toggle = await screen.findByRole('button', { name: /Categories/ });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    const active = await screen.findByRole('link', { name: 'Bar Front' });
+    expect(active).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Back Bar' })).not.toHaveAttribute('aria-current');
+    expect(screen.queryByRole('link', { name: 'Candles' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Warehouse/ })).not.toBeInTheDocument();
+    expect(store.getState().sideNav).toMatchObject({
+      openedCategory: 'BARS',
+      activeSubCategory: 'Bar Front',
+    });
+    await userEvent.click(screen.getByRole('button', { name: /LIGHTING/ }));
+    expect(screen.getByRole('link', { name: 'Candles' })).toHaveAttribute(
+      'href',
+      '/inventory/LIGHTING/Candles',
+    );
+  });
+
+  it('shows the not-found state for an empty list', async () => {
+    products = [];
+    await renderInventory('/inventory/BARS/Bar%20Front');
+    expect(await screen.findByText('No products found here yet.')).toBeInTheDocument();
+    expect(server.requests.at(-1)?.url).toContain('category=BARS&subcategory=Bar+Front');
+  });
+
+  it('visitors: names, images and More Info, no prices and no add-to-cart', async () => {
+    products = [product('BAR-1', 'Mirrored Bar Front')];
+    await renderInventory('/inventory/BARS/Bar%20Front');
+    expect(await screen.findByRole('heading', { name: 'Mirrored Bar Front' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Mirrored Bar Front (no photo yet)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'More Info' })).toBeInTheDocument();
+    expect(screen.queryByText(/Call or Email us/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /to the cart/ })).not.toBeInTheDocument();
+  });
+
+  it('customers: the price rule, add-to-cart, and the floating cart total', async () => {
+    products = [
+      product('BAR-1', 'Mirrored Bar Front', { price: 250, quantity: 4 }),
+      product('BAR-2', 'Gold Bar Front', { price: 0, quantity: 4 }),
+    ];
+    await renderInventory('/inventory/BARS/Bar%20Front', 'customer');
+    expect(await screen.findByText('$250.00')).toBeInTheDocument();
+    expect(screen.getByText('Call or Email us for Details!')).toBeInTheDocument();
+    expect(screen.getByText('SKU: BAR-2')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /to the cart/ })).toHaveLength(2);
+    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,234.50'));
+    await userEvent.click(screen.getByTestId('cart-badge'));
+    expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/cart');
+  });
+
+  it('staff get Add Product and no cart badge', async () => {
+    products = [product('BAR-1', 'Mirrored Bar Front', { price: 250, quantity: 4 })];
+    await renderInventory('/inventory/BARS/Bar%20Front', 'admin');
+    expect(await screen.findByRole('button', { name: /Add Product/ })).toBeInTheDocument();
+    expect(screen.queryByTestId('cart-badge')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /Categories/ }));
+    expect(screen.getByRole('button', { name: /Warehouse/ })).toBeInTheDocument();
+  });
+});
