@@ -1,15 +1,35 @@
 /** The one store. The shell creates it; remotes reach it through react-redux (a shared singleton). */
-import { configureStore } from '@reduxjs/toolkit';
+import { configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux';
 import { api } from './api';
 import { onSessionExpired } from './http';
-import { sessionExpired, sessionReducer } from './session-slice';
+import { sessionExpired, sessionReducer, signedIn, signOut, validateSession } from './session-slice';
 import { sideNavReducer } from './side-nav-slice';
 
+/** Every kind of server data: what the server answers depends on who asks (prices, stock, carts). */
+const ALL_TAGS = ['Product', 'Cart', 'CartList', 'Estimate', 'Trucking'] as const;
+
 export function createAppStore() {
+  // When the viewer changes (sign-in, sign-out, expiry, another user), cached answers are stale: a
+  // visitor's product list has no prices. Refetch whatever is on screen, drop the rest.
+  const viewerChanges = createListenerMiddleware();
+  viewerChanges.startListening({
+    matcher: isAnyOf(signedIn, signOut, sessionExpired, validateSession.fulfilled),
+    effect: (_action, listenerApi) => {
+      const before = (
+        listenerApi.getOriginalState() as { session: { user: { id: string; permissions: string } | null } }
+      ).session.user;
+      const after = (
+        listenerApi.getState() as { session: { user: { id: string; permissions: string } | null } }
+      ).session.user;
+      if (before?.id !== after?.id || before?.permissions !== after?.permissions) {
+        listenerApi.dispatch(api.util.invalidateTags([...ALL_TAGS]));
+      }
+    },
+  });
   const store = configureStore({
     reducer: { session: sessionReducer, sideNav: sideNavReducer, [api.reducerPath]: api.reducer },
-    middleware: (getDefault) => getDefault().concat(api.middleware),
+    middleware: (getDefault) => getDefault().prepend(viewerChanges.middleware).concat(api.middleware),
   });
   onSessionExpired(() => {
     store.dispatch(sessionExpired());
