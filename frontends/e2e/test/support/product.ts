@@ -95,6 +95,9 @@ export async function startProduct(log: (line: string) => void = () => {}): Prom
         ORDER_SERVICE_URL: order.url,
         NOTIFICATION_SERVICE_URL: notification.url,
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        // The gateway's cache of catalogue reads hears this file's catalogue events.
+        KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS,
+        KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX,
         FRONTENDS_DIR,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
