@@ -8,7 +8,8 @@ import type { AggregateType, EventEnvelope } from '@decor/contracts';
 import { freePort, testEndpoints } from '@decor/infra';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
-import { startService } from './service';
+import { waitForCatchUp } from './messaging/catch-up';
+import { type BaseContext, startService } from './service';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
@@ -174,4 +175,32 @@ export async function call(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Waits until the service's consumer `consumer` (the name in its ServiceDefinition) has handled
+ * everything now on the aggregate's topic: after it, a projection read shows those events, and an
+ * event's absence of effect is an answer rather than a guess.
+ */
+export async function consumerCaughtUp(
+  ctx: Pick<BaseContext, 'name' | 'config' | 'kafka' | 'connection' | 'topic'>,
+  consumer: string,
+  aggregate: AggregateType,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const admin = ctx.kafka.admin();
+  await admin.connect();
+  try {
+    const caughtUp = await waitForCatchUp({
+      admin,
+      connection: ctx.connection,
+      groupId: `${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.${consumer}`,
+      topic: ctx.topic(aggregate),
+      timeoutMs,
+    });
+    if (!caughtUp)
+      throw new Error(`${ctx.name}.${consumer} did not catch up on ${aggregate} in ${timeoutMs} ms`);
+  } finally {
+    await admin.disconnect();
+  }
 }

@@ -8,11 +8,12 @@ import {
   type StartedService,
   startService,
   startWorkers,
-  waitForCatchUp,
 } from '@decor/kit';
 import {
   type Answer,
   type CaughtMail,
+  call,
+  consumerCaughtUp,
   deleteRunKeys,
   eventually,
   mailTo,
@@ -64,23 +65,9 @@ export async function stopAndClean(service: Notification | undefined, ...workers
   await service.shutdown('test over');
 }
 
-/** Real HTTP with any headers (the kit's `call` sets only the session). */
-export async function send(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method: init.method ?? 'POST',
-    headers,
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+/** A POST unless told otherwise (most of this service's routes are). */
+export const send = (base: string, path: string, init: Parameters<typeof call>[2] = {}): Promise<Answer> =>
+  call(base, path, { method: 'POST', ...init });
 
 export function tokenFor(service: Notification, permissions: 'customer' | 'admin' | 'superadmin'): string {
   return service.app.signToken({
@@ -96,22 +83,8 @@ export async function publish(service: Notification, ...events: EventEnvelope[])
 }
 
 /** Waits until the 'emails' consumer has handled everything now on the aggregate's topic. */
-export async function consumed(service: Notification, aggregate: 'user' | 'order'): Promise<void> {
-  const admin = service.ctx.kafka.admin();
-  await admin.connect();
-  try {
-    const caughtUp = await waitForCatchUp({
-      admin,
-      connection: service.ctx.connection,
-      groupId: `${RUN_ID}.notification.emails`,
-      topic: service.ctx.topic(aggregate),
-      timeoutMs: 30_000,
-    });
-    if (!caughtUp) throw new Error(`the emails consumer did not catch up on ${aggregate}`);
-  } finally {
-    await admin.disconnect();
-  }
-}
+export const consumed = (service: Notification, aggregate: 'user' | 'order') =>
+  consumerCaughtUp(service.ctx, 'emails', aggregate);
 
 /** Waits until no e-mail job is waiting, active or delayed: whatever was queued has been sent (or failed). */
 export async function queueIdle(service: Notification, timeoutMs = 30_000): Promise<void> {

@@ -9,7 +9,7 @@ import {
   UserCreated,
 } from '@decor/contracts';
 import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
-import { type Answer, eventually, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, eventually, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';
@@ -39,23 +39,8 @@ export function tokenFor(service: Order, permissions: Role, id = newId()): strin
   return service.app.signToken({ id, permissions, email: `${permissions}-${id}@decor.example` });
 }
 
-/** Real HTTP to the instance, with any extra headers (the kit's `call` has none). */
-export async function request(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+/** Real HTTP to the instance (the kit's `call`). */
+export const request = call;
 
 /** Publishes one event onto this run's topic of its aggregate, as the owning service's relay would. */
 export async function publish<C extends EventContract>(

@@ -1,7 +1,7 @@
 /** GET /auth/jwt shows a customer's active cart, learnt from the cart service's CartChanged events. */
 import { CartChanged, type PayloadOf } from '@decor/contracts';
-import { newEvent, publishEnvelopes, waitForCatchUp } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { newEvent, publishEnvelopes } from '@decor/kit';
+import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/src/testing';
 import {
   call,
   createUser,
@@ -69,20 +69,7 @@ it('shows the active cart with its name and total in dollars, and follows set-ac
   // A newer state (say, a line added) applies; a replayed older one after it changes nothing.
   await publish({ cart: cartState(me.id, 'cart-b', { cartName: 'Wedding', totalCents: 4500 }), revision: 3 });
   await publish({ cart: cartState(me.id, 'cart-a', { totalCents: 1 }), revision: 1 });
-  const admin = service.ctx.kafka.admin();
-  await admin.connect();
-  try {
-    const caughtUp = await waitForCatchUp({
-      admin,
-      connection: service.ctx.connection,
-      groupId: `${RUN_ID}.user.carts`,
-      topic: `${RUN_ID}.cart`,
-      timeoutMs: 10_000,
-    });
-    expect(caughtUp).toBe(true);
-  } finally {
-    await admin.disconnect();
-  }
+  await consumerCaughtUp(service.ctx, 'carts', 'cart', 10_000);
   expect((await session()).cart).toEqual({ id: 'cart-b', cartName: 'Wedding', cartTotal: 45 });
 });
 
