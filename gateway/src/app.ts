@@ -1,6 +1,7 @@
 import { createServiceApp, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
+import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
 import type { GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
@@ -65,8 +66,12 @@ export async function buildGateway(
     maxAge: 600,
   });
   const upstreams = upstreamsFrom(config);
-  await app.register(apiProxy, { prefix: '/api', config, upstreams });
+  const catalogueCache = catalogueCacheFor(config);
+  app.decorate('catalogueCache', catalogueCache);
+  await app.register(apiProxy, { prefix: '/api', config, upstreams, catalogueCache });
   await app.register(apiDocs, { upstreams });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
+  // Last: nothing after it can fail and leave its Kafka consumer running.
+  if (catalogueCache) startCatalogueInvalidation(app, config, catalogueCache);
   return app;
 }

@@ -24,6 +24,15 @@ export const gatewayConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ default: 14_000, minimum: 100 }),
+  /** Kafka, for the catalogue events that clear the gateway's cache of catalogue reads. */
+  KAFKA_BROKERS: common.KAFKA_BROKERS,
+  KAFKA_TOPIC_PREFIX: common.KAFKA_TOPIC_PREFIX,
+  /**
+   * Longest time the gateway serves a cached catalogue read (src/catalogue-cache.ts). Catalogue
+   * events clear the cache at once; this bounds staleness if they stop arriving (Kafka out of
+   * reach). 0 turns the cache off: those reads are proxied like every other call.
+   */
+  GATEWAY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
   /** Built frontends: the shell at /, remotes under /<folder>/. Missing folders are skipped. */
   FRONTENDS_DIR: Type.String({ default: '' }),
 });

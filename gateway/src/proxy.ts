@@ -1,19 +1,25 @@
 import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CatalogueCache, cachedReads } from './catalogue-cache';
 import type { GatewayConfig } from './config';
 import { ROUTES, type Route, type ServiceName } from './routing-table';
 
 export interface ProxyOptions {
   config: GatewayConfig;
   upstreams: Record<ServiceName, string>;
+  /** Answers the catalogue's public reads (src/catalogue-cache.ts); absent: they are proxied too. */
+  catalogueCache?: CatalogueCache;
 }
 
 /**
  * /api/<prefix>/… → <service>/<prefix>/…, one proxy per routing-table entry. Request bodies are
  * streamed through untouched; the service validates them. The request id travels along.
  */
-export async function apiProxy(app: FastifyInstance, { config, upstreams }: ProxyOptions): Promise<void> {
+export async function apiProxy(
+  app: FastifyInstance,
+  { config, upstreams, catalogueCache }: ProxyOptions,
+): Promise<void> {
   app.addHook('onRequest', refuseOversizedBody(config.BODY_LIMIT_BYTES));
 
   for (const route of ROUTES) {
@@ -27,6 +33,18 @@ export async function apiProxy(app: FastifyInstance, { config, upstreams }: Prox
             message: 'Too many requests, please try again in a minute',
           }),
         });
+      }
+      if (route.service === 'catalogue' && catalogueCache) {
+        scope.addHook(
+          'preHandler',
+          cachedReads(scope, {
+            catalogueCache,
+            upstream: upstreams.catalogue,
+            apiPrefix: app.prefix,
+            timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+            failed: (reply, error) => upstreamFailed(reply, route, error),
+          }),
+        );
       }
       await scope.register(httpProxy, {
         upstream: upstreams[route.service],

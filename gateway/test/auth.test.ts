@@ -127,6 +127,7 @@ describe('sessions through the gateway', () => {
         JWT_SECRET,
         USER_SERVICE_URL: stack.user.url,
         AUTH_RATE_LIMIT_PER_MINUTE: '3',
+        GATEWAY_CACHE_TTL_MS: '0',
       }),
       { logLevel: 'silent' },
     );

@@ -24,7 +24,12 @@ describe('serving the built frontends', () => {
     );
     writeFileSync(path.join(dir, 'storefront', 'dist', 'remoteEntry.js'), 'var storefront;');
     gateway = await buildGateway(
-      loadGatewayConfig({ NODE_ENV: 'test', JWT_SECRET: 'frontends-test-secret', FRONTENDS_DIR: dir }),
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET: 'frontends-test-secret',
+        FRONTENDS_DIR: dir,
+        GATEWAY_CACHE_TTL_MS: '0',
+      }),
       { logLevel: 'silent' },
     );
     url = await gateway.listen({ port: 0, host: '127.0.0.1' });

@@ -46,6 +46,8 @@ export async function startStack(opts: { notification?: boolean } = {}): Promise
       USER_SERVICE_URL: user.url,
       NOTIFICATION_SERVICE_URL: notificationUrl,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // No catalogue in this stack: no cache of its reads, no Kafka consumer.
+      GATEWAY_CACHE_TTL_MS: '0',
     }),
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );

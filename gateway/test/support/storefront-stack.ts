@@ -87,6 +87,9 @@ export async function startStorefrontStack(opts: { notification?: boolean } = {}
         ORDER_SERVICE_URL: order.url,
         NOTIFICATION_SERVICE_URL: `http://127.0.0.1:${notificationEnv.PORT}`,
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        // Its cache of catalogue reads hears this file's catalogue events.
+        KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
+        KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
     );
