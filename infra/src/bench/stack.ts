@@ -142,6 +142,9 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       CART_SERVICE_URL: cart.url,
       ORDER_SERVICE_URL: order.url,
       NOTIFICATION_SERVICE_URL: notification.url,
+      // Its cache of catalogue reads is cleared by this run's catalogue events.
+      KAFKA_BROKERS: endpoints.kafkaBrokers.join(','),
+      KAFKA_TOPIC_PREFIX: runId,
       // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
     });

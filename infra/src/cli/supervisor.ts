@@ -103,6 +103,8 @@ function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): Nod
     MONGO_URL: e.mongoUrl,
     MONGO_DB: undefined,
     KAFKA_BROKERS: e.kafkaBrokers.join(','),
+    // The services' events and the gateway's cache of catalogue reads (cleared by them) share it.
+    KAFKA_TOPIC_PREFIX: process.env.KAFKA_TOPIC_PREFIX || 'decor',
     REDIS_URL: e.redisUrl,
     REDIS_PREFIX: process.env.REDIS_PREFIX || (offset === 0 ? 'decor' : `decor-${offset}`),
     SMTP_URL: `smtp://${e.smtp.host}:${e.smtp.port}`,
