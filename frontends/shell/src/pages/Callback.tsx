@@ -14,7 +14,7 @@ export default function Callback() {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const [failed, setFailed] = useState(false);
-  const token = storedToken();
+  const [token] = useState(() => storedToken());
 
   useEffect(() => {
     if (!token) return;

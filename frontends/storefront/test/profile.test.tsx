@@ -1,0 +1,79 @@
+import { createAppStore, http, signedIn } from '@decor/web-core';
+import { MemoryRouter } from '@decor/web-core/router';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
+import Profile from '../src/screens/Profile';
+
+describe('profile (spec §2, §5)', () => {
+  let server: ApiServer;
+  let passwordStatus = 200;
+  beforeAll(async () => {
+    server = await startApiServer({
+      [`PUT /user/${demoUser.id}`]: () => ({ status: passwordStatus, body: { result: { message: 'ok' } } }),
+      'GET /trucking': () => ({ body: { result: { id: 'trucking', value: 350 } } }),
+      'PUT /trucking/trucking': (req) => ({ body: { result: { id: 'trucking', ...(req.body as object) } } }),
+    });
+    http.defaults.baseURL = server.apiUrl;
+  });
+  afterAll(async () => {
+    http.defaults.baseURL = '/api';
+    await server.close();
+  });
+
+  const renderProfile = (permissions: string) => {
+    const store = createAppStore();
+    store.dispatch(signedIn({ user: { ...demoUser, permissions }, token: 'jwt' }));
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <Profile />
+        </MemoryRouter>
+      </Provider>,
+    );
+  };
+
+  it('shows the name and e-mail; the password form validates, matches after trimming and saves', async () => {
+    renderProfile('customer');
+    expect(screen.getByText('Casey Customer')).toBeInTheDocument();
+    expect(screen.getByText(demoUser.email)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Change Trucking Fee' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findAllByText('This field is required')).toHaveLength(2);
+    await userEvent.type(screen.getByLabelText('Password'), 'ab');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'abd');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Password must be at least 3 characters')).toBeInTheDocument();
+    expect(await screen.findByText('Password does not match')).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('Password'));
+    await userEvent.clear(screen.getByLabelText('Confirm Password'));
+    await userEvent.type(screen.getByLabelText('Password'), 'new-secret ');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'new-secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Your password has been changed.')).toBeInTheDocument();
+    expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ password: 'new-secret' });
+  });
+
+  it("a refused change says 'An error occurred while updating your profile'", async () => {
+    passwordStatus = 400;
+    renderProfile('customer');
+    await userEvent.type(screen.getByLabelText('Password'), 'abc');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('An error occurred while updating your profile')).toBeInTheDocument();
+    passwordStatus = 200;
+  });
+
+  it('staff also change the trucking fee', async () => {
+    renderProfile('admin');
+    expect(await screen.findByRole('heading', { name: 'Change Trucking Fee' })).toBeInTheDocument();
+    const fee = await screen.findByLabelText('Trucking fee');
+    expect(fee).toHaveValue('350.00');
+    await userEvent.clear(fee);
+    await userEvent.type(fee, '400');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Submit' })[1] as HTMLElement);
+    expect(await screen.findByText('The trucking fee has been changed.')).toBeInTheDocument();
+    expect(server.requests.find((r) => r.url === '/api/trucking/trucking')?.body).toEqual({ value: 400 });
+  });
+});
