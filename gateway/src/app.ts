@@ -38,7 +38,8 @@ export async function buildGateway(
   const app = await createServiceApp({
     name: 'gateway',
     logLevel: opts.logLevel ?? config.LOG_LEVEL,
-    jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+    // Sessions come back on every request (a catalogue read from the cache costs less than a full check).
+    jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, verifyCacheSize: 10_000 },
     bodyLimit: config.BODY_LIMIT_BYTES,
     notFound: pageOrNotFound(config.FRONTENDS_DIR),
     // The gateway is the public edge: X-Forwarded-* from clients are not trusted.

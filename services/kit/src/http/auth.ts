@@ -48,6 +48,12 @@ export interface AuthOptions {
   secret: string;
   /** e.g. '12h' */
   expiresIn: string;
+  /**
+   * Remember up to this many verified tokens (fast-jwt's verifier cache, keyed by the token's hash):
+   * a token seen again skips decoding and the signature check until its own expiry (10 min at most).
+   * Refusals are not remembered. For the gateway, which checks the same sessions on every request.
+   */
+  verifyCacheSize?: number;
 }
 
 export const AUTH_MESSAGES = {
@@ -123,7 +129,7 @@ export const authPlugin = fp(
     await app.register(fastifyJwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', expiresIn: opts.expiresIn },
-      verify: { algorithms: ['HS256'] },
+      verify: { algorithms: ['HS256'], ...(opts.verifyCacheSize ? { cache: opts.verifyCacheSize } : {}) },
     });
 
     const verify = (request: FastifyRequest, token: string) => {
