@@ -139,6 +139,9 @@ function settings(r: Results): string {
     parts.push(
       `${r.gateway.connections} conn × ${r.gateway.seconds} s (+${r.gateway.warmupSeconds} s warm-up)`,
     );
+  const c = r.catalogue;
+  // The catalogue reads use the same load settings; named when the gateway part did not run.
+  if (c && !r.gateway) parts.push(`${c.connections} conn × ${c.seconds} s (+${c.warmupSeconds} s warm-up)`);
   if (r.pipeline)
     parts.push(`${r.pipeline.warmupEvents} + ${r.pipeline.events} events at ${r.pipeline.perSecond}/s`);
   if (r.checkouts) parts.push(`${r.checkouts.customers} checkouts`);
@@ -180,7 +183,7 @@ const METHOD = [
   '  builds user, notification and gateway with esbuild (infra/src/cli/build.ts) and runs each as its own',
   '  Node process with `LOG_LEVEL` warn. The e-mail worker is not started. Everything is stopped and the',
   "  run's Redis keys deleted at the end. Settings per run are in the table (flags: `--connections`,",
-  '  `--seconds`, `--warmup-seconds`, `--events`, `--warmup-events`, `--rate`, `--only gateway|pipeline`).',
+  '  `--seconds`, `--warmup-seconds`, `--events`, `--warmup-events`, `--rate`, `--only gateway|pipeline|catalogue|checkout`).',
   "- **Everything shares the machine's cores**: the load generator (autocannon, in the bench process),",
   '  the services, the gateway, Kafka, Mongo and Redis. The printed table shows the cores each used while',
   '  measured; "others" is the rest of the machine (other jobs, hypervisor steal) from /proc/stat, and',
@@ -204,8 +207,12 @@ const METHOD = [
   '  published → job.',
   "- **Catalogue reads**: `GET /api/product?category=BARS&subcategory=Bar%20Front` with the demo customer's",
   "  token (prices and stock included) beside the gateway's own `/healthz`, same connections, warmed up,",
-  '  halves in the order health, products, products, health. The catalogue keeps ready answers per',
-  '  instance and clears them on catalogue events (services/catalogue/README.md).',
+  '  halves in the order health, products, products, health. The gateway answers it from its own cache',
+  '  of catalogue reads (per viewer class and URL, cleared by catalogue events; gateway/src/catalogue-cache.ts),',
+  '  so after the first request the catalogue is not asked: what it costs beyond /healthz is the session',
+  '  check (verified tokens remembered) and the larger answer. Runs before 2026-11-22 19:19Z proxied every',
+  '  request to the catalogue (which answers from its own cache); the 19:19Z run had the gateway cache',
+  '  without the remembered tokens.',
   '- **Checkouts**: N new customers (stored with their UserCreated event, as the user service does) sign',
   '  in through the gateway, wait for their first active cart and put 2 of each of two products in it;',
   '  then all N send `POST /api/estimate` at once. Latency is per call, as the client sees it. Afterwards',
