@@ -4,3 +4,4 @@ export * from './envelope';
 export * from './events';
 export * from './money';
 export * from './order-events';
+export * from './summary-format';

@@ -1,32 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
 
-/** Spec §3: event details and will-call fields, flattened into the estimate (all optional strings but the three required). */
-export const EVENT_DETAIL_FIELDS = [
-  'customerName',
-  'groupName',
-  'eventDate',
-  'location',
-  'operationsManager',
-  'eventStartTime',
-  'eventEndTime',
-  'room',
-  'loadInTime',
-  'setByTime',
-  'strikeTime',
-  'commentsOnSetup',
-  'commentsOnEvent',
-] as const;
-
-export const WILL_CALL_FIELDS = [
-  'willCallCustomerName',
-  'willCallPickupDate',
-  'willCallPickupTime',
-  'willCallReturnDate',
-  'willCallReturnTime',
-] as const;
-
-export type EstimateDetailField = (typeof EVENT_DETAIL_FIELDS)[number] | (typeof WILL_CALL_FIELDS)[number];
+export * from './estimate-fields';
 
 export const EstimateLine = Type.Object({
   productId: Type.String(),

@@ -1,4 +1,9 @@
-import { type EstimateDetailField, EVENT_DETAIL_FIELDS, WILL_CALL_FIELDS } from '@decor/contracts';
+import {
+  type EstimateDetailField,
+  EVENT_DETAIL_FIELDS,
+  showWillCall,
+  WILL_CALL_FIELDS,
+} from '@decor/contracts';
 import { formatLongDate, formatTime } from './format';
 
 /** One line of the event-details or will-call table, ready to show (not yet escaped). */
@@ -66,6 +71,5 @@ export function eventDetailRows(details: Record<string, string>): DetailRow[] {
  * customer name is prefilled, so it alone does not make a will-call order). Empty list otherwise.
  */
 export function willCallRows(details: Record<string, string>): DetailRow[] {
-  const shown = rows(details, WILL_CALL_FIELDS);
-  return shown.length >= 2 ? shown : [];
+  return showWillCall(details) ? rows(details, WILL_CALL_FIELDS) : [];
 }
