@@ -3,6 +3,7 @@ import { type StartedService, startService, startWorkers } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
 import { cartService } from '../../../services/cart/src/app';
 import { loadCartConfig } from '../../../services/cart/src/config';
+import type { CartContext } from '../../../services/cart/src/context';
 import { catalogueService } from '../../../services/catalogue/src/app';
 import { loadCatalogueConfig } from '../../../services/catalogue/src/config';
 import { catalogueEnv } from '../../../services/catalogue/test/support';
@@ -23,13 +24,21 @@ import { JWT_SECRET } from './stack';
 /** Where this file's new-estimate notices go (the notification service's STAFF_EMAIL). */
 export const STAFF_EMAIL = `staff-${RUN_ID}@decor.example`;
 
+export interface Customer {
+  id: string;
+  email: string;
+  password: string;
+  firstName: string;
+}
+
 export interface StorefrontStack {
   gatewayUrl: string;
   api: string;
   gateway: ServiceApp;
   user: StartedService<UserContext>;
+  cart: StartedService<CartContext>;
   /** A new customer of the demo company, stored as the user service stores users (with UserCreated). */
-  createCustomer(name: string): Promise<{ id: string; email: string; password: string }>;
+  createCustomer(name: string): Promise<Customer>;
   /** Starts the notification service and its worker (again, after `stopNotification`). */
   startNotification(): Promise<void>;
   stopNotification(): Promise<void>;
@@ -43,7 +52,9 @@ const noExit = { exit: () => {} };
  * topics: user, catalogue (demo data), cart, order, notification + e-mail worker, and the gateway
  * in front. The notification service's URL stays fixed, so it can be stopped and started again.
  */
-export async function startStorefrontStack(opts: { notification?: boolean } = {}): Promise<StorefrontStack> {
+export async function startStorefrontStack(
+  opts: { notification?: boolean; gatewayEnv?: Record<string, string> } = {},
+): Promise<StorefrontStack> {
   const started: RunningService[] = [];
   let notification: RunningService[] = [];
   const stopNotification = async () => {
@@ -90,6 +101,7 @@ export async function startStorefrontStack(opts: { notification?: boolean } = {}
         // Its cache of catalogue reads hears this file's catalogue events.
         KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
         KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
+        ...opts.gatewayEnv,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
     );
@@ -99,6 +111,7 @@ export async function startStorefrontStack(opts: { notification?: boolean } = {}
       api: `${gatewayUrl}/api`,
       gateway,
       user,
+      cart,
       createCustomer: (name) => createCustomer(user, name),
       startNotification,
       stopNotification,
@@ -114,9 +127,9 @@ export async function startStorefrontStack(opts: { notification?: boolean } = {}
   }
 }
 
-async function createCustomer(user: StartedService<UserContext>, name: string) {
+async function createCustomer(user: StartedService<UserContext>, name: string): Promise<Customer> {
   const email = `${name}-${RUN_ID}@decor.example`.toLowerCase();
-  const password = 'checkout-pw';
+  const password = `${name}-pw`;
   const doc = newUserWithEvent(
     user.ctx.users,
     {
@@ -131,5 +144,5 @@ async function createCustomer(user: StartedService<UserContext>, name: string) {
   );
   await doc.save();
   user.ctx.eventsWritten();
-  return { id: doc._id.toString(), email, password };
+  return { id: doc._id.toString(), email, password, firstName: name };
 }
