@@ -4,6 +4,7 @@ import type { CatalogueReads } from './catalogue-reads';
 import { PRODUCT_LIST_PATH } from './catalogue-reads';
 import type { CheckoutFigures } from './checkouts';
 import type { PipelineFigures } from './event-pipeline';
+import { type FrontendFigures, kb, LABELLED_SCRIPTS } from './frontend-budgets';
 import type { GatewayOverhead } from './gateway-overhead';
 import { formatCores } from './stats';
 
@@ -39,6 +40,7 @@ export interface Results {
   pipeline?: PipelineFigures;
   catalogue?: CatalogueReads;
   checkouts?: CheckoutFigures;
+  frontend?: FrontendFigures;
 }
 
 /** The compact table printed at the end of a run. */
@@ -111,12 +113,54 @@ export function formatTable(r: Results): string {
       `  estimates ${k.estimates}, checked-out carts ${k.checkedOutCarts}, customer e-mails ${k.customerEmails}, staff e-mails ${k.staffEmails} (each should be ${k.customers}); settled ${k.settleSeconds.toFixed(1)} s after the last answer`,
     );
   }
+  const f = r.frontend;
+  if (f) lines.push('', ...frontendLines(f));
   return lines.join('\n');
 }
 
+/** JS figures of a page as the runs table shows them: the gzip figure, and what came over the wire. */
+function jsCell(f: FrontendFigures, page: string): string {
+  const p = f.pages.find((x) => x.name === page);
+  if (!p) return '–';
+  return f.compressed ? kb(p.wireJsBytes) : `${kb(p.gzipJsBytes)} (wire ${kb(p.wireJsBytes)})`;
+}
+
+function frontendLines(f: FrontendFigures): string[] {
+  const wire = f.compressed ? `over the wire (${f.encodings.join(', ')})` : 'over the wire (uncompressed!)';
+  const lines = [
+    `Frontend budgets — first visit as a visitor, fresh Chromium context each, ${f.viewport}, median of ${f.visits} visits after 1 unmeasured`,
+    f.compressed
+      ? `  JS KB: what came over the wire (${f.encodings.join(', ')}); gzip -6 of the same scripts beside it`
+      : '  The gateway served the scripts UNCOMPRESSED: "JS gzip KB" is each script gzipped here (zlib level 6), summed; "wire" is what Chromium received',
+    `  ${'page'.padEnd(30)}${'JS gzip KB'.padStart(11)}${'target'.padStart(8)}${'wire KB'.padStart(9)}${'raw KB'.padStart(9)}${'scripts'.padStart(8)}${'requests'.padStart(9)}${'LCP ms'.padStart(8)}${'(min–max)'.padStart(12)}`,
+  ];
+  for (const p of f.pages) {
+    lines.push(
+      `  ${p.path.padEnd(30)}${kb(p.gzipJsBytes).padStart(11)}${(p.targetKb ? String(p.targetKb) : '–').padStart(8)}${kb(p.wireJsBytes).padStart(9)}${kb(p.rawJsBytes).padStart(9)}${String(p.scripts).padStart(8)}${String(p.requests).padStart(9)}${ms(p.lcpMs).padStart(8)}${`(${ms(p.lcpMinMs)}–${ms(p.lcpMaxMs)})`.padStart(12)}`,
+    );
+  }
+  for (const p of f.pages) {
+    const budget = p.targetKb
+      ? p.gzipJsBytes <= p.targetKb * 1024
+        ? `within ${p.targetKb} KB (${kb(p.targetKb * 1024 - p.gzipJsBytes)} KB to spare)`
+        : `OVER ${p.targetKb} KB by ${kb(p.gzipJsBytes - p.targetKb * 1024)} KB`
+      : 'no budget';
+    lines.push(`  ${p.path}: JS ${budget}; LCP element: ${p.lcpElement}`);
+    if (p.targetKb) {
+      lines.push('    largest scripts (gzip KB; contents by minified bytes, from the source maps):');
+      for (const s of p.largestScripts.slice(0, LABELLED_SCRIPTS)) {
+        lines.push(`      ${s.url.padEnd(42)}${kb(s.gzipBytes).padStart(7)}  ${s.contents ?? ''}`);
+      }
+    }
+    if (p.problems.length > 0) lines.push(`    problems: ${p.problems.slice(0, 5).join('; ')}`);
+  }
+  if (!f.compressed) lines.push(`  (${wire}: the budgets name gzip, so they are read on the gzip column)`);
+  return lines;
+}
+
 const RUNS_HEADER = [
-  '| date (UTC) | machine | node | others busy (cores) | settings | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 | product list req/s (p99) vs /healthz | checkouts ok, p99 ms | estimates / carts / e-mails |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| date (UTC) | machine | node | others busy (cores) | settings | direct req/s (p50/p99 ms) | via gateway req/s (p50/p99 ms) | gateway keeps | events | write → job p50 / p90 / p99 / max ms | write → published p50/p99 | published → job p50/p99 | product list req/s (p99) vs /healthz | checkouts ok, p99 ms | estimates / carts / e-mails | JS KB gzip `/` (≤ 300) | JS KB gzip inventory (≤ 450) | LCP ms `/` · inventory · blank | requests `/` · inventory |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const KEEP_RUNS = 20;
 
@@ -145,6 +189,7 @@ function settings(r: Results): string {
   if (r.pipeline)
     parts.push(`${r.pipeline.warmupEvents} + ${r.pipeline.events} events at ${r.pipeline.perSecond}/s`);
   if (r.checkouts) parts.push(`${r.checkouts.customers} checkouts`);
+  if (r.frontend) parts.push(`${r.frontend.visits} cold visits per page`);
   return parts.join('; ');
 }
 
@@ -171,8 +216,17 @@ function runRow(r: Results): string {
     r.checkouts
       ? `${r.checkouts.estimates} / ${r.checkouts.checkedOutCarts} / ${r.checkouts.customerEmails}+${r.checkouts.staffEmails}`
       : '–',
+    ...frontendCells(r.frontend),
   ];
   return `| ${cells.join(' | ')} |`;
+}
+
+function frontendCells(f: FrontendFigures | undefined): string[] {
+  if (!f) return ['–', '–', '–', '–'];
+  const page = (name: string) => f.pages.find((p) => p.name === name);
+  const lcp = ['home', 'inventory', 'blank'].map((n) => ms(page(n)?.lcpMs ?? Number.NaN)).join(' · ');
+  const requests = ['home', 'inventory'].map((n) => String(page(n)?.requests ?? '–')).join(' · ');
+  return [jsCell(f, 'home'), jsCell(f, 'inventory'), lcp, requests];
 }
 
 const METHOD = [
@@ -183,7 +237,8 @@ const METHOD = [
   '  builds user, notification and gateway with esbuild (infra/src/cli/build.ts) and runs each as its own',
   '  Node process with `LOG_LEVEL` warn. The e-mail worker is not started. Everything is stopped and the',
   "  run's Redis keys deleted at the end. Settings per run are in the table (flags: `--connections`,",
-  '  `--seconds`, `--warmup-seconds`, `--events`, `--warmup-events`, `--rate`, `--only gateway|pipeline|catalogue|checkout`).',
+  '  `--seconds`, `--warmup-seconds`, `--events`, `--warmup-events`, `--rate`, `--customers`, `--visits`,',
+  '  `--only gateway|pipeline|catalogue|checkout|frontend`).',
   "- **Everything shares the machine's cores**: the load generator (autocannon, in the bench process),",
   '  the services, the gateway, Kafka, Mongo and Redis. The printed table shows the cores each used while',
   '  measured; "others" is the rest of the machine (other jobs, hypervisor steal) from /proc/stat, and',
@@ -219,6 +274,27 @@ const METHOD = [
   '  the counts of estimates (staff `GET /api/estimate` total_count), checked-out carts (staff',
   "  `GET /api/cart?didCheckOut=true`) and e-mails in the mail catcher (the customers' confirmations and",
   '  the staff notices) are polled until each reaches N (at most 120 s). The e-mail worker runs only here.',
+  '- **Frontend budgets** (`--only frontend`): the three frontends are built first (webpack production',
+  '  builds, unchanged ones reused: infra/src/cli/frontends.ts) and the gateway serves a temp copy of their',
+  '  dist folders (FRONTENDS_DIR, as for `npm start`; shell at `/`, remotes under `/remotes/<name>/`). The',
+  '  blank page is `/blank.html`, one `<p>` of text (a page with nothing contentful has no LCP), put into the',
+  "  shell's copy so the same @fastify/static route of the same gateway serves it. Headless Chromium",
+  '  (/usr/bin/chromium driven by playwright-core, 1280×900, no CPU or network throttling, everything on',
+  '  127.0.0.1) opens `/blank.html`, `/` and `/inventory/BARS/Bar%20Front` each in a fresh browser context',
+  '  (empty cache and storage: a first visit by a visitor who is not signed in), once unmeasured, then in',
+  '  rounds (blank, /, inventory) for `--visits` (5) measured visits each. A visit waits for the load event, a',
+  '  rendered element (`h1`; product headings in `main` for the inventory), network idle (500 ms without',
+  '  requests) and 500 ms more, then reads the last `largest-contentful-paint` entry (PerformanceObserver,',
+  '  `buffered: true`; startTime from navigation start). JS bytes: the bodies of every response Chromium',
+  "  loaded as a script, summed per visit, over the wire (Chromium's encoded body size) and each body",
+  '  gzipped here with zlib level 6. The gateway answers scripts uncompressed (Content-Encoding identity;',
+  '  the printed table says so), so the budgets, which name gzip, are read on the zlib figure and the runs',
+  '  table shows "gzip (wire …)"; were the scripts compressed on the wire, the cell would show the wire',
+  '  figure alone. KB = 1,024 bytes. The largest scripts are listed with what they are made of: minified',
+  '  bytes per npm package through their source maps (fetched from the gateway after the visits). Requests:',
+  '  every request the page made (document, scripts, API, images on the S3 host). Medians of the measured',
+  '  visits (LCP min–max printed). The "others busy" column does not cover this part (Chromium\'s',
+  "  processes would count as others); the machine's load before the run is printed with the table.",
 ].join('\n');
 
 /** Rewrites `file` with this run appended to the runs already recorded there. */

@@ -3,14 +3,18 @@
  * catalogue, cart, order and notification services and the gateway, each built with esbuild
  * (infra/src/cli/build.ts) and run as its own Node process — as in production, so the gateway and
  * the services do not share an event loop with each other or with the load generator. The e-mail
- * worker starts only when a measurement asks for it (`startEmailWorker`).
+ * worker starts only when a measurement asks for it (`startEmailWorker`). With `frontends`, the three
+ * frontends are built first (webpack, unchanged builds reused, as for `npm start`) and the gateway
+ * serves a copy of their dist folders (FRONTENDS_DIR), with the extra files asked for added to the
+ * shell's copy (the built folders themselves are left as webpack wrote them).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { buildRunnable } from '../cli/build';
+import { buildFrontends, describeFrontendBuilds, FRONTENDS } from '../cli/frontends';
 import { REPO_ROOT } from '../cli/runnables';
 import type { InfraEndpoints } from '../endpoints';
 import { type InfraHandle, startInfra } from '../infra';
@@ -40,6 +44,8 @@ export interface StackOptions {
   log: (line: string) => void;
   /** LOG_LEVEL of the services and the gateway. */
   logLevel: string;
+  /** Build the frontends and have the gateway serve them; `shellExtras`: file name → content. */
+  frontends?: { shellExtras: Record<string, string> };
 }
 
 /**
@@ -61,6 +67,23 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
   };
 
   try {
+    let frontendsDir: string | undefined;
+    if (opts.frontends) {
+      // Before anything else: webpack is CPU-heavy, and a failed build then stops nothing.
+      opts.log('building the frontends (unchanged builds reused) …');
+      opts.log(`  frontends: ${describeFrontendBuilds(await buildFrontends())}`);
+      const dir = mkdtempSync(path.join(tmpdir(), 'decor-bench-frontends-'));
+      frontendsDir = dir;
+      stoppers.push(async () => rmSync(dir, { recursive: true, force: true }));
+      for (const app of FRONTENDS) {
+        cpSync(path.join(REPO_ROOT, 'frontends', app, 'dist'), path.join(dir, app, 'dist'), {
+          recursive: true,
+        });
+      }
+      for (const [name, content] of Object.entries(opts.frontends.shellExtras)) {
+        writeFileSync(path.join(dir, 'shell', 'dist', name), content);
+      }
+    }
     opts.log('starting test-mode infrastructure and building the services and the gateway …');
     const [infra] = await Promise.all([
       startInfra({ mode: 'test', log: (line) => opts.log(`  ${line}`) }),
@@ -147,6 +170,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       KAFKA_TOPIC_PREFIX: runId,
       // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+      ...(frontendsDir ? { FRONTENDS_DIR: frontendsDir } : {}),
     });
     opts.log(`services up (run id ${runId}); gateway ${gateway.url}`);
     const pids: Record<string, number> = {

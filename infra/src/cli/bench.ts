@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: gateway overhead and event-pipeline latency on this machine. Prints figures and
- * records them in infra/bench-results.md; nothing passes or fails on a number.
+ * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts and the
+ * frontends' budgets on this machine. Prints figures and records them in infra/bench-results.md;
+ * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
- *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50]
- *     [--only gateway|pipeline|catalogue|checkout]
+ *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
+ *     [--only gateway|pipeline|catalogue|checkout|frontend]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { measureCatalogueReads } from '../bench/catalogue-reads';
 import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
+import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
 import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
 import { type BenchStack, startBenchStack } from '../bench/stack';
@@ -26,6 +28,7 @@ const { values: args } = parseArgs({
     'warmup-events': { type: 'string', default: '300' },
     rate: { type: 'string', default: '50' },
     customers: { type: 'string', default: '50' },
+    visits: { type: 'string', default: '5' },
     only: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench-results.md') },
@@ -60,8 +63,9 @@ async function main(): Promise<void> {
     warmupEvents: positive('warmup-events', 1000),
     rate: positive('rate', 1000),
     customers: positive('customers', 500),
+    visits: positive('visits', 50),
   };
-  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout'];
+  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend'];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
@@ -84,14 +88,22 @@ async function main(): Promise<void> {
 
   let failed = false;
   try {
-    starting = startBenchStack({ log, logLevel: args['log-level'] as string });
+    starting = startBenchStack({
+      log,
+      logLevel: args['log-level'] as string,
+      frontends: runs('frontend') ? { shellExtras: { [BLANK_PAGE.file]: BLANK_PAGE.html } } : undefined,
+    });
     const stack = await starting;
     const roles = processRoles(stack.pids);
     const results: Results = {
       machine,
       processes:
-        'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/src/cli/build.ts)',
+        'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/src/cli/build.ts)' +
+        (runs('frontend') ? '; the gateway serves the built frontends; headless Chromium visits them' : ''),
     };
+    // First: the browser visits are light, and the machine is at its quietest before the load tests.
+    if (runs('frontend'))
+      results.frontend = await measureFrontendBudgets(stack.gatewayUrl, options.visits, log);
     const load = {
       connections: options.connections,
       seconds: options.seconds,
