@@ -18,11 +18,22 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
   for (const remote of REMOTES) {
     const dist = distOf(dir, remote);
     if (dist && existsSync(dist)) {
-      await app.register(fastifyStatic, { root: dist, prefix: `/remotes/${remote}/`, decorateReply: false });
+      await app.register(fastifyStatic, {
+        root: dist,
+        prefix: `/remotes/${remote}/`,
+        decorateReply: false,
+        preCompressed: true,
+      });
     }
   }
   if (hasShell(dir))
-    await app.register(fastifyStatic, { root: distOf(dir, 'shell'), prefix: '/', wildcard: false });
+    await app.register(fastifyStatic, {
+      root: distOf(dir, 'shell'),
+      prefix: '/',
+      wildcard: false,
+      // .br/.gz copies written at build (infra/src/cli/precompress.ts), chosen by Accept-Encoding.
+      preCompressed: true,
+    });
 }
 
 /** Client-side routes (/inventory/…, /reset/<token>) load the shell; API and asset misses stay 404. */

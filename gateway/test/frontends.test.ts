@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ServiceApp } from '@decor/kit';
+import { precompress } from '../../infra/src/cli/precompress';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 
@@ -11,6 +12,7 @@ describe('serving the built frontends', () => {
   let gateway: ServiceApp;
   let url: string;
   const SHELL_HTML = '<!doctype html><html><body><div id="root"></div></body></html>';
+  const BIG_SCRIPT = `var rows = [${Array.from({ length: 2000 }, (_, i) => `"row ${i}"`).join(',')}];`;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'decor-frontends-'));
@@ -23,6 +25,9 @@ describe('serving the built frontends', () => {
       '{"storefront":"/remotes/storefront/remoteEntry.js"}',
     );
     writeFileSync(path.join(dir, 'storefront', 'dist', 'remoteEntry.js'), 'var storefront;');
+    writeFileSync(path.join(dir, 'storefront', 'dist', 'big.js'), BIG_SCRIPT);
+    writeFileSync(path.join(dir, 'shell', 'dist', 'vendor.js'), BIG_SCRIPT);
+    for (const app of ['shell', 'storefront']) precompress(path.join(dir, app, 'dist'));
     gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
@@ -50,6 +55,21 @@ describe('serving the built frontends', () => {
       storefront: '/remotes/storefront/remoteEntry.js',
     });
     expect(await (await fetch(`${url}/remotes/storefront/remoteEntry.js`)).text()).toBe('var storefront;');
+  });
+
+  it('sends the copies compressed at build to browsers that accept them, the file itself otherwise', async () => {
+    for (const asset of ['/vendor.js', '/remotes/storefront/big.js']) {
+      // Node's fetch asks for gzip and br and decodes the answer: compare what arrives with the file.
+      const br = await fetch(`${url}${asset}`, { headers: { 'accept-encoding': 'br' } });
+      expect(br.headers.get('content-encoding')).toBe('br');
+      expect(await br.text()).toBe(BIG_SCRIPT);
+      const gz = await fetch(`${url}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(await gz.text()).toBe(BIG_SCRIPT);
+      const plain = await fetch(`${url}${asset}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.text()).toBe(BIG_SCRIPT);
+    }
   });
 
   it("answers client routes with the shell's page, a reset link with a JWT (dots) included", async () => {

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { precompress } from './precompress';
 import { REPO_ROOT } from './runnables';
 
 export const FRONTENDS = ['shell', 'storefront', 'admin'] as const;
@@ -100,10 +101,12 @@ export async function buildFrontends(
     const started = Date.now();
     const hash = inputsHash(app);
     if (!opts.force && isUpToDate(app, hash)) {
+      precompress(path.join(FRONTENDS_DIR, app, 'dist')); // a build from before precompression
       results.push({ app, reused: true, ms: Date.now() - started });
       continue;
     }
     await runWebpack(app);
+    precompress(path.join(FRONTENDS_DIR, app, 'dist'));
     writeFileSync(hashFile(app), hash);
     results.push({ app, reused: false, ms: Date.now() - started });
   }
