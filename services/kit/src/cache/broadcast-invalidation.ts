@@ -156,12 +156,26 @@ export function startBroadcastInvalidation(opts: BroadcastInvalidationOptions): 
   }
 }
 
-/** Where the topic ends now, per partition. */
+/**
+ * Where the topic ends now, per partition. Retriable refusals are tried again a few times here:
+ * kafkajs' admin retries only an unknown topic and passes the rest on (a broker still saying "not
+ * the leader" just after the topic was created), and the next attempt to join is seconds away.
+ */
 async function endOffsets(kafka: Kafka, topic: string): Promise<{ partition: number; offset: string }[]> {
   const admin = kafka.admin();
   try {
     await admin.connect();
-    return (await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => ({ partition, offset: high }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const offsets = await admin.fetchTopicOffsets(topic);
+        return offsets.map(({ partition, high }) => ({ partition, offset: high }));
+      } catch (err) {
+        if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        // A leader may have moved: ask again where the partitions are.
+        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
+      }
+    }
   } finally {
     await admin.disconnect().catch(() => {});
   }
