@@ -35,3 +35,6 @@ if (!window.ResizeObserver) {
 afterEach(() => {
   sessionStorage.clear();
 });
+
+// jsdom has no layout: its scrollTo only logs "Not implemented". Tests that care spy on it.
+window.scrollTo = (() => {}) as typeof window.scrollTo;
