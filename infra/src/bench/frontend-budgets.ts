@@ -8,20 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Response } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
+import { launchHeadlessChromium } from '../chromium';
 import { percentile } from './stats';
 
-/** Debian's chromium package; playwright's own browsers cannot be downloaded here (STACK-NOTES.md). */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORT = { width: 1280, height: 900 };
 /** After network idle (no request for 500 ms), before LCP is read: late paints still land. */
 const SETTLE_MS = 500;
@@ -282,11 +272,7 @@ export async function measureFrontendBudgets(
   log: (line: string) => void,
 ): Promise<FrontendFigures> {
   const profile = mkdtempSync(path.join(tmpdir(), 'decor-bench-chromium-'));
-  const persistent = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const persistent = await launchHeadlessChromium(profile);
   try {
     const browser = persistent.browser();
     if (!browser) throw new Error('chromium: no browser behind the persistent context');

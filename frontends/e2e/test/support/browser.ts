@@ -1,23 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-
-/** Debian's chromium package (installed by .ci/run); playwright's own browsers cannot be downloaded here. */
-export const CHROMIUM = '/usr/bin/chromium';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchHeadlessChromium } from '../../../../infra/src/chromium';
 
 /** Screenshots of the journeys (git-ignored). */
 export const OUTPUT_DIR = path.join(__dirname, '..', '..', 'test-output');
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface RunningBrowser {
   browser: Browser;
@@ -32,11 +20,7 @@ export interface RunningBrowser {
 /** One headless Chromium for the file; each journey gets its own context. */
 export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'decor-e2e-'));
-  const persistent = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-  });
+  const persistent = await launchHeadlessChromium(profile);
   const browser = persistent.browser();
   if (!browser) throw new Error('chromium: no browser behind the persistent context');
   const contexts: BrowserContext[] = [];
