@@ -226,7 +226,8 @@ it('a customer signs in, adds two products, checks out with event details and ge
   await group.fill('Hart & Lee wedding');
   await pick(page, 'Event Date (required)', `March 22, ${year}`);
   await page.getByLabel('Location (required)').fill('The Old Orchard Barn');
-  await pick(page, 'Event Start Time', '5:30 PM');
+  // Enter in a picker (all required fields valid by now) confirms the time but must not submit the form.
+  await pick(page, 'Event Start Time', '5:30 PM', 'Enter');
   await pick(page, 'Event End Time', '11:00 PM');
   await pick(page, 'Load In Time', '9:05 AM');
   await page.getByLabel('Comments On Setup').fill('Bars along the east wall.');
@@ -322,15 +323,31 @@ it('a customer signs in, adds two products, checks out with event details and ge
 });
 
 /**
- * Types into an antd date or time picker found by its label and leaves it with Tab (Enter in a picker
- * also submits the surrounding form).
+ * Types into an antd date or time picker found by its label and leaves it with Tab, or confirms it with
+ * Enter: then the picker's panel closes and the value stays, while the surrounding form is not submitted
+ * (no submit event, the page stays where it was). The page keeps the submit listener this adds.
  */
-async function pick(page: Page, label: string, typed: string): Promise<void> {
+async function pick(page: Page, label: string, typed: string, key: 'Tab' | 'Enter' = 'Tab'): Promise<void> {
   const input = page.getByLabel(label, { exact: true });
   await input.click();
   await input.fill(typed);
-  await input.press('Tab');
-  await until(() => input.inputValue(), typed, `${label} = ${typed}`);
+  if (key === 'Tab') {
+    await input.press('Tab');
+    await until(() => input.inputValue(), typed, `${label} = ${typed}`);
+    return;
+  }
+  const path = pathOf(page);
+  await page.evaluate(() => {
+    const counted = window as unknown as { formSubmits: number };
+    counted.formSubmits = 0;
+    document.addEventListener('submit', () => counted.formSubmits++, { capture: true });
+  });
+  await input.press('Enter');
+  expect(await page.evaluate(() => (window as unknown as { formSubmits: number }).formSubmits)).toBe(0);
+  expect(pathOf(page)).toBe(path);
+  await until(() => input.inputValue(), typed, `${label} = ${typed} after Enter`);
+  await until(() => page.locator('.ant-picker-dropdown:visible').count(), 0, `${label}'s panel closed`);
+  expect(pathOf(page)).toBe(path);
 }
 
 it('carts: create one, make it active, delete the inactive one (the active one cannot be deleted)', async () => {

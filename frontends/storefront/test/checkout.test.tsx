@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import { CartView, EMPTY_CART_LINK } from '../src/checkout/CartView';
+import { EventForm } from '../src/checkout/EventForm';
 import type { CheckoutState } from '../src/checkout/fields';
 import { Summary } from '../src/checkout/Summary';
 
@@ -34,7 +35,15 @@ const cart = (over: Record<string, unknown> = {}) => ({
 });
 
 function Where() {
-  return <output aria-label="location">{useLocation().pathname}</output>;
+  const { pathname, state } = useLocation();
+  return (
+    <>
+      <output aria-label="location">{pathname}</output>
+      <output aria-label="carried event">
+        {JSON.stringify((state as CheckoutState | null)?.event ?? null)}
+      </output>
+    </>
+  );
 }
 
 function renderAt(path: string, element: React.ReactNode, state?: CheckoutState) {
@@ -134,6 +143,29 @@ describe('checkout screens', () => {
     },
     willCall: { willCallCustomerName: 'Evergreen Weddings' },
   };
+
+  it('Enter in a time picker confirms the typed time without submitting the event form', async () => {
+    renderAt('/checkout/event', <EventForm activeCartId="cart-1" />, carried);
+    const start = screen.getByLabelText('Event Start Time');
+    const openPanels = () =>
+      document.querySelectorAll('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+    expect(start).toHaveValue('5:30 PM');
+    await userEvent.click(start);
+    await waitFor(() => expect(openPanels()).toHaveLength(1));
+    await userEvent.keyboard('{Control>}a{/Control}7:45 PM{Enter}');
+    expect(start).toHaveValue('7:45 PM');
+    await waitFor(() => expect(openPanels()).toHaveLength(0));
+    expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/event');
+    // Enter on the closed picker still opens its panel (rc-picker's own Enter handling is left alone).
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(openPanels()).toHaveLength(1));
+    expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/event');
+    // Enter in a plain text input still submits (antd's default), carrying the confirmed time.
+    await userEvent.type(screen.getByLabelText('Room'), 'Ballroom{Enter}');
+    await waitFor(() => expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/summary'));
+    const event = JSON.parse(screen.getByLabelText('carried event').textContent ?? 'null');
+    expect(event).toMatchObject({ eventStartTime: '19:45', room: 'Ballroom', strikeTime: '23:15' });
+  });
 
   it('formats dates and times, hides will call with fewer than two values, and needs the agreement', async () => {
     carts.set('cart-1', cart());
