@@ -1,6 +1,6 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter } from '@decor/web-core/router';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
@@ -40,7 +40,8 @@ describe('profile (spec §2, §5)', () => {
     expect(screen.getByText(demoUser.email)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Change Trucking Fee' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await screen.findAllByText('This field is required')).toHaveLength(2);
+    // antd validates the fields one after another: wait until both messages are there.
+    await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2));
     await userEvent.type(screen.getByLabelText('Password'), 'ab');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abd');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
