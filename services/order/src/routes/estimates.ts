@@ -69,6 +69,11 @@ async function truckingCents(ctx: OrderContext): Promise<number> {
   return fee?.valueCents ?? Math.round(ctx.config.TRUCKING_FEE_DEFAULT * 100);
 }
 
+/** The estimate an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
+function byScope(ctx: OrderContext, idempotencyScope: string) {
+  return ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean();
+}
+
 /** A repeated request with the same Idempotency-Key: the estimate it made, 200 instead of 201. */
 function replay(
   reply: FastifyReply,
@@ -106,7 +111,7 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       const key = request.headers['idempotency-key'];
       const idempotencyScope = key === undefined ? undefined : `${userId}:${key}`;
       if (idempotencyScope) {
-        const earlier = await ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean();
+        const earlier = await byScope(ctx, idempotencyScope);
         if (earlier) return replay(reply, earlier, cartId);
       }
 
@@ -118,7 +123,12 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       ]);
       const cart = cartSnapshot(stored);
       const refusal = cartRefusal(cart, userId, submitted !== null);
-      if (refusal) throw new HttpError(refusal.status, refusal.message);
+      if (refusal) {
+        // The same key sent twice at once: the other request may have stored the estimate meanwhile.
+        const winner = idempotencyScope ? await byScope(ctx, idempotencyScope) : null;
+        if (winner) return replay(reply, winner, cartId);
+        throw new HttpError(refusal.status, refusal.message);
+      }
       if (!cart) throw notFound(MESSAGES.cartNotFound); // (cartRefusal already said so)
 
       const customer = await customerOf(ctx, userId);
@@ -132,9 +142,7 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       });
       if ('duplicateOf' in outcome) {
         // Lost a race: with the same key, the winner is this request's estimate; else a double submission.
-        const winner = idempotencyScope
-          ? await ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean()
-          : null;
+        const winner = idempotencyScope ? await byScope(ctx, idempotencyScope) : null;
         if (winner) return replay(reply, winner, cartId);
         throw conflict(MESSAGES.alreadySubmitted);
       }
