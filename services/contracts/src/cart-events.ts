@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
 
 /**
@@ -18,6 +18,9 @@ export const CartLineState = Type.Object({
   priceCents: Type.Integer({ minimum: 0 }),
   qboId: Type.Optional(Type.String()),
 });
+
+/** A cart line as events carry it (and as the order service keeps its copy). */
+export type CartLineData = Static<typeof CartLineState>;
 
 export const CartState = Type.Object({
   id: Type.String(),

@@ -1,4 +1,4 @@
-import { type EstimateTotals, estimateTotals, lineTotalCents } from '@decor/contracts';
+import { type CartLineData, type EstimateTotals, estimateTotals, lineTotalCents } from '@decor/contracts';
 import type { EstimateDetails } from './details';
 
 /** Spec §4: order statuses; Closed, Completed and Voided are terminal. */
@@ -24,14 +24,7 @@ export interface CartSnapshot {
   userId: string;
   isActive: boolean;
   didCheckOut: boolean;
-  lines: readonly {
-    productId: string;
-    name: string;
-    description: string;
-    qty: number;
-    priceCents: number;
-    qboId?: string | null;
-  }[];
+  lines: readonly Omit<CartLineData, 'id'>[];
 }
 
 /** One line of an estimate: the cart line as it was at submission. */

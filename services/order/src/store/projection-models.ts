@@ -1,3 +1,4 @@
+import type { CartLineData } from '@decor/contracts';
 import { appliedEventsPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { CartSnapshot } from '../domain/estimate';
@@ -15,15 +16,7 @@ export interface CartProjection {
   isActive: boolean;
   didCheckOut: boolean;
   createdAt: string;
-  lines: {
-    id: string;
-    productId: string;
-    name: string;
-    description: string;
-    qty: number;
-    priceCents: number;
-    qboId?: string | null;
-  }[];
+  lines: CartLineData[];
   totalCents: number;
   /** The customer's cart revision of the event this state came from (the guard against old events). */
   revision: number;
