@@ -14,3 +14,4 @@ export {
   Tooltip,
   Typography,
 } from 'antd';
+export { PasswordFields } from './password-fields';

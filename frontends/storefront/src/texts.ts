@@ -19,7 +19,6 @@ export const TEXTS = {
   submitGenericFailure: 'an error occurred',
   submitted: 'Your order has been submitted and is pending review.',
   profileError: 'An error occurred while updating your profile',
-  passwordTooShort: 'Password must be at least 3 characters',
   passwordMismatch: 'Password does not match',
   passwordChanged: 'Your password has been changed.',
   truckingChangeError: 'An error occurred while changing the trucking fee',

@@ -1,19 +1,18 @@
+import { PASSWORD_TOO_SHORT } from '@decor/contracts/src/password-rule';
 import { type ApiError, http, TOKEN_KEY } from '@decor/web-core';
 import { Link, useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Spin } from '@decor/web-core/ui';
-import { Form, Input } from '@decor/web-core/ui-forms';
+import { Form, PasswordFields } from '@decor/web-core/ui-forms';
 import { useEffect, useState } from 'react';
 
 export const RESET_TEXTS = {
   title: 'Reset Your Password',
   required: 'This field is required',
-  tooShort: 'Password must be at least 3 characters',
+  tooShort: PASSWORD_TOO_SHORT,
   mismatch: 'Passwords do not match',
   failure: 'An error occurred while resetting your password',
   success: 'Your password has been reset. You can log in with it now.',
 } as const;
-
-export const MIN_PASSWORD_LENGTH = 3;
 
 interface Values {
   password: string;
@@ -75,30 +74,7 @@ export default function Reset() {
           validateMessages={{ required: RESET_TEXTS.required }}
           disabled={status === 'saving'}
         >
-          <Form.Item
-            label="Password"
-            name="password"
-            rules={[{ required: true }, { min: MIN_PASSWORD_LENGTH, message: RESET_TEXTS.tooShort }]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            label="Confirm Password"
-            name="confirm"
-            dependencies={['password']}
-            rules={[
-              { required: true },
-              { min: MIN_PASSWORD_LENGTH, message: RESET_TEXTS.tooShort },
-              ({ getFieldValue }) => ({
-                validator: (_rule, value: string | undefined) =>
-                  !value || value === getFieldValue('password')
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(RESET_TEXTS.mismatch)),
-              }),
-            ]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <PasswordFields mismatch={RESET_TEXTS.mismatch} />
           {status === 'failed' ? (
             <Alert type="error" showIcon title={RESET_TEXTS.failure} style={{ marginBottom: 16 }} />
           ) : null}

@@ -7,11 +7,9 @@ import {
   useGetTruckingFeeQuery,
 } from '@decor/web-core';
 import { Alert, Button, Spin } from '@decor/web-core/ui';
-import { Form, Input, InputNumber } from '@decor/web-core/ui-forms';
+import { Form, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
 import { TEXTS } from '../texts';
-
-export const MIN_PASSWORD_LENGTH = 3;
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
@@ -36,30 +34,7 @@ function ChangePassword({ userId }: { userId: string }) {
       }}
     >
       <h2>Change Password</h2>
-      <Form.Item
-        label="Password"
-        name="password"
-        rules={[{ required: true }, { min: MIN_PASSWORD_LENGTH, message: TEXTS.passwordTooShort }]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        label="Confirm Password"
-        name="confirm"
-        dependencies={['password']}
-        rules={[
-          { required: true },
-          { min: MIN_PASSWORD_LENGTH, message: TEXTS.passwordTooShort },
-          ({ getFieldValue }) => ({
-            validator: (_rule, value: string | undefined) =>
-              !value || value.trim() === String(getFieldValue('password') ?? '').trim()
-                ? Promise.resolve()
-                : Promise.reject(new Error(TEXTS.passwordMismatch)),
-          }),
-        ]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+      <PasswordFields mismatch={TEXTS.passwordMismatch} trimmed />
       {outcome ? (
         <Alert type={outcome.type} showIcon title={outcome.text} style={{ marginBottom: 16 }} />
       ) : null}

@@ -1,6 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
+export { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT, passwordProblem } from '@decor/contracts';
+
 const scryptAsync = promisify(scrypt) as (
   pw: string,
   salt: Buffer,
@@ -8,17 +10,9 @@ const scryptAsync = promisify(scrypt) as (
   o: object,
 ) => Promise<Buffer>;
 
-/** Spec §5 and §9: passwords are at least 3 characters. */
-export const PASSWORD_MIN_LENGTH = 3;
-export const PASSWORD_TOO_SHORT = 'Password must be at least 3 characters';
-
 // scrypt is memory-hard; N=2^14, r=8 costs ~16 MiB and a few ms per hash on our machines.
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
-
-export function passwordProblem(password: string): string | undefined {
-  return password.trim().length < PASSWORD_MIN_LENGTH ? PASSWORD_TOO_SHORT : undefined;
-}
 
 /** `scrypt$<salt b64>$<hash b64>`; the password is trimmed as the spec's forms compare it trimmed. */
 export async function hashPassword(password: string): Promise<string> {
