@@ -42,6 +42,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/send/newEstimate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/orderUpdate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/info', service: 'notification', access: 'public', rateLimited: true },
-  // QuickBooks
+  // QuickBooks: the callback's token exchange and the staff calls (tokens stay in accounting-sync)
+  { prefix: '/auth/accessToken', service: 'accounting-sync', access: 'staff' },
   { prefix: '/qbo', service: 'accounting-sync', access: 'staff' },
 ];

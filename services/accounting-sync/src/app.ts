@@ -1,17 +1,45 @@
-import type { BaseContext, ServiceDefinition } from '@decor/kit';
+import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { AccountingSyncConfig } from './config';
+import { type AccountingSyncContext, buildAccountingSyncContext, SERVICE_NAME } from './context';
+import { catalogueEventHandlers, orderEventHandlers, userEventHandlers } from './events/handlers';
+import { connectionRoutes } from './routes/connection';
+import { staffSyncRoutes } from './routes/staff-sync';
+import { syncHealthRoutes } from './routes/sync-health';
 
-export type AccountingSyncContext = BaseContext<AccountingSyncConfig>;
+export type { AccountingSyncContext } from './context';
 
-/** The accounting-sync service: keeps users, products and orders in step with QuickBooks Online. Its domain arrives with the storefront and back-office issues. */
+export async function registerRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
+  await app.register(async (scope) => connectionRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => staffSyncRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => syncHealthRoutes(scope as ServiceApp, ctx));
+}
+
+/**
+ * The accounting-sync service: keeps users, companies, products, categories, estimates and invoices
+ * in step with QuickBooks Online. It alone holds the QuickBooks tokens; every write is a BullMQ job
+ * (the workers run in this process, QBO_WORKER_CONCURRENCY per instance) and its outcome travels
+ * back as QboRecordSynced events.
+ */
 export function accountingSyncService(
   config: AccountingSyncConfig,
 ): ServiceDefinition<AccountingSyncConfig, AccountingSyncContext> {
   return {
-    name: 'accounting-sync',
+    name: SERVICE_NAME,
     config,
     publishes: ['accounting'],
-    build: (base) => base,
-    routes: async () => {},
+    build: buildAccountingSyncContext,
+    outbox: (ctx) => [ctx.connections, ctx.records],
+    consumers: (ctx) => [
+      { name: 'users', topics: ['user'], handlers: userEventHandlers(ctx) },
+      { name: 'catalogue', topics: ['catalogue'], handlers: catalogueEventHandlers(ctx) },
+      { name: 'orders', topics: ['order'], handlers: orderEventHandlers(ctx) },
+    ],
+    routes: registerRoutes,
+    closers: (ctx) => [
+      ...(ctx.worker
+        ? [{ name: 'qbo sync worker', close: () => (ctx.worker as NonNullable<typeof ctx.worker>).close() }]
+        : []),
+      { name: 'qbo sync queue', close: () => ctx.syncQueue.close() },
+    ],
   };
 }

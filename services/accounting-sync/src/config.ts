@@ -1,9 +1,51 @@
-import { loadConfigOrExit, serviceConfigSchema } from '@decor/kit';
+import {
+  loadConfigOrExit,
+  qboConnectConfigSchema,
+  REQUIRED_IN_PRODUCTION,
+  serviceConfigSchema,
+} from '@decor/kit';
 import { Type } from '@sinclair/typebox';
+
+/** A fixed key for local runs only: production must bring its own (QBO_TOKEN_KEY). */
+const DEV_TOKEN_KEY = 'ZGVjb3ItbG9jYWwtcWJvLXRva2VuLWtleS0zMmJ5dGU=';
 
 export const accountingSyncConfigSchema = serviceConfigSchema({
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4105 }),
   MONGO_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'accounting' }),
+  ...qboConnectConfigSchema,
+  QBO_CLIENT_SECRET: Type.String({
+    minLength: 1,
+    default: 'decor-local-secret',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
+  /** Intuit: https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer */
+  QBO_TOKEN_URL: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:4580/oauth2/v1/tokens/bearer',
+  }),
+  /** Intuit: https://developer.api.intuit.com/v2/oauth2/tokens/revoke */
+  QBO_REVOKE_URL: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:4580/v2/oauth2/tokens/revoke',
+  }),
+  /** Intuit sandbox: https://sandbox-quickbooks.api.intuit.com/v3/company/ (production without 'sandbox-'). */
+  QBO_API_BASE_URL: Type.String({ pattern: '^https?://.*/$', default: 'http://127.0.0.1:4580/v3/company/' }),
+  /** 32 bytes, base64: encrypts the QuickBooks tokens at rest (AES-256-GCM). */
+  QBO_TOKEN_KEY: Type.String({
+    pattern: '^[A-Za-z0-9+/]{43}=$',
+    'x-message': 'must be 32 random bytes in base64 (openssl rand -base64 32)',
+    default: DEV_TOKEN_KEY,
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
+  /** Intuit allows 500 requests per minute per company; every process shares one limiter in Redis. */
+  QBO_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 500 }),
+  /** The share of that limit the limiter aims at, so clock skew never tips us over it. */
+  QBO_RATE_LIMIT_SHARE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.95 }),
+  /** Jobs this process runs at once (Intuit refuses more than 10 concurrent calls per company). */
+  QBO_WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 10, default: 4 }),
+  /** QuickBooks items for the estimate's extra lines (created when missing). */
+  QBO_TRUCKING_ITEM: Type.String({ minLength: 1, default: 'Trucking' }),
+  QBO_LABOR_ITEM: Type.String({ minLength: 1, default: 'Labor' }),
 });
 
 export type AccountingSyncConfig = ReturnType<typeof loadAccountingSyncConfig>;

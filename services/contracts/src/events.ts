@@ -30,7 +30,28 @@ export const UserCreated = defineEvent(
     ownCompany: Type.Optional(Type.String()),
     /** false for accounts that were seeded or imported with a password already: no welcome e-mail. */
     welcome: Type.Optional(Type.Boolean()),
+    /** Name parts and phone for the accounting record (optional: v1 readers still match). */
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
   }),
 );
 
-export const ALL_EVENTS = [PasswordResetRequested, UserCreated] as const;
+/** A company (a customer's parent record) was created or changed: its whole current state. */
+export const CompanyUpserted = defineEvent(
+  'CompanyUpserted',
+  1,
+  'user',
+  Type.Object({
+    companyId: Type.String(),
+    name: Type.String(),
+    displayName: Type.String(),
+    street: Type.Optional(Type.String()),
+    city: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String()),
+    zipCode: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+  }),
+);
+
+export const ALL_EVENTS = [PasswordResetRequested, UserCreated, CompanyUpserted] as const;

@@ -1,3 +1,4 @@
+export * from './accounting-events';
 export * from './cart-events';
 export * from './catalogue-events';
 export * from './envelope';

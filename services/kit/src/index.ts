@@ -6,3 +6,4 @@ export * from './messaging';
 export * from './mongo';
 export * from './service';
 export * from './worker-process';
+export * from './qbo-connect';

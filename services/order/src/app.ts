@@ -1,6 +1,7 @@
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { OrderConfig } from './config';
 import { buildOrderContext, CONSUMERS, type OrderContext, SERVICE_NAME } from './context';
+import { accountingEventHandlers } from './events/accounting';
 import { cartEventHandlers, truckingFeeEventHandlers, userEventHandlers } from './events/projections';
 import { estimateRoutes } from './routes/estimates';
 import { ensureDocNumberCounter } from './store/writes';
@@ -27,6 +28,11 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
         handlers: truckingFeeEventHandlers(ctx),
       },
       { name: CONSUMERS.users.name, topics: [CONSUMERS.users.topic], handlers: userEventHandlers(ctx) },
+      {
+        name: CONSUMERS.accounting.name,
+        topics: [CONSUMERS.accounting.topic],
+        handlers: accountingEventHandlers(ctx),
+      },
     ],
     routes: registerRoutes,
     onReady: ensureDocNumberCounter,

@@ -22,6 +22,7 @@ export const CONSUMERS = {
   carts: { name: 'carts', topic: 'cart' },
   truckingFee: { name: 'trucking-fee', topic: 'catalogue' },
   users: { name: 'users', topic: 'user' },
+  accounting: { name: 'accounting', topic: 'accounting' },
 } as const satisfies Record<string, { name: string; topic: AggregateType }>;
 
 export type ConsumerKey = keyof typeof CONSUMERS;

@@ -2,6 +2,7 @@ import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { UserConfig } from './config';
 import { buildUserContext, type UserContext } from './context';
 import { seedDemoUsers } from './demo-data';
+import { accountingEventHandlers } from './events/accounting-events';
 import { cartEventHandlers } from './events/cart-events';
 import { authRoutes } from './routes/auth';
 import { passwordResetRoutes } from './routes/password-reset';
@@ -21,7 +22,10 @@ export function userService(config: UserConfig): ServiceDefinition<UserConfig, U
     publishes: ['user'],
     build: buildUserContext,
     outbox: (ctx) => [ctx.users, ctx.companies],
-    consumers: (ctx) => [{ name: 'carts', topics: ['cart'], handlers: cartEventHandlers(ctx) }],
+    consumers: (ctx) => [
+      { name: 'carts', topics: ['cart'], handlers: cartEventHandlers(ctx) },
+      { name: 'accounting', topics: ['accounting'], handlers: accountingEventHandlers(ctx) },
+    ],
     routes: registerRoutes,
     onReady: seedDemoUsers,
   };

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, serviceConfigSchema } from '@decor/kit';
+import { loadConfigOrExit, qboConnectConfigSchema, serviceConfigSchema } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 
 export const userConfigSchema = serviceConfigSchema({
@@ -9,6 +9,8 @@ export const userConfigSchema = serviceConfigSchema({
   DEMO_SUPERADMIN_EMAIL: Type.String({ default: 'owner@decor.example' }),
   DEMO_ADMIN_EMAIL: Type.String({ default: 'staff@decor.example' }),
   DEMO_CUSTOMER_EMAIL: Type.String({ default: 'customer@decor.example' }),
+  /** Staff sign-in sends staff to QuickBooks while the company is not connected. */
+  ...qboConnectConfigSchema,
 });
 
 export type UserConfig = ReturnType<typeof loadUserConfig>;

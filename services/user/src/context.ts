@@ -1,5 +1,10 @@
-import type { BaseContext } from '@decor/kit';
+import { type BaseContext, hasRole, qboAuthorizeUrl, signConnectState } from '@decor/kit';
 import type { UserConfig } from './config';
+import {
+  ACCOUNTING_CONNECTION_ID,
+  type AccountingConnectionModel,
+  accountingConnectionModel,
+} from './store/accounting-connection-model';
 import { type ActiveCartModel, activeCartModel } from './store/active-cart-model';
 import { type CompanyModel, companyModel } from './store/company-model';
 import { type User, type UserModel, userModel } from './store/user-model';
@@ -9,19 +14,29 @@ export interface UserContext extends BaseContext<UserConfig> {
   companies: CompanyModel;
   /** Customers' active carts, from the cart service's events. */
   activeCarts: ActiveCartModel;
+  /** Whether the company is connected to QuickBooks, from accounting-sync's events. */
+  accountingConnection: AccountingConnectionModel;
   /**
-   * Staff whose QuickBooks connection needs (re)authorising get this URL at sign-in (spec:
-   * 'Re-directing to Quickbooks...'). The accounting-sync issue fills it in; until then: none.
+   * Staff get the QuickBooks authorize URL at sign-in while the company is not connected (spec:
+   * 'Re-directing to Quickbooks...'), with a state bound to them that accounting-sync accepts once.
    */
   accountingSignInUrl(user: User): Promise<string | undefined>;
 }
 
 export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
+  const accountingConnection = accountingConnectionModel(base.connection);
   return {
     ...base,
     users: userModel(base.connection),
     companies: companyModel(base.connection),
     activeCarts: activeCartModel(base.connection),
-    accountingSignInUrl: async () => undefined,
+    accountingConnection,
+    async accountingSignInUrl(user) {
+      const session = { id: user._id.toString(), permissions: user.permissions, email: user.email };
+      if (!hasRole(session, 'staff')) return undefined;
+      const state = await accountingConnection.findById(ACCOUNTING_CONNECTION_ID).lean();
+      if (state?.connected) return undefined;
+      return qboAuthorizeUrl(base.config, signConnectState(base.config.JWT_SECRET, session.id));
+    },
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
 import type { UserContext } from './context';
 import { hashPassword } from './domain/password';
+import { companyUpsertedEvent } from './store/company-model';
 import { newUserWithEvent } from './store/user-model';
 
 export const DEMO_COMPANY = {
@@ -21,12 +23,21 @@ export async function seedDemoUsers(ctx: UserContext): Promise<void> {
   const { config, users, companies, log } = ctx;
   if (config.NODE_ENV === 'production' || (await users.estimatedDocumentCount()) > 0) return;
   // An upsert by name: a start that died after this line, or a second instance, finds the same company.
-  const upsertCompany = () =>
-    companies.findOneAndUpdate(
+  // The insert carries its CompanyUpserted event (accounting-sync makes it a QuickBooks customer).
+  const upsertCompany = () => {
+    const _id = new Types.ObjectId();
+    return companies.findOneAndUpdate(
       { name: DEMO_COMPANY.name },
-      { $setOnInsert: DEMO_COMPANY },
+      {
+        $setOnInsert: {
+          _id,
+          ...DEMO_COMPANY,
+          outbox: [companyUpsertedEvent({ _id, ...DEMO_COMPANY }, randomUUID())],
+        },
+      },
       { upsert: true, new: true },
     );
+  };
   // Two upserts racing may both try the insert; the loser's retry finds the winner's record.
   const company = await upsertCompany().catch((err) =>
     isDuplicateKey(err) ? upsertCompany() : Promise.reject(err),

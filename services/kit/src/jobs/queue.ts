@@ -95,13 +95,19 @@ export interface JobWorker<Data = unknown> {
 export function createWorker<Data = unknown>(
   queueName: string,
   processor: Processor<Data>,
-  opts: QueueConnectionOptions & { concurrency?: number; logger?: KitLogger },
+  opts: QueueConnectionOptions & {
+    concurrency?: number;
+    logger?: KitLogger;
+    /** A custom backoff (jobs added with `backoff: { type: 'custom' }`). */
+    backoffStrategy?: (attemptsMade: number) => number;
+  },
 ): JobWorker<Data> {
   const log = (opts.logger ?? silentLogger).child({ component: 'worker', queue: queueName });
   const worker = new Worker<Data>(queueName, processor, {
     connection: opts.connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency ?? 1,
+    ...(opts.backoffStrategy ? { settings: { backoffStrategy: opts.backoffStrategy } } : {}),
   });
   let lastError: Error | undefined;
   let closing = false;

@@ -1,4 +1,5 @@
-import { type OutboxFields, outboxPlugin } from '@decor/kit';
+import { CompanyUpserted } from '@decor/contracts';
+import { newEvent, type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 
 /** Back-office spec §3 Company: the customer's parent record (a customer's `CompanyId` points here). */
@@ -38,4 +39,25 @@ export type CompanyModel = Model<Company>;
 
 export function companyModel(connection: Connection): CompanyModel {
   return connection.model<Company>('Company', companySchema, 'companies');
+}
+
+/** The company's whole current state as an event (accounting-sync makes it a QuickBooks customer). */
+export function companyUpsertedEvent(
+  company: Pick<Company, 'name' | 'displayName' | 'street' | 'city' | 'state' | 'zipCode' | 'phone'> & {
+    _id: Types.ObjectId;
+  },
+  correlationId: string,
+) {
+  const id = company._id.toString();
+  const optional = (['street', 'city', 'state', 'zipCode', 'phone'] as const).filter((k) => company[k]);
+  return newEvent(CompanyUpserted, {
+    aggregateId: id,
+    correlationId,
+    payload: {
+      companyId: id,
+      name: company.name,
+      displayName: company.displayName,
+      ...Object.fromEntries(optional.map((k) => [k, company[k] as string])),
+    },
+  });
 }

@@ -88,6 +88,9 @@ export function newUserWithEvent(
         ...(user.CompanyId ? { companyId: user.CompanyId } : {}),
         ...(user.ownCompany ? { ownCompany: user.ownCompany } : {}),
         ...(welcome ? {} : { welcome: false }),
+        ...(user.firstName ? { firstName: user.firstName } : {}),
+        ...(user.lastName ? { lastName: user.lastName } : {}),
+        ...(user.phone ? { phone: user.phone } : {}),
       },
     }),
   );

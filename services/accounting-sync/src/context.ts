@@ -1,0 +1,117 @@
+import type { BaseContext, JobWorker } from '@decor/kit';
+import type { Queue } from 'bullmq';
+import type { AccountingSyncConfig } from './config';
+import type { Ref } from './domain/documents';
+import { type SyncJob, syncQueue } from './jobs/sync-queue';
+import { syncWorker } from './jobs/sync-worker';
+import { type QboApi, qboApi } from './qbo/client';
+import { QboFault } from './qbo/faults';
+import { type RateLimiter, redisRateLimiter } from './qbo/rate-limit';
+import { type QboSessions, qboSessions } from './qbo/session';
+import { type TokenCipher, tokenCipher } from './qbo/token-cipher';
+import {
+  type QboConnectionModel,
+  qboConnectionModel,
+  type UsedConnectStateModel,
+  usedConnectStateModel,
+} from './store/connection-model';
+import { type SyncRecordModel, syncRecordModel } from './store/record-model';
+
+export const SERVICE_NAME = 'accounting-sync';
+
+export interface AccountingSyncContext extends BaseContext<AccountingSyncConfig> {
+  connections: QboConnectionModel;
+  usedStates: UsedConnectStateModel;
+  records: SyncRecordModel;
+  cipher: TokenCipher;
+  sessions: QboSessions;
+  limiter: RateLimiter;
+  api: QboApi;
+  syncQueue: Queue<SyncJob>;
+  /** This process's job worker (none with QBO_WORKER_CONCURRENCY=0). */
+  worker: JobWorker<SyncJob> | null;
+  serviceItem(name: string): Promise<Ref>;
+}
+
+export function buildAccountingSyncContext(base: BaseContext<AccountingSyncConfig>): AccountingSyncContext {
+  const { config } = base;
+  const connections = qboConnectionModel(base.connection);
+  const records = syncRecordModel(base.connection);
+  const cipher = tokenCipher(config.QBO_TOKEN_KEY);
+  const sessions = qboSessions({
+    connections,
+    redis: base.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    cipher,
+    oauth: config,
+    log: base.log,
+    eventsWritten: base.eventsWritten,
+  });
+  const limiter = redisRateLimiter(
+    base.redis,
+    config.REDIS_PREFIX,
+    () => config.QBO_RATE_LIMIT_PER_MINUTE * config.QBO_RATE_LIMIT_SHARE,
+  );
+  const api = qboApi({ config, sessions, limiter });
+  const queue = syncQueue(base.redis, config.REDIS_PREFIX);
+
+  // Trucking and Labor lines need a QuickBooks item each: found by name, created when missing.
+  const serviceItems = new Map<string, Promise<Ref>>();
+  const findOrCreateItem = async (name: string): Promise<Ref> => {
+    const where = `where Name = '${name.replace(/'/g, "\\'")}'`;
+    const [found] = await api.query('Item', where);
+    if (found) return { value: String(found.Id), name };
+    try {
+      const made = await api.create(
+        'Item',
+        { Name: name, Type: 'Service' },
+        `decor-item-${name}`.slice(0, 50),
+      );
+      return { value: String(made.Id), name };
+    } catch (err) {
+      if (!(err instanceof QboFault) || err.kind !== 'duplicate') throw err;
+      const [existing] = await api.query('Item', `${where} and Active IN (true, false)`);
+      if (!existing) throw err;
+      return { value: String(existing.Id), name };
+    }
+  };
+  const serviceItem = (name: string) => {
+    let item = serviceItems.get(name);
+    if (!item) {
+      item = findOrCreateItem(name);
+      serviceItems.set(name, item);
+      item.catch(() => serviceItems.delete(name));
+    }
+    return item;
+  };
+
+  const ctx: AccountingSyncContext = {
+    ...base,
+    connections,
+    usedStates: usedConnectStateModel(base.connection),
+    records,
+    cipher,
+    sessions,
+    limiter,
+    api,
+    syncQueue: queue,
+    worker: null,
+    serviceItem,
+  };
+  if (config.QBO_WORKER_CONCURRENCY > 0) {
+    ctx.worker = syncWorker({
+      records,
+      api,
+      queue,
+      redis: base.redis,
+      redisPrefix: config.REDIS_PREFIX,
+      concurrency: config.QBO_WORKER_CONCURRENCY,
+      logger: base.log,
+      eventsWritten: base.eventsWritten,
+      serviceItem,
+      truckingItemName: config.QBO_TRUCKING_ITEM,
+      laborItemName: config.QBO_LABOR_ITEM,
+    });
+  }
+  return ctx;
+}

@@ -1,0 +1,114 @@
+import {
+  CategoryUpserted,
+  CompanyUpserted,
+  EstimateSubmitted,
+  ProductDeleted,
+  ProductUpserted,
+  type SyncedRecordKind,
+  toDollars,
+  UserCreated,
+} from '@decor/contracts';
+import { type EventHandler, eventHandler } from '@decor/kit';
+import type { AccountingSyncContext } from '../context';
+import { enqueueSync } from '../jobs/sync-queue';
+import { recordKey } from '../store/record-model';
+
+/**
+ * Records arrive only as events of their own services. Each event stores the record's latest state
+ * and bumps its revision in one write; the sync job for that revision follows (its id derives from
+ * the revision, so a redelivered event enqueues nothing new). Estimates are only stored: staff send
+ * them to QuickBooks from the order screen.
+ */
+export async function rememberRecord(
+  ctx: AccountingSyncContext,
+  kind: SyncedRecordKind,
+  recordId: string,
+  data: Record<string, unknown>,
+  label: string,
+  { sync = true } = {},
+): Promise<number> {
+  const rec = await ctx.records.findOneAndUpdate(
+    { _id: recordKey(kind, recordId) },
+    { $set: { kind, recordId, data, label }, $inc: { revision: 1 } },
+    { upsert: true, new: true, projection: { revision: 1 } },
+  );
+  const revision = rec?.revision ?? 1;
+  if (sync) await enqueueSync(ctx.syncQueue, { kind, recordId, action: 'upsert', revision });
+  return revision;
+}
+
+export function userEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
+  return {
+    ...eventHandler(UserCreated, async ({ payload: u }) => {
+      // Only customers are QuickBooks customers; staff accounts are not.
+      if (u.permissions !== 'customer') return;
+      const data = {
+        id: u.userId,
+        displayName: u.displayName,
+        email: u.email,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        phone: u.phone,
+        companyId: u.companyId,
+        ownCompany: u.ownCompany,
+        active: true,
+      };
+      await rememberRecord(ctx, 'customer', u.userId, data, u.displayName);
+    }),
+    ...eventHandler(CompanyUpserted, async ({ payload: c }) => {
+      await rememberRecord(ctx, 'company', c.companyId, { ...c, id: c.companyId }, c.displayName);
+    }),
+  };
+}
+
+export function catalogueEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
+  return {
+    ...eventHandler(ProductUpserted, async ({ payload: p }) => {
+      const data = {
+        sku: p.sku,
+        name: p.name,
+        description: p.description,
+        priceCents: p.priceCents,
+        category: p.category,
+        subcategory: p.subcategory,
+        active: true,
+      };
+      await rememberRecord(ctx, 'product', p.sku, data, p.sku);
+    }),
+    ...eventHandler(ProductDeleted, async ({ payload: { sku } }) => {
+      const rec = await ctx.records.findOneAndUpdate(
+        { _id: recordKey('product', sku) },
+        { $set: { 'data.active': false }, $inc: { revision: 1 } },
+        { new: true, projection: { revision: 1, qboId: 1 } },
+      );
+      // Never in QuickBooks: nothing to deactivate there.
+      if (rec?.qboId)
+        await enqueueSync(ctx.syncQueue, {
+          kind: 'product',
+          recordId: sku,
+          action: 'deactivate',
+          revision: rec.revision,
+        });
+    }),
+    ...eventHandler(CategoryUpserted, async ({ payload: c }) => {
+      await rememberRecord(ctx, 'category', c.id, { id: c.id, name: c.name, parentId: c.parentId }, c.name);
+    }),
+  };
+}
+
+export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
+  return eventHandler(EstimateSubmitted, async ({ payload: e }) => {
+    const data = {
+      estimateId: e.estimateId,
+      docNumber: e.docNumber,
+      userId: e.userId,
+      details: e.details,
+      lines: e.lines,
+      subtotalCents: e.subtotalCents,
+      truckingCents: e.truckingCents,
+      customerEmail: e.customer.email,
+      totalDollars: toDollars(e.totalCents),
+    };
+    await rememberRecord(ctx, 'estimate', e.estimateId, data, `Estimate ${e.docNumber}`, { sync: false });
+  });
+}

@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import { QboRecordSynced, QboSyncFailed, type SyncedRecordKind } from '@decor/contracts';
+import { createWorker, type JobWorker, type KitLogger, newEvent, PermanentJobError } from '@decor/kit';
+import { DelayedError, type Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { contentHash } from '../domain/documents';
+import type { QboApi, QboEntity } from '../qbo/client';
+import { QboFault, SessionExpired } from '../qbo/faults';
+import { recordKey, type SyncRecordDoc, type SyncRecordModel } from '../store/record-model';
+import { type PlanDeps, planFor } from './plans';
+import { enqueueSync, requestIdFor, SYNC_QUEUE, type SyncJob, syncBackoff } from './sync-queue';
+
+export interface SyncWorkerDeps extends PlanDeps {
+  api: QboApi;
+  queue: Queue<SyncJob>;
+  redis: Redis;
+  redisPrefix: string;
+  concurrency: number;
+  logger: KitLogger;
+  eventsWritten(): void;
+}
+
+/** How long a job waits for a prerequisite record, or for another job holding its record. */
+const WAIT_MS = 2_000;
+const RECORD_LOCK_MS = 60_000;
+
+type Outcome = 'created' | 'updated' | 'sent' | 'voided' | 'rejected' | 'deactivated';
+
+/**
+ * The QuickBooks sync worker. A job names a record and the revision it was enqueued for; it reads
+ * the record as it is NOW (so a retry after the record was fixed writes the fix), writes it with a
+ * requestid derived from the job, and stores the outcome with its QboRecordSynced event in one write.
+ * Faults: 429/5xx/no answer retry with capped, jittered backoff; a stale SyncToken re-reads once; a
+ * validation fault fails the job at once with QuickBooks' message; no session parks the job and
+ * pauses the queue until staff reconnect.
+ */
+export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
+  const { records, api, queue, redis } = deps;
+
+  async function delay(job: Job<SyncJob>, token: string | undefined, ms: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError();
+  }
+
+  async function withRecordLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
+    const lock = `${deps.redisPrefix}:qbo-record-lock:${key}`;
+    const owner = randomUUID();
+    if ((await redis.set(lock, owner, 'PX', RECORD_LOCK_MS, 'NX')) !== 'OK') return undefined;
+    try {
+      return await work();
+    } finally {
+      await redis.eval(
+        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end",
+        1,
+        lock,
+        owner,
+      );
+    }
+  }
+
+  async function recordOutcome(
+    job: SyncJob,
+    rec: SyncRecordDoc,
+    saved: QboEntity,
+    outcome: Outcome,
+    hash?: string,
+  ) {
+    const set: Record<string, unknown> = {
+      qboId: String(saved.Id),
+      syncToken: String(saved.SyncToken),
+      lastError: null,
+    };
+    if (hash !== undefined) set.syncedHash = hash;
+    if (job.action === 'upsert') set.syncedRevision = job.revision;
+    await records.updateOne(
+      { _id: rec._id },
+      {
+        $set: set,
+        $push: {
+          outbox: newEvent(QboRecordSynced, {
+            aggregateId: rec._id,
+            correlationId: randomUUID(),
+            payload: {
+              kind: rec.kind,
+              recordId: rec.recordId,
+              qboId: String(saved.Id),
+              syncToken: String(saved.SyncToken),
+              action: outcome,
+              revision: job.revision,
+            },
+          }),
+        },
+      },
+    );
+    deps.eventsWritten();
+  }
+
+  /** Update with the stored SyncToken; on a stale one, read the current and try once more. */
+  async function update(
+    job: SyncJob,
+    entity: Parameters<QboApi['update']>[0],
+    rec: SyncRecordDoc,
+    doc: QboEntity,
+  ) {
+    try {
+      return await api.update(
+        entity,
+        { ...doc, Id: rec.qboId, SyncToken: rec.syncToken ?? '0' },
+        requestIdFor(job, `u${rec.syncToken}`),
+      );
+    } catch (err) {
+      if (!(err instanceof QboFault) || err.kind !== 'stale') throw err;
+      const current = await api.get(entity, rec.qboId as string);
+      return api.update(
+        entity,
+        { ...doc, Id: rec.qboId, SyncToken: current.SyncToken },
+        requestIdFor(job, `u${current.SyncToken}`),
+      );
+    }
+  }
+
+  async function upsert(job: SyncJob, rec: SyncRecordDoc, jobRef: Job<SyncJob>, token?: string) {
+    if (job.revision < rec.syncedRevision) return 'superseded';
+    const plan = await planFor(rec, deps);
+    if ('waitFor' in plan) {
+      for (const w of plan.waitFor) await enqueuePrerequisite(w.kind, w.recordId);
+      return delay(jobRef, token, WAIT_MS);
+    }
+    const hash = contentHash(plan.doc);
+    if (rec.qboId && rec.syncedHash === hash) {
+      await records.updateOne(
+        { _id: rec._id, syncedRevision: { $lt: job.revision } },
+        { $set: { syncedRevision: job.revision } },
+      );
+      return 'unchanged';
+    }
+    if (rec.qboId) {
+      await recordOutcome(job, rec, await update(job, plan.entity, rec, plan.doc), 'updated', hash);
+      return 'updated';
+    }
+    try {
+      await recordOutcome(
+        job,
+        rec,
+        await api.create(plan.entity, plan.doc, requestIdFor(job)),
+        'created',
+        hash,
+      );
+      return 'created';
+    } catch (err) {
+      // Already in QuickBooks under this name (an earlier run, or made there by hand): adopt it.
+      if (!(err instanceof QboFault) || err.kind !== 'duplicate' || !plan.nameQuery) throw err;
+      const [existing] = await api.query(plan.entity, `${plan.nameQuery} and Active IN (true, false)`);
+      if (!existing) throw err;
+      const adopted = { ...rec, qboId: String(existing.Id), syncToken: String(existing.SyncToken) };
+      await recordOutcome(job, rec, await update(job, plan.entity, adopted, plan.doc), 'updated', hash);
+      return 'adopted';
+    }
+  }
+
+  async function enqueuePrerequisite(kind: SyncedRecordKind, recordId: string) {
+    const dep = await records.findById(recordKey(kind, recordId), { revision: 1, qboId: 1 }).lean();
+    // Not heard of yet: its event will enqueue it. Heard of: make sure its sync is on the way.
+    if (dep && !dep.qboId)
+      await enqueueSync(queue, { kind, recordId, action: 'upsert', revision: dep.revision });
+  }
+
+  async function act(job: SyncJob, rec: SyncRecordDoc): Promise<string> {
+    if (!rec.qboId) throw new PermanentJobError(`${rec.kind} ${rec.label} is not in QuickBooks yet`);
+    const entity = rec.kind === 'invoice' ? 'Invoice' : rec.kind === 'estimate' ? 'Estimate' : 'Item';
+    const ref = { Id: rec.qboId, SyncToken: rec.syncToken ?? '0' };
+    switch (job.action) {
+      case 'send': {
+        const sent = await api.send(entity as 'Estimate' | 'Invoice', rec.qboId, job.sendTo);
+        await recordOutcome(job, rec, sent, 'sent');
+        return 'sent';
+      }
+      case 'void':
+        await recordOutcome(job, rec, await api.voidInvoice(ref, requestIdFor(job)), 'voided');
+        return 'voided';
+      case 'reject':
+        await recordOutcome(
+          job,
+          rec,
+          await update(job, 'Estimate', rec, { TxnStatus: 'Rejected' }),
+          'rejected',
+        );
+        return 'rejected';
+      case 'deactivate': {
+        const doc = { Active: false, Name: (rec.data as { sku?: string }).sku ?? rec.label };
+        await recordOutcome(job, rec, await update(job, entity, rec, doc), 'deactivated');
+        return 'deactivated';
+      }
+      default:
+        throw new PermanentJobError(`unknown action ${job.action}`);
+    }
+  }
+
+  return createWorker<SyncJob>(
+    SYNC_QUEUE,
+    async (jobRef, token) => {
+      const job = jobRef.data;
+      const key = recordKey(job.kind, job.recordId);
+      const result = await withRecordLock(key, async () => {
+        const rec = await records.findById(key).lean<SyncRecordDoc>();
+        if (!rec) throw new PermanentJobError(`no ${job.kind} ${job.recordId} is known to the sync`);
+        try {
+          return job.action === 'upsert' ? await upsert(job, rec, jobRef, token) : await act(job, rec);
+        } catch (err) {
+          if (err instanceof DelayedError) throw err;
+          if (err instanceof SessionExpired) {
+            // Park: no attempt is used up and nothing fails; the queue resumes on reconnect.
+            await queue.pause();
+            return delay(jobRef, token, WAIT_MS);
+          }
+          if (err instanceof QboFault && (err.kind === 'validation' || err.kind === 'duplicate')) {
+            await records.updateOne(
+              { _id: key },
+              {
+                $set: { lastError: err.message },
+                $push: {
+                  outbox: newEvent(QboSyncFailed, {
+                    aggregateId: key,
+                    correlationId: randomUUID(),
+                    payload: { kind: rec.kind, recordId: rec.recordId, message: err.message },
+                  }),
+                },
+              },
+            );
+            deps.eventsWritten();
+            throw new PermanentJobError(`QuickBooks refused ${rec.kind} ${rec.label}: ${err.message}`);
+          }
+          throw err;
+        }
+      });
+      // Another job holds this record right now: come back shortly (no attempt used).
+      if (result === undefined) return delay(jobRef, token, WAIT_MS);
+      return result;
+    },
+    {
+      connection: redis,
+      prefix: deps.redisPrefix,
+      concurrency: deps.concurrency,
+      logger: deps.logger,
+      backoffStrategy: (attemptsMade) => syncBackoff(attemptsMade),
+    },
+  );
+}

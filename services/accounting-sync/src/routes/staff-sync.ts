@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type { SyncedRecordKind } from '@decor/contracts';
+import { notFound, type ServiceApp } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { AccountingSyncContext } from '../context';
+import { splitCategoryKey } from '../domain/documents';
+import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
+import { type QboEntity, QboFault } from '../qbo/client';
+import { SessionExpired } from '../qbo/faults';
+import { recordKey } from '../store/record-model';
+import { qboSessionExpired } from './texts';
+
+const Enqueued = Type.Object({ result: Type.Object({ jobId: Type.String(), state: Type.String() }) });
+const IdBody = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+const LABELS: Record<SyncedRecordKind, string> = {
+  company: 'Company',
+  customer: 'User',
+  category: 'Category',
+  product: 'Product',
+  estimate: 'Estimate',
+  invoice: 'Invoice',
+};
+
+/**
+ * The staff calls of spec §7 under /qbo. Writes enqueue a job and answer 202 with its state (200
+ * when that very job already ran); the outcome reaches the owning service as QboRecordSynced.
+ * Reads (categories, users) ask QuickBooks directly.
+ */
+export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
+  const staff = { preHandler: app.requireRole('staff') };
+
+  async function requireSession() {
+    if (!(await ctx.sessions.status()).connected) throw qboSessionExpired();
+  }
+
+  async function enqueueFor(
+    kinds: SyncedRecordKind[],
+    id: string,
+    action: SyncAction,
+    extra: { sendTo?: string; nonce?: string } = {},
+  ) {
+    await requireSession();
+    const rec = await ctx.records
+      .findOne({ _id: { $in: kinds.map((k) => recordKey(k, id)) } }, { kind: 1, revision: 1 })
+      .lean();
+    if (!rec) throw notFound(`${LABELS[kinds[0] as SyncedRecordKind]} not found`);
+    return enqueueSync(ctx.syncQueue, {
+      kind: rec.kind,
+      recordId: id,
+      action,
+      revision: rec.revision,
+      ...extra,
+    });
+  }
+
+  const writeRoute = (method: 'POST' | 'PUT', url: string, kinds: SyncedRecordKind[], summary: string) =>
+    app.route({
+      method,
+      url,
+      ...staff,
+      schema: {
+        summary,
+        security: [{ session: [] }],
+        body: IdBody,
+        response: { 200: Enqueued, 202: Enqueued },
+      },
+      handler: async (request, reply) => {
+        const job = await enqueueFor(kinds, (request.body as { id: string }).id, 'upsert');
+        reply.code(job.state === 'completed' ? 200 : 202);
+        return { result: job };
+      },
+    });
+
+  writeRoute(
+    'POST',
+    '/qbo/estimate',
+    ['estimate'],
+    'Send an estimate to QuickBooks (it turns Open when it lands)',
+  );
+  writeRoute('PUT', '/qbo/estimate/', ['estimate'], 'Update an estimate in QuickBooks');
+  writeRoute('POST', '/qbo/invoice', ['invoice'], 'Create an invoice in QuickBooks');
+  writeRoute('PUT', '/qbo/invoice/', ['invoice'], 'Update an invoice in QuickBooks');
+  writeRoute(
+    'POST',
+    '/qbo/user',
+    ['customer', 'company'],
+    'Create or update a customer or company in QuickBooks',
+  );
+  writeRoute('POST', '/qbo/product', ['product'], 'Create a product in QuickBooks');
+  writeRoute('PUT', '/qbo/product', ['product'], 'Update a product in QuickBooks');
+
+  app.post(
+    '/qbo/send/:type/:qboId',
+    {
+      ...staff,
+      schema: {
+        summary: 'E-mail an estimate or invoice from QuickBooks (to `email`, else its billing address)',
+        security: [{ session: [] }],
+        params: Type.Object({
+          type: Type.Union([Type.Literal('estimate'), Type.Literal('invoice')]),
+          qboId: Type.String({ pattern: '^[0-9A-Za-z-]{1,40}$' }),
+        }),
+        body: Type.Optional(
+          Type.Object({ email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })) }),
+        ),
+        response: { 200: Enqueued, 202: Enqueued },
+      },
+    },
+    async (request, reply) => {
+      await requireSession();
+      const { type, qboId } = request.params;
+      const rec = await ctx.records.findOne({ kind: type, qboId }, { recordId: 1 }).lean();
+      if (!rec) throw notFound(`${LABELS[type]} not found`);
+      const nonce = String(request.headers['idempotency-key'] ?? randomUUID()).slice(0, 64);
+      const job = await enqueueFor([type], rec.recordId, 'send', { sendTo: request.body?.email, nonce });
+      reply.code(job.state === 'completed' ? 200 : 202);
+      return { result: job };
+    },
+  );
+
+  /** A read that needs QuickBooks now: no session → the 401 the UI offers renewal for. */
+  async function live<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof SessionExpired) throw qboSessionExpired();
+      if (err instanceof QboFault && err.kind === 'auth') throw qboSessionExpired();
+      throw err;
+    }
+  }
+
+  const Category = Type.Object({ Id: Type.String(), Name: Type.String() });
+  app.get(
+    '/qbo/categories',
+    {
+      ...staff,
+      schema: {
+        summary: "QuickBooks' category items: top-level categories and subcategories (with ParentRef)",
+        security: [{ session: [] }],
+        response: {
+          200: Type.Object({
+            result: Type.Object({
+              categories: Type.Array(Category),
+              subcategories: Type.Array(
+                Type.Object({
+                  Id: Type.String(),
+                  Name: Type.String(),
+                  ParentRef: Type.Object({ value: Type.String() }),
+                }),
+              ),
+            }),
+          }),
+        },
+      },
+    },
+    async () => {
+      const items = await live(() => ctx.api.query('Item', "where Type = 'Category'"));
+      const pick = (i: QboEntity) => ({ Id: String(i.Id), Name: splitCategoryKey(String(i.Name)).name });
+      return {
+        result: {
+          categories: items.filter((i) => !i.SubItem).map(pick),
+          subcategories: items
+            .filter((i) => i.SubItem && i.ParentRef)
+            .map((i) => ({ ...pick(i), ParentRef: { value: String(i.ParentRef.value) } })),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/qbo/users',
+    {
+      ...staff,
+      schema: {
+        summary:
+          "QuickBooks' customers for the import: companies (top level) and customers (jobs under a company)",
+        security: [{ session: [] }],
+        response: {
+          200: Type.Object({
+            result: Type.Object({
+              companies: Type.Array(Type.Unknown()),
+              customers: Type.Array(Type.Unknown()),
+            }),
+          }),
+        },
+      },
+    },
+    async () => {
+      const all = await live(() => ctx.api.query('Customer'));
+      return {
+        result: {
+          companies: all.filter((c) => !c.Job && !c.ParentRef),
+          customers: all.filter((c) => c.Job || c.ParentRef),
+        },
+      };
+    },
+  );
+}
