@@ -1,5 +1,6 @@
 import type { InfraHandle } from './infra';
 import { freePort } from './ports';
+import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from './qbo';
 import { S3_DEFAULT_BUCKET, S3_REGION } from './s3';
 
 /**
@@ -79,6 +80,10 @@ export async function startContainerInfra(log: (line: string) => void): Promise<
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   client.destroy();
 
+  // The QuickBooks emulator is ours (no image): in-process, memory only, mailing to Mailpit.
+  const smtp = { host: mailpit.getHost(), port: mailpit.getMappedPort(1025) };
+  const qbo = await startQboEmulator({ port: 0, smtp, ...QBO_DEV_CLIENT });
+
   log(`✓ containers kafka ${kafka.getHost()}:${kafkaPort}, mongo, redis, minio, mailpit`);
   return {
     endpoints: {
@@ -86,11 +91,12 @@ export async function startContainerInfra(log: (line: string) => void): Promise<
       kafkaBrokers: [`127.0.0.1:${kafkaPort}`],
       redisUrl: `redis://${at(redis, 6379)}`,
       s3,
-      smtp: { host: mailpit.getHost(), port: mailpit.getMappedPort(1025) },
+      smtp,
       mailApiUrl: `http://${at(mailpit, 8025)}`,
+      qbo: { url: qbo.url, ...QBO_DEV_CLIENT, realmId: QBO_DEMO_REALM_ID },
     },
     stop: async () => {
-      await Promise.allSettled(started.map((c) => c.stop()));
+      await Promise.allSettled([qbo.close(), ...started.map((c) => c.stop())]);
     },
   };
 }

@@ -10,6 +10,8 @@ export interface InfraEndpoints {
   smtp: { host: string; port: number };
   /** HTTP base of the mail catcher; Mailpit-compatible subset: GET /api/v1/messages, GET /api/v1/message/{ID}, DELETE /api/v1/messages */
   mailApiUrl: string;
+  /** The QuickBooks Online emulator (src/qbo): OAuth + Accounting API base URL, its client and demo company. */
+  qbo: { url: string; clientId: string; clientSecret: string; realmId: string };
 }
 
 /** The env variable through which jest's global setup hands the endpoints to the test workers. */

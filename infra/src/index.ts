@@ -2,3 +2,11 @@ export { type InfraEndpoints, TEST_ENDPOINTS_ENV, testEndpoints } from './endpoi
 export { DEV_PORTS, type InfraHandle, type StartInfraOptions, startInfra } from './infra';
 export { assertPortFree, canConnect, freePort, PortTakenError, portFromEnv } from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
+export {
+  DEMO_COMPANY_NAME as QBO_DEMO_COMPANY_NAME,
+  DEMO_REALM_ID as QBO_DEMO_REALM_ID,
+  QBO_DEV_CLIENT,
+  type QboEmulator,
+  type QboEmulatorOptions,
+  startQboEmulator,
+} from './qbo';

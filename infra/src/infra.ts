@@ -8,6 +8,7 @@ import { startMailCatcher } from './mail';
 import { startMongo } from './mongo';
 import { assertPortFree, freePort, PortTakenError, portFromEnv } from './ports';
 import { startProcess } from './process';
+import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from './qbo';
 import { useOrStartRedis } from './redis';
 import { S3_ACCESS_KEY_ID, S3_DEFAULT_BUCKET, S3_REGION, S3_SECRET_ACCESS_KEY, startS3Server } from './s3';
 
@@ -33,6 +34,7 @@ export const DEV_PORTS = {
   s3: { env: 'S3_PORT', port: 4569 },
   smtp: { env: 'SMTP_PORT', port: 2525 },
   mailApi: { env: 'MAIL_API_PORT', port: 8025 },
+  qbo: { env: 'QBO_EMULATOR_PORT', port: 4580 },
 } as const;
 type PortName = keyof typeof DEV_PORTS;
 
@@ -51,7 +53,7 @@ async function devPorts(): Promise<Record<PortName, number>> {
 /** Test runs take free ports so they never collide with a running `npm start` (S3/mail bind port 0). */
 async function testPorts(): Promise<Record<PortName, number>> {
   const [kafka, kafkaController, mongo] = await Promise.all([freePort(), freePort(), freePort()]);
-  return { kafka, kafkaController, mongo, s3: 0, smtp: 0, mailApi: 0 } as Record<PortName, number>;
+  return { kafka, kafkaController, mongo, s3: 0, smtp: 0, mailApi: 0, qbo: 0 } as Record<PortName, number>;
 }
 
 interface Stoppable {
@@ -157,7 +159,30 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
     return m;
   });
 
-  const results = await Promise.allSettled([kafka, mongo, redis, s3, mail]);
+  // The QuickBooks emulator e-mails sent documents to the mail catcher, so it starts after it.
+  const qboFile = join(dataDir, 'qbo', 'company.json');
+  const qbo = mail
+    .then(async (m) => {
+      const options = {
+        port: ports.qbo,
+        smtp: { host: '127.0.0.1', port: m.smtpPort },
+        ...QBO_DEV_CLIENT,
+        ...(test ? {} : { dataFile: qboFile }),
+      };
+      if (test) {
+        const emulator = await startQboEmulator(options);
+        running.push({ stop: emulator.close });
+        return emulator.url;
+      }
+      running.push(await startNodeServer('qbo', options, log));
+      return `http://127.0.0.1:${ports.qbo}`;
+    })
+    .then((url) => {
+      ready('qbo', url, `QuickBooks emulator, ${test ? 'memory' : shown(qboFile)}`, t0);
+      return url;
+    });
+
+  const results = await Promise.allSettled([kafka, mongo, redis, s3, mail, qbo]);
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
   if (failures.length > 0) {
     await stopAll();
@@ -167,12 +192,13 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
     );
   }
 
-  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts] = await Promise.all([
+  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts, qboUrl] = await Promise.all([
     kafka,
     mongo,
     redis,
     s3,
     mail,
+    qbo,
   ]);
   let stopping: Promise<void> | undefined;
   return {
@@ -189,6 +215,7 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
       },
       smtp: { host: '127.0.0.1', port: mailPorts.smtpPort },
       mailApiUrl: `http://127.0.0.1:${mailPorts.apiPort}`,
+      qbo: { url: qboUrl, ...QBO_DEV_CLIENT, realmId: QBO_DEMO_REALM_ID },
     },
     stop: () => {
       stopping ??= stopAll();
@@ -197,8 +224,8 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
   };
 }
 
-/** S3 and the mail catcher as their own Node processes for `npm start` (see serve.ts). */
-function startNodeServer(kind: 's3' | 'mail', options: object, log: (line: string) => void) {
+/** S3, the mail catcher and the QuickBooks emulator as their own Node processes for `npm start` (see serve.ts). */
+function startNodeServer(kind: 's3' | 'mail' | 'qbo', options: object, log: (line: string) => void) {
   return startProcess({
     name: kind,
     command: process.execPath,

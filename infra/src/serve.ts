@@ -3,9 +3,11 @@
  * its own prefixed log and can be stopped on its own):
  *   node --import tsx infra/src/serve.ts s3 '{"port":4569,"directory":"…","bucket":"…"}'
  *   node --import tsx infra/src/serve.ts mail '{"smtpPort":2525,"apiPort":8025,"storeFile":"…"}'
+ *   node --import tsx infra/src/serve.ts qbo '{"port":4580,"dataFile":"…","smtp":{…},"clientId":"…","clientSecret":"…"}'
  * Prints one line starting with "ready " once listening; exits cleanly on SIGTERM/SIGINT.
  */
 import { type MailCatcherOptions, startMailCatcher } from './mail';
+import { type QboEmulatorOptions, startQboEmulator } from './qbo';
 import { type S3ServerOptions, startS3Server } from './s3';
 
 async function main(): Promise<void> {
@@ -20,8 +22,13 @@ async function main(): Promise<void> {
     const mail = await startMailCatcher(JSON.parse(json) as MailCatcherOptions);
     close = mail.close;
     console.log(`ready smtp=127.0.0.1:${mail.smtpPort} api=http://127.0.0.1:${mail.apiPort}`);
+  } else if (kind === 'qbo') {
+    const options = JSON.parse(json) as QboEmulatorOptions;
+    const qbo = await startQboEmulator(options);
+    close = qbo.close;
+    console.log(`ready ${qbo.url} demo realm ${qbo.realmId} data=${options.dataFile ?? 'memory'}`);
   } else {
-    throw new Error(`usage: serve.ts <s3|mail> <json options> (got '${kind}')`);
+    throw new Error(`usage: serve.ts <s3|mail|qbo> <json options> (got '${kind}')`);
   }
   const stop = () => {
     close().then(

@@ -20,6 +20,7 @@ import type { InfraEndpoints } from '../endpoints';
 import { type InfraHandle, startInfra } from '../infra';
 import { freePort } from '../ports';
 import { type RunningProcess, startProcess } from '../process';
+import { qboEnv } from '../qbo/env';
 
 export const BENCH_JWT_SECRET = 'benchmark-secret-never-used-elsewhere';
 
@@ -151,6 +152,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
       S3_KEY_PREFIX: `${runId}/products`,
       STAFF_EMAIL: staffEmail,
+      ...qboEnv(endpoints),
     });
     // Sequential: each service creates the topics of what it publishes before its consumers need them.
     const user = await run('user', 'services/user', serviceEnv('user'));

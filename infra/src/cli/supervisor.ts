@@ -17,6 +17,7 @@ import { type InfraHandle, startInfra } from '../infra';
 import { INFRA_DIR } from '../jars';
 import { assertPortFree, portFromEnv } from '../ports';
 import { prefixFor, type RunningProcess, startProcess } from '../process';
+import { qboEnv } from '../qbo/env';
 import { buildRunnable } from './build';
 import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine } from './log-lines';
@@ -116,6 +117,7 @@ function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): Nod
     S3_PUBLIC_URL: `${e.s3.endpoint}/${e.s3.bucket}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     JWT_SECRET: process.env.JWT_SECRET || DEV_JWT_SECRET,
+    ...qboEnv(e),
   };
 }
 
@@ -276,6 +278,11 @@ class Supervisor {
     out(`   Product      ${bold(gatewayUrl)}`);
     out(`   API docs     ${gatewayUrl}/api/docs`);
     out(`   Mail inbox   ${e.mailApiUrl}`);
+    out(
+      process.env.QBO_API_BASE_URL
+        ? `   QuickBooks   ${process.env.QBO_API_BASE_URL} (from QBO_API_BASE_URL)`
+        : `   QuickBooks   ${e.qbo.url} (emulator, demo company ${e.qbo.realmId})`,
+    );
     out();
     out(`   Demo logins (password ${env.DEMO_PASSWORD || 'demo1234'})`);
     out(`     customer   ${env.DEMO_CUSTOMER_EMAIL || 'customer@decor.example'}`);
@@ -289,6 +296,7 @@ class Supervisor {
     out(row('redis', e.redisUrl));
     out(row('s3', `${e.s3.endpoint} (bucket ${e.s3.bucket})`));
     out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
+    out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
     out(`   logs: ${logDir()}/<process>.log`);
     out();
     out(` ${bold('Ctrl-C stops everything.')}`);
@@ -308,7 +316,7 @@ class Supervisor {
     clean = (await layer(['service', 'worker'])) && clean;
     if (this.infra) {
       const ti = Date.now();
-      out('… stopping the infrastructure (kafka, mongo, s3, mail)');
+      out('… stopping the infrastructure (kafka, mongo, s3, mail, qbo)');
       try {
         await this.infra.stop();
         out(`✓ infrastructure stopped ${seconds(ti)}`);
