@@ -29,7 +29,10 @@ export interface ConnectionStatus {
 export interface QboSessions {
   /** A valid access token, refreshed first when it is (nearly) expired. Throws SessionExpired. */
   current(): Promise<LiveSession>;
-  /** QuickBooks refused the token of `generation` (401): refresh, unless another process already did. */
+  /**
+   * Refresh now (Renew, or QuickBooks refused the token of `generation` with a 401), unless another
+   * process refreshed meanwhile.
+   */
   renew(generation?: number): Promise<LiveSession>;
   /** Stores a new connection (after the OAuth callback). */
   connect(args: {
@@ -117,13 +120,16 @@ export function qboSessions(deps: {
     }
   }
 
-  /** Refreshes if the stored generation is still `seen` (else returns what another process stored). */
+  /**
+   * Refreshes unless the stored generation moved past `seen` while we waited for the lock (then
+   * another process refreshed, and its token is used). `seen` undefined: the generation stored now.
+   */
   async function refresh(seen: number | undefined): Promise<LiveSession> {
+    const before = seen ?? (await read())?.generation;
     return withRefreshLock(async () => {
       const doc = await read();
       if (!doc?.connected || !doc.refreshToken) throw new SessionExpired(doc?.lostReason ?? 'not connected');
-      if (seen !== undefined && doc.generation !== seen && fresh(doc)) return live(doc);
-      if (seen === undefined && fresh(doc)) return live(doc);
+      if (doc.generation !== before && fresh(doc)) return live(doc);
       let tokens: TokenSet;
       try {
         tokens = await refreshTokens(oauth, cipher.decrypt(doc.refreshToken));
@@ -157,7 +163,7 @@ export function qboSessions(deps: {
       const doc = await read();
       if (!doc) throw new SessionExpired('not connected');
       if (doc.connected && fresh(doc)) return live(doc);
-      return refresh(undefined);
+      return refresh(doc.generation);
     },
     renew: (generation) => refresh(generation),
     lose,

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import type { EventContract, EventEnvelope } from '@decor/contracts';
+import { testEndpoints } from '@decor/infra';
+import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
+import { type Answer, call, RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import type { Static } from '@sinclair/typebox';
+import { accountingSyncService } from '../src/app';
+import { loadAccountingSyncConfig } from '../src/config';
+import type { AccountingSyncContext } from '../src/context';
+
+export type Sync = StartedService<AccountingSyncContext>;
+export type { Answer };
+export const request = call;
+export const newId = () => randomBytes(12).toString('hex');
+
+/** The emulator the jest global setup started, and the env that points the service at it. */
+export const emulator = () => testEndpoints().qbo;
+
+export function qboEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const { url, clientId, clientSecret } = emulator();
+  return {
+    QBO_CLIENT_ID: clientId,
+    QBO_CLIENT_SECRET: clientSecret,
+    QBO_AUTHORIZE_URL: `${url}/connect/oauth2`,
+    QBO_TOKEN_URL: `${url}/oauth2/v1/tokens/bearer`,
+    QBO_REVOKE_URL: `${url}/v2/oauth2/tokens/revoke`,
+    QBO_API_BASE_URL: `${url}/v3/company/`,
+    // Tests share the machine with other files: a generous limit unless a test sets its own.
+    QBO_RATE_LIMIT_PER_MINUTE: '30000',
+    ...extra,
+  };
+}
+
+export async function startSync(extra: Record<string, string> = {}): Promise<Sync> {
+  const env = await serviceEnv('accounting-sync', qboEnv(extra));
+  return startService(accountingSyncService(loadAccountingSyncConfig(env)), { exit: () => {} });
+}
+
+export async function stopAndClean(...services: Array<Sync | undefined>): Promise<void> {
+  const running = services.filter((s): s is Sync => s !== undefined);
+  if (running[0]) {
+    await running[0].ctx.syncQueue.obliterate({ force: true }).catch(() => {});
+    await running[0].ctx.connection.dropDatabase();
+  }
+  for (const s of running) await s.shutdown('test over');
+}
+
+export function staffToken(
+  service: Sync,
+  id = newId(),
+  permissions: 'admin' | 'superadmin' = 'admin',
+): string {
+  return service.app.signToken({ id, permissions, email: `${permissions}-${id}@decor.example` });
+}
+
+/** JSON to and from the emulator's control API and records. */
+export async function emulatorCall<T = unknown>(
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${emulator().url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  if (!res.ok) throw new Error(`emulator ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A fresh, empty QuickBooks company of this test file (faults and limits never cross files). */
+export async function newRealm(name = `Test ${RUN_ID}`): Promise<string> {
+  return (
+    await emulatorCall<{ realmId: string }>('/__emulator/companies', { method: 'POST', json: { name } })
+  ).realmId;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: QuickBooks records are open JSON
+export type QboRecord = Record<string, any>;
+
+export const qboRecords = (realmId: string, entity: 'Customer' | 'Item' | 'Estimate' | 'Invoice') =>
+  emulatorCall<QboRecord[]>(`/__emulator/realms/${realmId}/records/${entity}`);
+
+export interface EmulatorStats {
+  requests: number;
+  throttled: number;
+  faulted: number;
+  replays: number;
+  grants: { authorization_code: number; refresh_token: number };
+  documents: Record<string, number>;
+  requestsPerMinutePeak: number;
+}
+export const qboStats = (realmId: string) =>
+  emulatorCall<EmulatorStats>(`/__emulator/realms/${realmId}/stats`);
+
+/** What a person's click on Connect on the consent page does: QuickBooks' redirect back to /callback. */
+export async function consent(authorizeUrl: string, realmId: string): Promise<URL> {
+  const url = new URL(authorizeUrl);
+  const form = new URLSearchParams({
+    client_id: url.searchParams.get('client_id') ?? '',
+    redirect_uri: url.searchParams.get('redirect_uri') ?? '',
+    scope: url.searchParams.get('scope') ?? '',
+    state: url.searchParams.get('state') ?? '',
+    realmId,
+  });
+  const res = await fetch(`${emulator().url}/connect/oauth2/consent`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    redirect: 'manual',
+  });
+  const location = res.headers.get('location');
+  if (res.status !== 302 || !location) throw new Error(`consent answered ${res.status}`);
+  return new URL(location);
+}
+
+/** Connect → consent → /callback's GET /auth/accessToken, as staff member `token`. */
+export async function connect(service: Sync, realmId: string, token = staffToken(service)): Promise<Answer> {
+  const start = await request(service.url, '/qbo/connect', { token });
+  if (start.status !== 200) throw new Error(`/qbo/connect answered ${start.status}`);
+  const back = await consent(start.body.result.url, realmId);
+  return request(service.url, `/auth/accessToken${back.search}`, { token });
+}
+
+/** Publishes one event onto this run's topic of its aggregate, as the owning service's relay would. */
+export async function publish<C extends EventContract>(
+  service: Sync,
+  contract: C,
+  aggregateId: string,
+  payload: Static<C['payload']>,
+): Promise<EventEnvelope<Static<C['payload']>>> {
+  const event = newEvent(contract, { aggregateId, payload, correlationId: `test-${newId()}` });
+  await publishEnvelopes(service.ctx.publisher.producer, RUN_ID, [event]);
+  return event;
+}
