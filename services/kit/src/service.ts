@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
 import type { Connection, Model } from 'mongoose';
 import pino from 'pino';
+import type { Registry } from 'prom-client';
 import type { CommonConfig } from './config';
 import { createServiceApp, type ServiceApp } from './http/app';
 import { type Closer, type RunningService, runService } from './http/run';
@@ -19,6 +20,7 @@ import {
 } from './messaging/kafka';
 import type { KitLogger } from './messaging/log';
 import { OutboxRelay } from './messaging/outbox';
+import { createMetricsRegistry } from './metrics/registry';
 import { connectMongo, mongoReadinessCheck } from './mongo/connection';
 
 /** What every service process has once connected; a service's own context extends it. */
@@ -30,6 +32,8 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
   kafka: Kafka;
   publisher: Publisher;
   redis: Redis;
+  /** This process's metrics registry (`GET /metrics`): a service registers its own metrics here. */
+  metrics: Registry;
   /** Topic name of an aggregate type under this deployment's prefix. */
   topic(aggregate: AggregateType): string;
   /** Wakes the outbox relay right after a write, instead of waiting for its next scan. */
@@ -88,6 +92,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
 ): Promise<StartedService<Ctx>> {
   const { config } = def;
   const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
+  const metrics = createMetricsRegistry(def.name);
   // What is open so far, newest first: the shutdown order, and what a failed start releases.
   const opened: Closer[] = [];
   const opening = <T>(name: string, value: T, close: (v: T) => Promise<unknown> | unknown): T => {
@@ -120,6 +125,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       kafka,
       publisher,
       redis,
+      metrics,
       topic,
       eventsWritten: () => relay?.notify(),
       eventsPublished: async () => {
@@ -166,6 +172,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
         dlq: { topic: dlqTopicFor(config.KAFKA_TOPIC_PREFIX, name), publisher },
         logger: log.child({ consumer: groupId }) as KitLogger,
         consumerConfig: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
+        metrics,
       });
       consumers.push(consumer);
     }
@@ -174,6 +181,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       name: def.name,
       logger: log,
       jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+      metrics,
     });
     app.addReadinessCheck('mongo', mongoReadinessCheck(connection));
     app.addReadinessCheck('kafka', () => {

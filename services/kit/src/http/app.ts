@@ -8,6 +8,9 @@ import Fastify, {
   LogController,
   type RawServerDefault,
 } from 'fastify';
+import type { Registry } from 'prom-client';
+import { METRICS_PATH, metricsPlugin } from '../metrics/http';
+import { createMetricsRegistry } from '../metrics/registry';
 import { type AuthOptions, authPlugin } from './auth';
 import { errorHandlerPlugin, type NotFoundHandler } from './error-handler';
 import { healthPlugin } from './health';
@@ -42,11 +45,16 @@ export interface ServiceAppOptions {
   notFound?: NotFoundHandler;
   /** Time limit for each `/readyz` check. Default 2000 ms. */
   readinessTimeoutMs?: number;
+  /**
+   * The process's metrics registry, answered at `GET /metrics` (also `app.metrics`). Default: a new one
+   * labelled `service=<name>` with the default process metrics.
+   */
+  metrics?: Registry;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
-const QUIET_ROUTES = new Set(['/healthz', '/readyz']);
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', METRICS_PATH]);
 
 /** Honour the caller's request id (gateway → service keeps one id per user action), else mint one. */
 function requestId(req: IncomingMessage): string {
@@ -56,7 +64,8 @@ function requestId(req: IncomingMessage): string {
 
 /**
  * Builds the Fastify app every service (and the gateway) starts from: logging with request ids,
- * `{ message }` errors, readable validation, `/healthz` + `/readyz`, and (with `jwt`) the auth hooks.
+ * `{ message }` errors, readable validation, `/healthz` + `/readyz`, `/metrics` with the HTTP request
+ * histogram, and (with `jwt`) the auth hooks.
  */
 export async function createServiceApp(opts: ServiceAppOptions): Promise<ServiceApp> {
   const app = Fastify({
@@ -83,6 +92,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  // First, so its timing hook covers every route and the not-found handler.
+  await app.register(metricsPlugin, { registry: opts.metrics ?? createMetricsRegistry(opts.name) });
 
   // Requests already running when shutdown starts finish normally, but their keep-alive connection must
   // not outlive them: server.close() only reaps connections idle at that moment and would otherwise wait

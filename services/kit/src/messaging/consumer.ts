@@ -31,6 +31,8 @@ import type {
   RetryOptions,
 } from 'kafkajs';
 import type { Connection, Model, UpdateQuery } from 'mongoose';
+import type { Registry } from 'prom-client';
+import { consumerMetrics, type HandledOutcome } from '../metrics/kafka';
 import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
@@ -158,6 +160,11 @@ export interface StartConsumerOptions {
   kafkaRetry?: RetryOptions;
   /** Partitions for topics this call has to create. Default 6. */
   partitions?: number;
+  /**
+   * The process's metrics registry: `kafka_events_handled_total{group, type, outcome}` and
+   * `kafka_consumer_lag{group, topic, partition}` (from each fetched batch's high watermark).
+   */
+  metrics?: Registry;
 }
 
 export type ConsumerState = 'starting' | 'running' | 'restarting' | 'crashed' | 'disconnected' | 'stopped';
@@ -218,6 +225,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   let lastError: string | undefined;
   let restarts = 0;
   let assignment: Record<string, number[]> = {};
+  const metrics = opts.metrics ? consumerMetrics(opts.metrics, groupId) : undefined;
 
   await ensureTopics(kafka, [...topics, dlq.topic], { partitions: opts.partitions ?? 6 });
 
@@ -235,9 +243,10 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       },
     },
   });
-  const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = consumer.events;
+  const { GROUP_JOIN, CRASH, STOP, DISCONNECT, START_BATCH_PROCESS } = consumer.events;
   consumer.on(GROUP_JOIN, ({ payload }) => {
     assignment = payload.memberAssignment;
+    metrics?.assigned(assignment);
     state = 'running';
     log.debug({ assignment }, 'joined consumer group');
   });
@@ -246,6 +255,11 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     state = payload.restart ? 'restarting' : 'crashed';
     if (!payload.restart) log.error({ err: payload.error }, 'consumer crashed for good; reporting unhealthy');
   });
+  if (metrics) {
+    consumer.on(START_BATCH_PROCESS, ({ payload: b }) =>
+      metrics.batchStarted(b.topic, b.partition, b.highWatermark, b.firstOffset, b.lastOffset),
+    );
+  }
   consumer.on(STOP, () => {
     if (!stopping) state = 'stopped';
   });
@@ -299,36 +313,45 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     autoCommit: true,
     partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
     eachMessage: async (payload) => {
-      await handleMessage(payload);
+      const { type, outcome } = await handleMessage(payload);
       // Whatever the outcome (applied, skipped, dead-lettered), this offset is behind us now.
       await progress.updateOne(
         { _id: progressId(groupId, payload.topic, payload.partition) },
         { $max: { offset: Number(payload.message.offset) } },
         { upsert: true },
       );
+      metrics?.handled(type, outcome);
+      metrics?.processed(payload.topic, payload.partition, payload.message.offset);
     },
   });
 
-  async function handleMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+  /** Handles one message; what it was and what became of it (for the metrics). */
+  async function handleMessage({
+    topic,
+    partition,
+    message,
+    heartbeat,
+  }: EachMessagePayload): Promise<{ type: string; outcome: HandledOutcome }> {
     let envelope: EventEnvelope;
     try {
       envelope = parseEnvelope(message.value);
     } catch (err) {
       await deadLetter(topic, partition, message, err, 0); // unreadable: no id to remember
       restarts = 0;
-      return;
+      return { type: UNREADABLE_TYPE, outcome: 'dead-lettered' };
     }
+    const { type } = envelope;
     const base = { eventId: envelope.id, type: envelope.type, topic, partition, offset: message.offset };
     const handler = handlers[envelope.type];
     if (!handler) {
       await record({ ...base, outcome: 'skipped' });
       restarts = 0;
-      return;
+      return { type, outcome: 'skipped' };
     }
     if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
       log.debug({ eventId: envelope.id }, 'duplicate event skipped');
       restarts = 0;
-      return;
+      return { type, outcome: 'skipped' };
     }
     let failure: unknown;
     let tries = 0;
@@ -361,11 +384,13 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     }
     if (failure === undefined) {
       await record({ ...base, outcome: 'applied' });
-    } else {
-      await deadLetter(topic, partition, message, failure, tries);
-      await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
+      restarts = 0;
+      return { type, outcome: 'applied' };
     }
+    await deadLetter(topic, partition, message, failure, tries);
+    await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
     restarts = 0;
+    return { type, outcome: 'dead-lettered' };
   }
 
   return {
@@ -377,9 +402,13 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       stopping = true;
       await consumer.disconnect();
       state = 'stopped';
+      metrics?.stop();
     },
   };
 }
+
+/** The `type` label of a message that is not an event envelope (dead-lettered unread). */
+export const UNREADABLE_TYPE = '(unreadable)';
 
 function parseEnvelope(value: Buffer | null): EventEnvelope {
   if (!value) throw new Error('empty message value');

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Histogram, type Registry } from 'prom-client';
+import { metricOf } from './registry';
+
+export const METRICS_PATH = '/metrics';
+/** The `route` label of requests no route matched (any path an outsider tries lands here, not in a label of its own). */
+export const UNMATCHED_ROUTE = '__unmatched';
+/** Probes and the scraper itself are not traffic. */
+const UNMEASURED_ROUTES = new Set([METRICS_PATH, '/healthz', '/readyz']);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's metrics registry (what `GET /metrics` answers); register a service's own metrics here. */
+    metrics: Registry;
+  }
+}
+
+export interface MetricsPluginOptions {
+  registry: Registry;
+}
+
+/**
+ * `GET /metrics` (Prometheus text format) and `http_request_duration_seconds{method, route, status_code}`.
+ * `route` is the matched route PATTERN (`/product/:id`), never the raw URL, so ids do not multiply the
+ * series; unmatched requests are `__unmatched`.
+ */
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, { registry }: MetricsPluginOptions) => {
+    app.decorate('metrics', registry);
+    const duration = metricOf(
+      registry,
+      'http_request_duration_seconds',
+      () =>
+        new Histogram({
+          name: 'http_request_duration_seconds',
+          help: 'HTTP requests by method, route pattern and status code, from arrival to the last byte sent',
+          labelNames: ['method', 'route', 'status_code'],
+          buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+          registers: [registry],
+        }),
+    );
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = (!request.is404 && request.routeOptions.url) || UNMATCHED_ROUTE;
+      if (UNMEASURED_ROUTES.has(route)) return;
+      duration.observe(
+        { method: request.method, route, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+
+    app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      const text = await registry.metrics();
+      return reply.type(registry.contentType).send(text);
+    });
+  },
+  { name: 'decor-metrics' },
+);
