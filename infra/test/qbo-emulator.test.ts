@@ -3,8 +3,12 @@
  * the code exchange, refresh rotation, revocation and the errors of notes §1; the 401 fault of
  * an expired access token; the control API. Each describe works in a company of its own.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OAuthClient from 'intuit-oauth';
 import { testEndpoints } from '../src/endpoints';
+import { QBO_DEV_CLIENT, startQboEmulator } from '../src/qbo';
 
 const { qbo } = testEndpoints();
 const redirectUri = 'http://127.0.0.1:9/callback';
@@ -316,4 +320,32 @@ describe('control API and pages', () => {
     expect(await (await fetch(`${qbo.url}/`)).text()).toContain('Decor Rentals Demo Co');
     expect((await fetch(`${qbo.url}/__emulator/realms/000/stats`)).status).toBe(404);
   });
+});
+
+test('with a data file, companies, records and tokens survive a restart', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'decor-qbo-'));
+  const dataFile = join(dir, 'qbo', 'company.json');
+  try {
+    const first = await startQboEmulator({ port: 0, dataFile, ...QBO_DEV_CLIENT });
+    const created = await fetch(`${first.url}/__emulator/companies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept Co', demo: true }),
+    });
+    const { realmId } = (await created.json()) as { realmId: string };
+    await first.close();
+
+    const second = await startQboEmulator({ port: 0, dataFile, ...QBO_DEV_CLIENT });
+    const companies = (await (await fetch(`${second.url}/__emulator/companies`)).json()) as {
+      name: string;
+    }[];
+    expect(companies.map((c) => c.name)).toEqual(['Decor Rentals Demo Co', 'Kept Co']);
+    const items = (await (
+      await fetch(`${second.url}/__emulator/realms/${realmId}/records/Item`)
+    ).json()) as unknown[];
+    expect(items.length).toBeGreaterThan(5);
+    await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
