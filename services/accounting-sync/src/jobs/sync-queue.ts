@@ -55,10 +55,10 @@ export function syncJobId(job: SyncJob): string {
 }
 
 /**
- * QuickBooks' requestid (≤ 50 chars, unique per company): the same job — retried, redelivered, or
- * run by two workers — sends the same id, so QuickBooks answers the first result again instead of
- * creating a second document. `variant` separates a job's distinct writes (a retry after a stale
- * SyncToken carries a different body, so it needs its own id).
+ * QuickBooks' requestid (≤ 50 chars, unique per company): the same job sending the same body —
+ * retried, redelivered, or run by two workers — sends the same id, so QuickBooks answers the first
+ * result again instead of creating a second document. `variant` is the body's hash: QuickBooks
+ * replays a refusal too, so a job retried after its record was fixed must send a new id.
  */
 export function requestIdFor(job: SyncJob, variant = ''): string {
   const digest = createHash('sha256')

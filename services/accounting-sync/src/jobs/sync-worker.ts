@@ -102,20 +102,16 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     rec: SyncRecordDoc,
     doc: QboEntity,
   ) {
+    const write = (syncToken: string) => {
+      const body = { ...doc, Id: rec.qboId, SyncToken: syncToken };
+      return api.update(entity, body, requestIdFor(job, contentHash(body)));
+    };
     try {
-      return await api.update(
-        entity,
-        { ...doc, Id: rec.qboId, SyncToken: rec.syncToken ?? '0' },
-        requestIdFor(job, `u${rec.syncToken}`),
-      );
+      return await write(rec.syncToken ?? '0');
     } catch (err) {
       if (!(err instanceof QboFault) || err.kind !== 'stale') throw err;
       const current = await api.get(entity, rec.qboId as string);
-      return api.update(
-        entity,
-        { ...doc, Id: rec.qboId, SyncToken: current.SyncToken },
-        requestIdFor(job, `u${current.SyncToken}`),
-      );
+      return write(String(current.SyncToken));
     }
   }
 
@@ -142,7 +138,7 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
       await recordOutcome(
         job,
         rec,
-        await api.create(plan.entity, plan.doc, requestIdFor(job)),
+        await api.create(plan.entity, plan.doc, requestIdFor(job, hash)),
         'created',
         hash,
       );
@@ -176,7 +172,12 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
         return 'sent';
       }
       case 'void':
-        await recordOutcome(job, rec, await api.voidInvoice(ref, requestIdFor(job)), 'voided');
+        await recordOutcome(
+          job,
+          rec,
+          await api.voidInvoice(ref, requestIdFor(job, contentHash(ref))),
+          'voided',
+        );
         return 'voided';
       case 'reject':
         await recordOutcome(

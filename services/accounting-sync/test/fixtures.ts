@@ -1,0 +1,88 @@
+import { CompanyUpserted, EstimateSubmitted, ProductUpserted, UserCreated } from '@decor/contracts';
+import { eventually } from '@decor/kit/src/testing';
+import { newId, publish, type Sync } from './support';
+
+/** A company, a customer under it and one product, all in QuickBooks: what an estimate needs. */
+export async function customerWithProduct(sync: Sync, name: string) {
+  const companyId = newId();
+  const userId = newId();
+  const sku = `SKU-${newId().slice(0, 8)}`;
+  await publish(sync, CompanyUpserted, companyId, {
+    companyId,
+    name: `${name} Events`,
+    displayName: `${name} Events`,
+  });
+  await publish(sync, UserCreated, userId, {
+    userId,
+    email: `${name.toLowerCase()}@decor.example`,
+    displayName: `${name} Customer`,
+    permissions: 'customer',
+    companyId,
+    firstName: name,
+    lastName: 'Customer',
+  });
+  await publish(sync, ProductUpserted, sku, {
+    sku,
+    name: `${name} chair`,
+    description: 'A chair',
+    priceCents: 1_250,
+    quantity: 100,
+    category: 'CHAIRS',
+    subcategory: 'Folding',
+    images: [],
+  });
+  await eventually(
+    async () => {
+      const recs = await sync.ctx.records
+        .find({ recordId: { $in: [companyId, userId, sku] }, qboId: { $ne: null } })
+        .lean();
+      return recs.length === 3 ? true : undefined;
+    },
+    30_000,
+    `${name}'s records in QuickBooks`,
+  );
+  return { companyId, userId, sku };
+}
+
+export function estimatePayload(
+  estimateId: string,
+  userId: string,
+  sku: string,
+  { email = 'buyer@decor.example', docNumber = String(100_000 + Math.floor(Math.random() * 800_000)) } = {},
+) {
+  return {
+    estimateId,
+    docNumber,
+    status: 'Pending' as const,
+    userId,
+    cartId: newId(),
+    customer: { email, displayName: 'Buyer' },
+    details: { groupName: 'Gala', eventDate: '2027-05-01', location: 'Hall' },
+    lines: [
+      { productId: sku, name: 'Chair', description: 'A chair', qty: 4, priceCents: 1_250, totalCents: 5_000 },
+    ],
+    subtotalCents: 5_000,
+    truckingCents: 0,
+    taxCents: 405,
+    totalCents: 5_405,
+    submittedAt: new Date().toISOString(),
+  };
+}
+
+/** Publishes `count` submitted estimates and waits until the service has stored them all. */
+export async function submittedEstimates(
+  sync: Sync,
+  userId: string,
+  sku: string,
+  count: number,
+): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => newId());
+  for (const id of ids) await publish(sync, EstimateSubmitted, id, estimatePayload(id, userId, sku));
+  await eventually(
+    async () =>
+      (await sync.ctx.records.countDocuments({ recordId: { $in: ids } })) === count ? true : undefined,
+    30_000,
+    `${count} estimates stored`,
+  );
+  return ids;
+}
