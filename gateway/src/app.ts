@@ -5,6 +5,7 @@ import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache
 import type { GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
+import { upstreamMetrics } from './metrics';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 
@@ -69,6 +70,9 @@ export async function buildGateway(
   const upstreams = upstreamsFrom(config);
   const catalogueCache = catalogueCacheFor(config);
   app.decorate('catalogueCache', catalogueCache);
+  // Before the proxy, so its hook sees every proxied answer. /metrics itself is the process's own,
+  // at the root beside /healthz: nothing under /api reaches a service's /metrics.
+  upstreamMetrics(app, { apiPrefix: '/api' });
   await app.register(apiProxy, { prefix: '/api', config, upstreams, catalogueCache });
   await app.register(apiDocs, { upstreams });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });

@@ -41,11 +41,19 @@ export const metricsPlugin = fp(
         }),
     );
 
+    // The status the client got: a handler that answers twice (the second send fails) leaves Fastify's
+    // reply.statusCode at 500 by the time onResponse runs, though the first answer went out.
+    const sentStatus = new WeakMap<object, number>();
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!sentStatus.has(request)) sentStatus.set(request, reply.statusCode);
+      done(null, payload);
+    });
     app.addHook('onResponse', async (request, reply) => {
       const route = (!request.is404 && request.routeOptions.url) || UNMATCHED_ROUTE;
       if (UNMEASURED_ROUTES.has(route)) return;
+      const status = sentStatus.get(request) ?? reply.statusCode;
       duration.observe(
-        { method: request.method, route, status_code: String(reply.statusCode) },
+        { method: request.method, route, status_code: String(status) },
         reply.elapsedTime / 1000,
       );
     });
