@@ -72,9 +72,13 @@ function accessCheck(app: FastifyInstance, route: Route) {
   };
 }
 
-type ProxyReply = Pick<FastifyReply, 'log'> & { code(status: number): { send(body: unknown): unknown } };
+type ProxyReply = Pick<FastifyReply, 'log' | 'sent'> & {
+  code(status: number): { send(body: unknown): unknown };
+};
 
 function upstreamFailed(reply: ProxyReply, route: Route, error: Error & { code?: string }): void {
+  // @fastify/reply-from reports a refused connection twice: answer once.
+  if (reply.sent) return;
   const timedOut =
     error.code === 'UND_ERR_HEADERS_TIMEOUT' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
   reply.log.warn({ err: error, service: route.service }, 'upstream failed');

@@ -152,10 +152,13 @@ test('two instances of the same consumer service share the topic partitions; 500
   await admin.connect();
   const offsets = await admin.fetchTopicOffsets(topic);
   await admin.disconnect();
-  // Besides the resets, the topic holds one UserCreated per demo user the user service seeded on start.
+  // Besides the resets, the topic holds what the user service seeded on start: one UserCreated per demo
+  // user and the demo company's CompanyUpserted.
   const seeded = (await user.ctx.users.countDocuments()) - GUESTS;
   expect(seeded).toBe(3);
-  expect(offsets.map((o) => Number(o.high)).reduce((x, y) => x + y, 0)).toBe(EVENTS + seeded);
+  const companies = await user.ctx.companies.countDocuments();
+  expect(companies).toBe(1);
+  expect(offsets.map((o) => Number(o.high)).reduce((x, y) => x + y, 0)).toBe(EVENTS + seeded + companies);
   expect(offsets.every((o) => Number(o.high) > 0)).toBe(true);
 
   // Each instance handled only its own partitions, and both did work.

@@ -1,4 +1,4 @@
-import type { BaseContext, JobWorker } from '@decor/kit';
+import { type BaseContext, type JobWorker, registerQueueMetrics } from '@decor/kit';
 import type { Queue } from 'bullmq';
 import type { AccountingSyncConfig } from './config';
 import type { Ref } from './domain/documents';
@@ -54,6 +54,7 @@ export function buildAccountingSyncContext(base: BaseContext<AccountingSyncConfi
   );
   const api = qboApi({ config, sessions, limiter });
   const queue = syncQueue(base.redis, config.REDIS_PREFIX);
+  registerQueueMetrics(base.metrics, [queue]);
 
   // Trucking and Labor lines need a QuickBooks item each: found by name, created when missing.
   const serviceItems = new Map<string, Promise<Ref>>();
