@@ -12,10 +12,14 @@ export const NO_RESPONSE_MESSAGE = 'An error occurred during the request';
 export const FALLBACK_MESSAGE = 'An error occurred';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
 
-/** Session storage keys: the session token, and the accounting session the server hands out. */
+/** Session storage key of the session token (the `token` response header is saved under it). */
 export const TOKEN_KEY = 'token';
-export const SAVED_HEADERS = ['token', 'realm_id', 'access_token', 'refresh_token'] as const;
-const FORWARDED_HEADERS = ['access_token', 'realm_id', 'refresh_token'] as const;
+export const SAVED_HEADERS = ['token'] as const;
+/**
+ * The QuickBooks tokens stay on the server: the client neither sends nor stores these any more, and
+ * forgets a copy an older build may have left in session storage.
+ */
+export const RETIRED_HEADERS = ['access_token', 'realm_id', 'refresh_token'] as const;
 
 /** Every failed call is normalised to this shape before a screen sees it. */
 export interface ApiError {
@@ -23,6 +27,11 @@ export interface ApiError {
   message: string;
   /** The server said the session token has expired (header `expiredtoken: true`). */
   expired?: boolean;
+  /**
+   * The QuickBooks connection needs renewal (401 with header `qbo-session-expired: true`); the site
+   * session is still good.
+   */
+  qboSessionExpired?: boolean;
 }
 
 export function isApiError(value: unknown): value is ApiError {
@@ -46,6 +55,9 @@ function headerValue(headers: unknown, name: string): string | undefined {
   return String(value);
 }
 
+/** Response header of a 401 that is about the QuickBooks connection, not the site session. */
+export const QBO_SESSION_EXPIRED_HEADER = 'qbo-session-expired';
+
 /** Spec §7 client-side normalisation. */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error) && !axios.isAxiosError(error)) return error;
@@ -61,10 +73,17 @@ export function toApiError(error: unknown): ApiError {
       ? body.message
       : FALLBACK_MESSAGE;
   const expired = headerValue(response.headers, 'expiredtoken') === 'true';
-  return { status: response.status, message, ...(expired ? { expired: true } : {}) };
+  const qboSessionExpired =
+    response.status === 401 && headerValue(response.headers, QBO_SESSION_EXPIRED_HEADER) === 'true';
+  return {
+    status: response.status,
+    message,
+    ...(expired ? { expired: true } : {}),
+    ...(qboSessionExpired ? { qboSessionExpired: true } : {}),
+  };
 }
 
-/** Response headers the spec keeps in session storage (token, realm_id, access_token, refresh_token). */
+/** The session token the server hands out in the `token` response header, kept in session storage. */
 export function saveSessionHeaders(response: Pick<AxiosResponse, 'headers'>): void {
   for (const name of SAVED_HEADERS) {
     const value = headerValue(response.headers, name);
@@ -91,19 +110,25 @@ export function onSessionExpired(listener: ExpiredListener | null): void {
   onExpired = listener;
 }
 
+let onQboExpired: ExpiredListener | null = null;
+
+/** The store registers what an expired QuickBooks connection does (the renewal banner; no sign-out). */
+export function onQboSessionExpired(listener: ExpiredListener | null): void {
+  onQboExpired = listener;
+}
+
 export function createHttpClient(): AxiosInstance {
   const client = axios.create({
     baseURL: API_BASE_URL,
     timeout: REQUEST_TIMEOUT_MS,
     headers: { 'Content-Type': 'application/json' },
   });
+  if (typeof sessionStorage !== 'undefined') {
+    for (const name of RETIRED_HEADERS) sessionStorage.removeItem(name);
+  }
   client.interceptors.request.use((config) => {
     const token = storedToken();
     if (token) config.headers.set('Authorization', `Bearer ${token}`);
-    for (const name of FORWARDED_HEADERS) {
-      const value = sessionStorage.getItem(name);
-      if (value) config.headers.set(name, value);
-    }
     return config;
   });
   client.interceptors.response.use(
@@ -114,6 +139,7 @@ export function createHttpClient(): AxiosInstance {
     (error: unknown) => {
       const apiError = toApiError(error);
       if (apiError.expired) onExpired?.(apiError);
+      if (apiError.qboSessionExpired) onQboExpired?.(apiError);
       return Promise.reject(apiError);
     },
   );

@@ -1,9 +1,12 @@
 /**
  * @decor/web-core: what the shell and the remotes share at run time (one copy, provided by the shell):
- * the axios client, the store's slices and hooks, the RTK Query api and the shared pure rules.
+ * the axios client, the store's slices and hooks, the RTK Query api, the shared pure rules and the
+ * QuickBooks session banner.
  */
 export * from './api';
 export * from './http';
+export * from './qbo-session-banner';
+export * from './qbo-session-slice';
 export * from './roles';
 export * from './rules/format';
 export * from './rules/images';

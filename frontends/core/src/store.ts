@@ -2,7 +2,8 @@
 import { configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux';
 import { api } from './api';
-import { onSessionExpired } from './http';
+import { onQboSessionExpired, onSessionExpired } from './http';
+import { qboSessionExpired, qboSessionReducer } from './qbo-session-slice';
 import { sessionExpired, sessionReducer, signedIn, signOut, validateSession } from './session-slice';
 import { sideNavReducer } from './side-nav-slice';
 
@@ -28,12 +29,21 @@ export function createAppStore() {
     },
   });
   const store = configureStore({
-    reducer: { session: sessionReducer, sideNav: sideNavReducer, [api.reducerPath]: api.reducer },
+    reducer: {
+      session: sessionReducer,
+      sideNav: sideNavReducer,
+      qboSession: qboSessionReducer,
+      [api.reducerPath]: api.reducer,
+    },
     middleware: (getDefault) => getDefault().prepend(viewerChanges.middleware).concat(api.middleware),
   });
   onSessionExpired(() => {
     store.dispatch(sessionExpired());
     store.dispatch(api.util.resetApiState());
+  });
+  // The QuickBooks connection needs renewal: say so (QboSessionBanner); the site session stays.
+  onQboSessionExpired(() => {
+    store.dispatch(qboSessionExpired());
   });
   return store;
 }

@@ -5,6 +5,7 @@ import {
   FALLBACK_MESSAGE,
   http,
   NO_RESPONSE_MESSAGE,
+  onQboSessionExpired,
   onSessionExpired,
   REQUEST_TIMEOUT_MS,
   TIMEOUT_MESSAGE,
@@ -21,7 +22,10 @@ describe('the shared axios client (spec §7)', () => {
     server = await startApiServer({
       'GET /echo': (req) => ({
         body: {
-          result: { authorization: req.headers.authorization ?? null, realm: req.headers.realm_id ?? null },
+          result: {
+            authorization: req.headers.authorization ?? null,
+            accounting: ['access_token', 'realm_id', 'refresh_token'].filter((h) => h in req.headers),
+          },
         },
         headers: {
           token: 'token-from-server',
@@ -41,11 +45,20 @@ describe('the shared axios client (spec §7)', () => {
         headers: { expiredtoken: 'true' },
       }),
       'GET /forbidden': () => ({ status: 403, body: { message: 'Forbidden' } }),
+      'GET /qbo-expired': () => ({
+        status: 401,
+        body: { message: 'The QuickBooks session has expired' },
+        headers: { 'qbo-session-expired': 'true' },
+      }),
+      'GET /unauthorised': () => ({ status: 401, body: { message: 'Unauthorized' } }),
     });
     client.defaults.baseURL = server.apiUrl;
   });
   afterAll(() => server.close());
-  afterEach(() => onSessionExpired(null));
+  afterEach(() => {
+    onSessionExpired(null);
+    onQboSessionExpired(null);
+  });
 
   it('is configured with base URL /api and a 15 s timeout', () => {
     expect(API_BASE_URL).toBe('/api');
@@ -54,11 +67,23 @@ describe('the shared axios client (spec §7)', () => {
     expect(http.defaults.timeout).toBe(15_000);
   });
 
-  it('sends the session token as a Bearer header and the stored accounting headers', async () => {
+  it('sends the session token as a Bearer header and never any QuickBooks token header', async () => {
     sessionStorage.setItem('token', 'abc.def.ghi');
     sessionStorage.setItem('realm_id', 'realm-1');
+    sessionStorage.setItem('access_token', 'old-qbo-access');
+    sessionStorage.setItem('refresh_token', 'old-qbo-refresh');
     const answer = await client.get('/echo');
-    expect(answer.data.result).toEqual({ authorization: 'Bearer abc.def.ghi', realm: 'realm-1' });
+    expect(answer.data.result).toEqual({ authorization: 'Bearer abc.def.ghi', accounting: [] });
+  });
+
+  it('forgets QuickBooks tokens an older build left in session storage', () => {
+    sessionStorage.setItem('token', 'abc.def.ghi');
+    for (const name of ['access_token', 'realm_id', 'refresh_token']) sessionStorage.setItem(name, 'old');
+    createHttpClient();
+    expect(sessionStorage.getItem('token')).toBe('abc.def.ghi');
+    expect(sessionStorage.getItem('access_token')).toBeNull();
+    expect(sessionStorage.getItem('realm_id')).toBeNull();
+    expect(sessionStorage.getItem('refresh_token')).toBeNull();
   });
 
   it('sends no Authorization header without a session', async () => {
@@ -66,12 +91,13 @@ describe('the shared axios client (spec §7)', () => {
     expect(answer.data.result.authorization).toBeNull();
   });
 
-  it('saves the token, realm_id, access_token and refresh_token response headers', async () => {
+  it('saves the token response header, and never realm_id, access_token or refresh_token', async () => {
     const answer = await client.get('/echo');
     expect(sessionStorage.getItem('token')).toBe('token-from-server');
-    expect(sessionStorage.getItem('realm_id')).toBe('realm-9');
-    expect(sessionStorage.getItem('access_token')).toBe('qbo-access');
-    expect(sessionStorage.getItem('refresh_token')).toBe('qbo-refresh');
+    expect(sessionStorage.getItem('realm_id')).toBeNull();
+    expect(sessionStorage.getItem('access_token')).toBeNull();
+    expect(sessionStorage.getItem('refresh_token')).toBeNull();
+    expect(sessionStorage.length).toBe(1);
     expect(totalCountOf(answer, 0)).toBe(42);
   });
 
@@ -112,6 +138,21 @@ describe('the shared axios client (spec §7)', () => {
     expect(seen).toEqual([{ status: 401, message: 'jwt expired', expired: true }]);
     await expect(client.get('/forbidden')).rejects.toMatchObject({ status: 403 });
     expect(seen).toHaveLength(1);
+  });
+
+  it('a 401 with qbo-session-expired: true is the QuickBooks connection, not the site session', async () => {
+    const qbo: unknown[] = [];
+    const site: unknown[] = [];
+    onQboSessionExpired((error) => qbo.push(error));
+    onSessionExpired((error) => site.push(error));
+    sessionStorage.setItem('token', 'abc.def.ghi');
+    const refusal = { status: 401, message: 'The QuickBooks session has expired', qboSessionExpired: true };
+    await expect(client.get('/qbo-expired')).rejects.toEqual(refusal);
+    expect(qbo).toEqual([refusal]);
+    await expect(client.get('/unauthorised')).rejects.toEqual({ status: 401, message: 'Unauthorized' });
+    expect(qbo).toHaveLength(1);
+    expect(site).toEqual([]);
+    expect(sessionStorage.getItem('token')).toBe('abc.def.ghi');
   });
 
   it('normalises axios errors without a network as well', () => {

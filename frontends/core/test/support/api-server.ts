@@ -33,7 +33,8 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-const EXPOSED = 'token, realm_id, access_token, refresh_token, total_count, expiredtoken';
+const EXPOSED =
+  'token, realm_id, access_token, refresh_token, total_count, expiredtoken, qbo-session-expired';
 
 export async function startApiServer(routes: Record<string, Handler> = {}): Promise<ApiServer> {
   const table = new Map(Object.entries(routes));
