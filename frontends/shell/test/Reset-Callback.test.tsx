@@ -2,6 +2,7 @@ import { http } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { StrictMode } from 'react';
 import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import Callback, { EXTERNAL_LOGIN_FAILED } from '../src/pages/Callback';
 import Reset, { RESET_TEXTS } from '../src/pages/Reset';
@@ -10,6 +11,8 @@ import { renderAt } from './support';
 describe('/reset/{token} and /callback (spec §2)', () => {
   let server: ApiServer;
   let accessTokenOk = true;
+  let jwtOk = true;
+  const staffUser = { ...demoUser, permissions: 'admin', email: 'staff@decor.example' };
 
   beforeAll(async () => {
     server = await startApiServer({
@@ -19,7 +22,13 @@ describe('/reset/{token} and /callback (spec §2)', () => {
           : { status: 401, body: { message: 'This link is no longer valid' } },
       [`PUT /user/${demoUser.id}`]: () => ({ body: { result: { message: 'ok' } } }),
       'GET /auth/accessToken': () =>
-        accessTokenOk ? { body: { result: demoUser } } : { status: 500, body: { message: 'qbo down' } },
+        accessTokenOk
+          ? { body: { result: { connected: true, realmId: '9130355', companyName: 'Decor Rentals LLC' } } }
+          : { status: 500, body: { message: 'qbo down' } },
+      'GET /auth/jwt': (req) =>
+        jwtOk && req.headers.authorization === 'Bearer jwt'
+          ? { body: { result: staffUser } }
+          : { status: 401, body: { message: 'Unauthorized' } },
     });
     http.defaults.baseURL = server.apiUrl;
   });
@@ -64,31 +73,59 @@ describe('/reset/{token} and /callback (spec §2)', () => {
   const callback = () =>
     renderAt(
       '/callback?code=abc&realmId=123',
-      <Routes>
-        <Route path="/callback" element={<Callback />} />
-      </Routes>,
+      <StrictMode>
+        <Routes>
+          <Route path="/callback" element={<Callback />} />
+        </Routes>
+      </StrictMode>,
     );
+  beforeEach(() => {
+    accessTokenOk = true;
+    jwtOk = true;
+    server.requests.length = 0;
+  });
 
   it('callback without a stored token goes home', () => {
     callback();
     expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/);
   });
 
-  it('callback exchanges the query string, stores the user and goes home', async () => {
-    accessTokenOk = true;
+  it('callback exchanges the query string once, then loads the signed-in user (GET /auth/jwt) and goes home', async () => {
     sessionStorage.setItem('token', 'jwt');
     const { store } = callback();
     await waitFor(() => expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/));
-    expect(store.getState().session.user?.email).toBe(demoUser.email);
-    expect(server.requests.at(-1)?.url).toBe('/api/auth/accessToken?code=abc&realmId=123');
+    expect(store.getState().session.user?.email).toBe(staffUser.email);
+    expect(store.getState().session.token).toBe('jwt');
+    const urls = server.requests.map((r) => r.url);
+    // The authorisation code is good once: one exchange even under StrictMode, before the user load.
+    expect(urls.filter((u) => u.startsWith('/api/auth/accessToken'))).toEqual([
+      '/api/auth/accessToken?code=abc&realmId=123',
+    ]);
+    expect(urls.indexOf('/api/auth/jwt')).toBeGreaterThan(
+      urls.indexOf('/api/auth/accessToken?code=abc&realmId=123'),
+    );
+    expect(sessionStorage.getItem('token')).toBe('jwt');
+    expect(sessionStorage.getItem('access_token')).toBeNull();
   });
 
   it("a failed exchange clears session storage and says 'Something went wrong while logging in.'", async () => {
     accessTokenOk = false;
     sessionStorage.setItem('token', 'jwt');
-    callback();
+    const { store } = callback();
     expect(await screen.findByText(EXTERNAL_LOGIN_FAILED)).toBeInTheDocument();
     expect(EXTERNAL_LOGIN_FAILED).toBe('Something went wrong while logging in.');
     expect(sessionStorage.getItem('token')).toBeNull();
+    expect(store.getState().session.user).toBeNull();
+    expect(server.requests.some((r) => r.url === '/api/auth/jwt')).toBe(false);
+    expect(screen.getByLabelText('location')).toHaveTextContent('/callback');
+  });
+
+  it('a user load that fails after the exchange is a failed sign-in too', async () => {
+    jwtOk = false;
+    sessionStorage.setItem('token', 'jwt');
+    const { store } = callback();
+    expect(await screen.findByText(EXTERNAL_LOGIN_FAILED)).toBeInTheDocument();
+    expect(sessionStorage.getItem('token')).toBeNull();
+    expect(store.getState().session.user).toBeNull();
   });
 });
