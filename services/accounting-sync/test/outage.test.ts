@@ -29,7 +29,10 @@ describe('a QuickBooks outage', () => {
   it(`lands 100 estimates sent while QuickBooks is down for ${DOWN_SECONDS} s exactly once after it is back`, async () => {
     const { userId, sku } = await customerWithProduct(sync, 'Otto');
     const ids = await submittedEstimates(sync, userId, sku, 100);
-    await emulatorCall(`/__emulator/realms/${realmId}/faults`, { method: 'POST', json: { downForSeconds: DOWN_SECONDS } });
+    await emulatorCall(`/__emulator/realms/${realmId}/faults`, {
+      method: 'POST',
+      json: { downForSeconds: DOWN_SECONDS },
+    });
     const downSince = Date.now();
     const token = staffToken(sync);
     for (const id of ids) {
@@ -45,14 +48,17 @@ describe('a QuickBooks outage', () => {
 
     await eventually(
       async () =>
-        (await sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } })) === ids.length
+        (await sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } })) ===
+        ids.length
           ? true
           : undefined,
       DOWN_SECONDS * 1000 + 60_000,
       'every estimate in QuickBooks',
     );
     expect(Date.now() - downSince).toBeGreaterThanOrEqual(DOWN_SECONDS * 1000);
-    const qboIds = (await sync.ctx.records.find({ recordId: { $in: ids } }, { qboId: 1 }).lean()).map((r) => r.qboId);
+    const qboIds = (await sync.ctx.records.find({ recordId: { $in: ids } }, { qboId: 1 }).lean()).map(
+      (r) => r.qboId,
+    );
     const estimates = (await qboRecords(realmId, 'Estimate')).filter((e) => qboIds.includes(String(e.Id)));
     expect(estimates).toHaveLength(100);
     expect((await qboRecords(realmId, 'Estimate')).length).toBe(100);
