@@ -9,17 +9,20 @@ import { upstreamMetrics } from './metrics';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 
-/** Response headers the spec's clients read; CORS must expose them to the browser. */
+/**
+ * Response headers the spec's clients read; CORS must expose them to the browser. The seed's
+ * QuickBooks token headers (access_token, refresh_token, realm_id) are not among them: the tokens
+ * stay in the accounting-sync service, and the gateway strips those headers from every answer.
+ */
 export const EXPOSED_HEADERS = [
   'token',
   'total_count',
   'can-be-modified',
   'expiredtoken',
-  'realm_id',
-  'access_token',
-  'refresh_token',
+  'qbo-session-expired',
   'x-request-id',
 ];
+const QBO_TOKEN_HEADERS = ['access_token', 'refresh_token', 'realm_id'];
 
 export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -55,17 +58,13 @@ export async function buildGateway(
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
     exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: [
-      'content-type',
-      'authorization',
-      'access_token',
-      'realm_id',
-      'refresh_token',
-      'idempotency-key',
-      'x-request-id',
-    ],
+    allowedHeaders: ['content-type', 'authorization', 'idempotency-key', 'x-request-id'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 600,
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const header of QBO_TOKEN_HEADERS) reply.removeHeader(header);
+    return payload;
   });
   const upstreams = upstreamsFrom(config);
   const catalogueCache = catalogueCacheFor(config);

@@ -45,4 +45,6 @@ export const ROUTES: readonly Route[] = [
   // QuickBooks: the callback's token exchange and the staff calls (tokens stay in accounting-sync)
   { prefix: '/auth/accessToken', service: 'accounting-sync', access: 'staff' },
   { prefix: '/qbo', service: 'accounting-sync', access: 'staff' },
+  // Bull Board: a browser page, so no Authorization header; the service checks its cookie session.
+  { prefix: '/admin/queues', service: 'accounting-sync', access: 'public' },
 ];
