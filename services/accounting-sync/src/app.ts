@@ -5,7 +5,7 @@ import { catalogueEventHandlers, orderEventHandlers, userEventHandlers } from '.
 import { connectionRoutes } from './routes/connection';
 import { queueBoardRoutes } from './routes/queue-board';
 import { staffSyncRoutes } from './routes/staff-sync';
-import { syncHealthRoutes } from './routes/sync-health';
+import { deadLetterRoutes, syncHealthRoutes } from './routes/sync-health';
 
 export type { AccountingSyncContext } from './context';
 
@@ -13,6 +13,7 @@ export async function registerRoutes(app: ServiceApp, ctx: AccountingSyncContext
   await app.register(async (scope) => connectionRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => staffSyncRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => syncHealthRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => deadLetterRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => queueBoardRoutes(scope as ServiceApp, ctx));
 }
 

@@ -1,6 +1,7 @@
 import { listFailedJobs, notFound, replayFailedJob, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
+import { listDeadLetters, replayDeadLetter } from '../events/dead-letters';
 import type { SyncJob } from '../jobs/sync-queue';
 import { recordKey } from '../store/record-model';
 
@@ -78,6 +79,55 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
       }
       reply.code(202);
       return { result: { id, state: await ctx.syncQueue.getJobState(id) } };
+    },
+  );
+}
+
+/** /admin/sync's dead-lettered events and Replay. */
+export async function deadLetterRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
+  const staff = { preHandler: app.requireRole('staff') };
+  app.get(
+    '/qbo/dead-letters',
+    {
+      ...staff,
+      schema: {
+        summary: "Events this service's consumers dead-lettered (newest first)",
+        security: [{ session: [] }],
+        response: {
+          200: Type.Object({
+            result: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                group: Type.String(),
+                type: Type.String(),
+                aggregateId: Type.String(),
+                error: Type.String(),
+                failedAt: Type.String(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async () => ({ result: await listDeadLetters(ctx) }),
+  );
+
+  app.post(
+    '/qbo/dead-letters/:id/replay',
+    {
+      ...staff,
+      schema: {
+        summary: 'Puts a dead-lettered event back on its topic for this service to handle again',
+        security: [{ session: [] }],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 400 }) }),
+        response: { 202: Type.Object({ result: Type.Object({ id: Type.String() }) }) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await replayDeadLetter(ctx, request.params.id)))
+        throw notFound('No dead-lettered event with this id');
+      reply.code(202);
+      return { result: { id: request.params.id } };
     },
   );
 }

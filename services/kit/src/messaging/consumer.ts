@@ -187,11 +187,12 @@ export interface ConsumerHandle {
   stop(): Promise<void>;
 }
 
-interface ProcessedRecord {
+export interface ProcessedRecord {
   _id: string;
   groupId: string;
   eventId: string;
   type: string;
+  aggregateId?: string;
   outcome: 'applied' | 'skipped' | 'dead-lettered';
   topic: string;
   partition: number;
@@ -341,7 +342,14 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       return { type: UNREADABLE_TYPE, outcome: 'dead-lettered' };
     }
     const { type } = envelope;
-    const base = { eventId: envelope.id, type: envelope.type, topic, partition, offset: message.offset };
+    const base = {
+      eventId: envelope.id,
+      type: envelope.type,
+      aggregateId: envelope.aggregateId,
+      topic,
+      partition,
+      offset: message.offset,
+    };
     const handler = handlers[envelope.type];
     if (!handler) {
       await record({ ...base, outcome: 'skipped' });

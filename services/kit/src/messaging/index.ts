@@ -13,6 +13,7 @@ export {
   eventHandler,
   PermanentEventError,
   PROCESSED_EVENTS_COLLECTION,
+  type ProcessedRecord,
   type StartConsumerOptions,
   startConsumer,
 } from './consumer';
