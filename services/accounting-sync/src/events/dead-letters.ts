@@ -80,7 +80,7 @@ async function readMessage(
 export async function replayDeadLetter(ctx: AccountingSyncContext, id: string): Promise<boolean> {
   const processed = ctx.connection.collection<ProcessedRecord>(PROCESSED_EVENTS_COLLECTION);
   const row = await processed.findOne({ _id: id, outcome: 'dead-lettered' });
-  if (!row || !row.groupId.startsWith(`${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.`)) return false;
+  if (!row?.groupId.startsWith(`${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.`)) return false;
   const message = await readMessage(ctx, row.topic, row.partition, row.offset);
   // Forget first: a replay handled before this delete would otherwise be skipped as a duplicate.
   if ((await processed.deleteOne({ _id: id, outcome: 'dead-lettered' })).deletedCount === 0) return false;

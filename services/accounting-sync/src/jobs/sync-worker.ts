@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { contentHash } from '../domain/documents';
 import type { QboApi, QboEntity } from '../qbo/client';
 import { QboFault, SessionExpired } from '../qbo/faults';
-import { recordKey, type SyncRecordDoc, type SyncRecordModel } from '../store/record-model';
+import { recordKey, type SyncRecordDoc } from '../store/record-model';
 import { type PlanDeps, planFor } from './plans';
 import { enqueueSync, requestIdFor, SYNC_QUEUE, type SyncJob, syncBackoff } from './sync-queue';
 
