@@ -35,10 +35,14 @@ describe('dead-lettered events on /admin/sync', () => {
     expect(listed).toMatchObject({ group: 'users', type: 'UserCreated' });
     expect(listed.error).toMatch(/email|displayName/);
 
-    const replay = await request(sync.url, `/qbo/dead-letters/${encodeURIComponent(listed.id)}/replay`, {
-      method: 'POST',
-      token,
-    });
+    const replay = await request(
+      sync.url,
+      `/qbo/dead-letters/${encodeURIComponent(String(listed.id))}/replay`,
+      {
+        method: 'POST',
+        token,
+      },
+    );
     expect(replay).toMatchObject({ status: 202, body: { result: { id: listed.id } } });
     // Handled again: still broken, so dead-lettered again, later.
     const again = await eventually(async () => {
@@ -46,7 +50,7 @@ describe('dead-lettered events on /admin/sync', () => {
         Record<string, string>
       >;
       const row = list.find((d) => d.aggregateId === userId);
-      return row && row.failedAt > listed.failedAt ? row : undefined;
+      return row && String(row.failedAt) > String(listed.failedAt) ? row : undefined;
     }, 30_000);
     expect(again.id).toBe(listed.id);
 
