@@ -2,6 +2,7 @@ import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { CatalogueConfig } from './config';
 import { buildCatalogueContext, type CatalogueContext } from './context';
 import { seedDemoCatalogue } from './demo-data';
+import { accountingEventHandlers } from './events/accounting';
 import { categoryRoutes } from './routes/categories';
 import { productRoutes } from './routes/products';
 import { truckingRoutes } from './routes/trucking';
@@ -25,6 +26,9 @@ export function catalogueService(
     publishes: ['catalogue'],
     build: buildCatalogueContext,
     outbox: (ctx) => [ctx.products, ctx.categories, ctx.trucking],
+    consumers: (ctx) => [
+      { name: 'accounting', topics: ['accounting'], handlers: accountingEventHandlers(ctx) },
+    ],
     routes: registerRoutes,
     onReady: async (ctx) => {
       await ensureTruckingFee(ctx);

@@ -12,7 +12,7 @@ import { TRUCKING_FEE_ID, type TruckingFee } from './trucking-model';
 
 type StoredProduct = ProductState & { images: (ProductState['images'][number] & { key?: string })[] };
 
-function productEvent(product: ProductState, correlationId: string) {
+export function productEvent(product: ProductState, correlationId: string) {
   return newEvent(ProductUpserted, {
     aggregateId: product.sku,
     correlationId,
