@@ -23,6 +23,9 @@ interface ComposeService {
 const OPERATOR_ENV: Record<string, string> = {
   JWT_SECRET: 'a-long-production-secret-value',
   S3_SECRET_ACCESS_KEY: 'minio-secret',
+  QBO_CLIENT_ID: 'intuit-app-client-id',
+  QBO_CLIENT_SECRET: 'intuit-app-secret',
+  QBO_TOKEN_KEY: 'c2l4dGVlbi1ieXRlLWtleS1mb3ItdGVzdHMtb25seSE=',
 };
 
 /** Compose's own interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */

@@ -34,9 +34,7 @@ export const SERVICES: readonly Runnable[] = [
     port: 4105,
     portEnv: 'ACCOUNTING_SYNC_PORT',
     urlEnv: 'ACCOUNTING_SYNC_SERVICE_URL',
-    worker: true,
-    workerPort: 4115,
-    workerPortEnv: 'ACCOUNTING_SYNC_WORKER_PORT',
+    // Its BullMQ workers run inside each instance (QBO_WORKER_CONCURRENCY): they need its tokens and records.
   },
   {
     name: 'notification',

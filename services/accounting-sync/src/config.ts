@@ -22,14 +22,20 @@ export const accountingSyncConfigSchema = serviceConfigSchema({
   QBO_TOKEN_URL: Type.String({
     pattern: '^https?://',
     default: 'http://127.0.0.1:4580/oauth2/v1/tokens/bearer',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
   /** Intuit: https://developer.api.intuit.com/v2/oauth2/tokens/revoke */
   QBO_REVOKE_URL: Type.String({
     pattern: '^https?://',
     default: 'http://127.0.0.1:4580/v2/oauth2/tokens/revoke',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
   /** Intuit sandbox: https://sandbox-quickbooks.api.intuit.com/v3/company/ (production without 'sandbox-'). */
-  QBO_API_BASE_URL: Type.String({ pattern: '^https?://.*/$', default: 'http://127.0.0.1:4580/v3/company/' }),
+  QBO_API_BASE_URL: Type.String({
+    pattern: '^https?://.*/$',
+    default: 'http://127.0.0.1:4580/v3/company/',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
   /** 32 bytes, base64: encrypts the QuickBooks tokens at rest (AES-256-GCM). */
   QBO_TOKEN_KEY: Type.String({
     pattern: '^[A-Za-z0-9+/]{43}=$',

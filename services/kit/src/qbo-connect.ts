@@ -7,20 +7,22 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { REQUIRED_IN_PRODUCTION } from './config';
 
 /** Intuit's scope for the Accounting API. */
 export const QBO_SCOPE = 'com.intuit.quickbooks.accounting';
 export const CONNECT_STATE_TTL_MS = 10 * 60_000;
 
-/** Env of the connection's public half (no secret): both services read it. */
+/** Env of the connection's public half (no secret): both services read it. Defaults: the local emulator. */
 export const qboConnectConfigSchema = {
   /** The app's OAuth client id (Intuit developer portal, or the local emulator's). */
-  QBO_CLIENT_ID: Type.String({ minLength: 1, default: 'decor-local-client' }),
+  QBO_CLIENT_ID: Type.String({ minLength: 1, default: 'decor-local-client', [REQUIRED_IN_PRODUCTION]: true }),
   /** Intuit: https://appcenter.intuit.com/connect/oauth2 */
   QBO_AUTHORIZE_URL: Type.String({
     pattern: '^https?://',
     'x-message': 'must be the OAuth authorize URL (http:// or https://)',
     default: 'http://127.0.0.1:4580/connect/oauth2',
+    [REQUIRED_IN_PRODUCTION]: true,
   }),
   /** Where QuickBooks sends the browser back: the site's /callback (registered with the app). */
   QBO_REDIRECT_URI: Type.Optional(Type.String({ pattern: '^https?://' })),
