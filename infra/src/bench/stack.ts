@@ -3,7 +3,9 @@
  * catalogue, cart, order and notification services and the gateway, each built with esbuild
  * (infra/src/cli/build.ts) and run as its own Node process — as in production, so the gateway and
  * the services do not share an event loop with each other or with the load generator. The e-mail
- * worker starts only when a measurement asks for it (`startEmailWorker`). With `frontends`, the three
+ * worker starts only when a measurement asks for it (`startEmailWorker`), and so does the accounting-sync
+ * service (`startAccountingSync`, built only with `accountingSync`; pointed at the QuickBooks emulator
+ * that the test-mode infrastructure starts). With `frontends`, the three
  * frontends are built first (webpack, unchanged builds reused, as for `npm start`) and the gateway
  * serves a copy of their dist folders (FRONTENDS_DIR), with the extra files asked for added to the
  * shell's copy (the built folders themselves are left as webpack wrote them).
@@ -35,6 +37,11 @@ export interface BenchStack {
   /** Connection to the user service's database (the checkout benchmark adds customers there). */
   userDb: { url: string; db: string };
   startEmailWorker(): Promise<void>;
+  /**
+   * Starts the accounting-sync service (once; needs `accountingSync` in the options) with these env
+   * variables on top of the usual ones (QBO_RATE_LIMIT_PER_MINUTE, …); its URL. Its pid joins `pids`.
+   */
+  startAccountingSync(env?: Record<string, string>): Promise<{ url: string; pid: number }>;
   /** Service role → pid, for the CPU meter. */
   pids: Record<string, number>;
   /** Stops everything that was started, in reverse order; safe to call twice. */
@@ -47,6 +54,8 @@ export interface StackOptions {
   logLevel: string;
   /** Build the frontends and have the gateway serve them; `shellExtras`: file name → content. */
   frontends?: { shellExtras: Record<string, string> };
+  /** Build the accounting-sync service too, so that `startAccountingSync` can run it. */
+  accountingSync?: boolean;
 }
 
 /**
@@ -96,6 +105,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
           'services/order',
           'services/notification',
           'gateway',
+          ...(opts.accountingSync ? ['services/accounting-sync'] : []),
         ].map(buildRunnable),
       ),
     ]);
@@ -184,6 +194,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       gateway: gateway.child.pid,
     };
     let worker: Promise<unknown> | undefined;
+    let accountingSync: Promise<{ url: string; pid: number }> | undefined;
     return {
       endpoints,
       runId,
@@ -202,6 +213,18 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
           pids['email-worker'] = w.child.pid;
         });
         await worker;
+      },
+      startAccountingSync: (env = {}) => {
+        if (!opts.accountingSync) throw new Error('the bench stack was started without accountingSync');
+        // After the other services: the topics it consumes (user, catalogue, order) exist by now.
+        accountingSync ??= run('accounting-sync', 'services/accounting-sync', {
+          ...serviceEnv('accounting-sync'),
+          ...env,
+        }).then((s) => {
+          pids['accounting-sync'] = s.child.pid;
+          return { url: s.url, pid: s.child.pid };
+        });
+        return accountingSync;
       },
       stop,
     };

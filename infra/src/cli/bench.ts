@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts and the
- * frontends' budgets on this machine. Prints figures and records them in infra/bench-results.md;
+ * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the
+ * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench-results.md;
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
- *     [--only gateway|pipeline|catalogue|checkout|frontend]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
@@ -14,8 +14,16 @@ import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
 import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
+import {
+  formatQboSync,
+  measureQboSync,
+  type QboSyncFigures,
+  qboSyncRow,
+  qboSyncRows,
+  writeQboSyncRows,
+} from '../bench/qbo-sync';
 import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
-import { type BenchStack, startBenchStack } from '../bench/stack';
+import { BENCH_JWT_SECRET, type BenchStack, startBenchStack } from '../bench/stack';
 import { processRoles } from '../bench/stats';
 import { REPO_ROOT } from './runnables';
 
@@ -29,6 +37,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '50' },
     customers: { type: 'string', default: '50' },
     visits: { type: 'string', default: '5' },
+    'qbo-limit': { type: 'string', default: '1200' },
     only: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench-results.md') },
@@ -64,8 +73,9 @@ async function main(): Promise<void> {
     rate: positive('rate', 1000),
     customers: positive('customers', 500),
     visits: positive('visits', 50),
+    qboLimit: positive('qbo-limit', 100_000),
   };
-  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend'];
+  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo'];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
@@ -92,6 +102,7 @@ async function main(): Promise<void> {
       log,
       logLevel: args['log-level'] as string,
       frontends: runs('frontend') ? { shellExtras: { [BLANK_PAGE.file]: BLANK_PAGE.html } } : undefined,
+      accountingSync: runs('qbo'),
     });
     const stack = await starting;
     const roles = processRoles(stack.pids);
@@ -99,8 +110,12 @@ async function main(): Promise<void> {
       machine,
       processes:
         'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/src/cli/build.ts)' +
-        (runs('frontend') ? '; the gateway serves the built frontends; headless Chromium visits them' : ''),
+        (runs('frontend') ? '; the gateway serves the built frontends; headless Chromium visits them' : '') +
+        (runs('qbo')
+          ? '; accounting-sync for the QuickBooks sync (the emulator runs in the bench process)'
+          : ''),
     };
+    let qbo: QboSyncFigures | undefined;
     // First: the browser visits are light, and the machine is at its quietest before the load tests.
     if (runs('frontend'))
       results.frontend = await measureFrontendBudgets(stack.gatewayUrl, options.visits, log);
@@ -144,9 +159,30 @@ async function main(): Promise<void> {
         log,
       );
     }
+    // Last of all: it starts the accounting-sync service, which syncs what the others created too.
+    if (runs('qbo')) {
+      qbo = await measureQboSync(
+        {
+          runId: stack.runId,
+          kafkaBrokers: stack.endpoints.kafkaBrokers,
+          emulatorUrl: stack.endpoints.qbo.url,
+          jwtSecret: BENCH_JWT_SECRET,
+          pids: stack.pids,
+          startAccountingSync: stack.startAccountingSync,
+        },
+        { limit: options.qboLimit },
+        log,
+      );
+    }
     log(formatTable(results));
+    if (qbo) log(formatQboSync(qbo));
     if (!args['no-write']) {
-      writeResults(args.out as string, results);
+      const out = args.out as string;
+      // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
+      const qboRows = qboSyncRows(out);
+      const { machine: _, processes: __, ...figures } = results;
+      if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
+      writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }
