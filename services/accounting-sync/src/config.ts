@@ -48,7 +48,7 @@ export const accountingSyncConfigSchema = serviceConfigSchema({
   /** The share of that limit the limiter aims at, so clock skew never tips us over it. */
   QBO_RATE_LIMIT_SHARE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.95 }),
   /** Jobs this process runs at once (Intuit refuses more than 10 concurrent calls per company). */
-  QBO_WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 10, default: 4 }),
+  QBO_WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 10, default: 6 }),
   /** QuickBooks items for the estimate's extra lines (created when missing). */
   QBO_TRUCKING_ITEM: Type.String({ minLength: 1, default: 'Trucking' }),
   QBO_LABOR_ITEM: Type.String({ minLength: 1, default: 'Labor' }),

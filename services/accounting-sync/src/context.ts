@@ -47,10 +47,14 @@ export function buildAccountingSyncContext(base: BaseContext<AccountingSyncConfi
     log: base.log,
     eventsWritten: base.eventsWritten,
   });
+  // Aim under QuickBooks' limit, and catch up on at most half the headroom (≤ 10 slots).
+  const aim = config.QBO_RATE_LIMIT_PER_MINUTE * config.QBO_RATE_LIMIT_SHARE;
+  const headroom = config.QBO_RATE_LIMIT_PER_MINUTE - aim;
   const limiter = redisRateLimiter(
     base.redis,
     config.REDIS_PREFIX,
-    () => config.QBO_RATE_LIMIT_PER_MINUTE * config.QBO_RATE_LIMIT_SHARE,
+    () => aim,
+    () => Math.min(10, headroom / 2),
   );
   const api = qboApi({ config, sessions, limiter });
   const queue = syncQueue(base.redis, config.REDIS_PREFIX);

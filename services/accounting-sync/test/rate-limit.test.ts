@@ -1,0 +1,54 @@
+import { testEndpoints } from '@decor/infra';
+import { createRedis } from '@decor/kit';
+import { RUN_ID } from '@decor/kit/src/testing';
+import type { Redis } from 'ioredis';
+import { redisRateLimiter } from '../src/qbo/rate-limit';
+
+describe('the shared QuickBooks rate limiter (real Redis)', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = createRedis(testEndpoints().redisUrl);
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${RUN_ID}-rl*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('gives the callers of two processes one slot each, 60 s / limit apart', async () => {
+    // 600 a minute: one slot every 100 ms, shared by both limiters.
+    const a = redisRateLimiter(redis, `${RUN_ID}-rl1`, () => 600);
+    const b = redisRateLimiter(redis, `${RUN_ID}-rl1`, () => 600);
+    const waits: number[] = [];
+    for (let i = 0; i < 10; i++) waits.push(await (i % 2 ? a : b).reserve('realm'));
+    expect(waits[0]).toBe(0);
+    // Each wait is one slot later than the one before (less the few ms the calls themselves took).
+    for (let i = 1; i < 10; i++) expect((waits[i] as number) - (waits[i - 1] as number)).toBeGreaterThan(80);
+    expect(waits[9]).toBeGreaterThan(800);
+    // Another company has its own slots.
+    expect(await a.reserve('other-realm')).toBe(0);
+  });
+
+  it('lets a few unused slots be caught up, never more than the burst', async () => {
+    const limiter = redisRateLimiter(
+      redis,
+      `${RUN_ID}-rl2`,
+      () => 600,
+      () => 3,
+    );
+    await limiter.take('realm');
+    await new Promise((r) => setTimeout(r, 1000)); // ten slots went unused
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) waits.push(await limiter.reserve('realm'));
+    // The 3 caught-up slots and the one due now: at once. Then one every 100 ms again.
+    expect(waits.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    expect(waits[4]).toBeGreaterThan(50);
+    expect((waits[5] as number) - (waits[4] as number)).toBeGreaterThan(80);
+  });
+
+  it('holds everyone back after a 429 until its Retry-After has passed', async () => {
+    const limiter = redisRateLimiter(redis, `${RUN_ID}-rl3`, () => 6000);
+    await limiter.pushBack('realm', 500);
+    expect(await limiter.reserve('realm')).toBeGreaterThan(400);
+  });
+});
