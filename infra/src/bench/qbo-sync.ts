@@ -187,15 +187,14 @@ export async function measureQboSync(
     method: 'PUT',
     json: { rateLimitPerMinute: limit },
   });
-  // QBO_WORKER_CONCURRENCY and QBO_RATE_LIMIT_SHARE from the environment reach the service (for
-  // diagnosis); otherwise its defaults, 4 and 0.95.
-  const passed = Object.fromEntries(
-    ['QBO_WORKER_CONCURRENCY', 'QBO_RATE_LIMIT_SHARE'].flatMap((k) =>
-      process.env[k] ? [[k, process.env[k] as string]] : [],
-    ),
-  );
-  const concurrency = Number(passed.QBO_WORKER_CONCURRENCY ?? 4);
-  const share = Number(passed.QBO_RATE_LIMIT_SHARE ?? 0.95);
+  // The service's defaults (6 workers, 0.95), or QBO_WORKER_CONCURRENCY / QBO_RATE_LIMIT_SHARE
+  // from the environment (for diagnosis); always passed, so the figures name what ran.
+  const passed = {
+    QBO_WORKER_CONCURRENCY: process.env.QBO_WORKER_CONCURRENCY || '6',
+    QBO_RATE_LIMIT_SHARE: process.env.QBO_RATE_LIMIT_SHARE || '0.95',
+  };
+  const concurrency = Number(passed.QBO_WORKER_CONCURRENCY);
+  const share = Number(passed.QBO_RATE_LIMIT_SHARE);
   log(
     `QuickBooks sync: company ${realmId} limited to ${limit}/min; starting accounting-sync (${concurrency} workers, aims at ${Math.round(share * 100)} %) …`,
   );
@@ -422,7 +421,7 @@ const METHOD = [
   'Method: `npm run bench -- --only qbo [--qbo-limit 1200]` creates a fresh emulator company',
   '(`POST /__emulator/companies`), sets its limit to L (`PUT /__emulator/realms/:realmId/settings`),',
   'starts the accounting-sync service as a built process with `QBO_RATE_LIMIT_PER_MINUTE=L` (its',
-  'limiter aims at `QBO_RATE_LIMIT_SHARE` 0.95 of it; `QBO_WORKER_CONCURRENCY` default 4; both passed',
+  'limiter aims at `QBO_RATE_LIMIT_SHARE` 0.95 of it; `QBO_WORKER_CONCURRENCY` default 6; both passed',
   "through from the bench's environment when set) and connects it as a staff member would (token signed",
   "with the stack's JWT secret, `/qbo/connect`, the consent form, `/auth/accessToken`). Once the backlog",
   '(what the service heard of before it was connected: the demo company and customer, the demo',
