@@ -7,6 +7,7 @@ import { buildFrontends, describeFrontendBuilds } from '../../../../infra/src/cl
 import { REPO_ROOT } from '../../../../infra/src/cli/runnables';
 import { DEMO_PRODUCTS } from '../../../../services/catalogue/src/demo-data';
 import type { UserContext } from '../../../../services/user/src/context';
+import { type QuickBooksStack, startQuickBooksStack } from './quickbooks';
 
 export type { Customer };
 
@@ -32,23 +33,9 @@ export interface RunningProduct {
  * gateway tests, its gateway serving the built frontends from FRONTENDS_DIR.
  */
 export async function startProduct(log: (line: string) => void = () => {}): Promise<RunningProduct> {
-  const built = Date.now();
-  const builds = await buildFrontends();
-  log(`frontends: ${describeFrontendBuilds(builds)} (${Date.now() - built} ms)`);
+  await buildAll(log);
   const stack = await startStorefrontStack({ gatewayEnv: { FRONTENDS_DIR } });
-  try {
-    // Right after start the cart service is still copying the demo catalogue from its events; a line
-    // saved before its product arrives is refused. Journeys start once every demo product is known.
-    const demoProducts = Object.values(DEMO_PRODUCTS).flatMap((subs) => Object.values(subs).flat()).length;
-    await eventually(
-      async () => ((await stack.cart.ctx.products.countDocuments()) >= demoProducts ? true : undefined),
-      30_000,
-      "the cart service's copy of the demo catalogue",
-    );
-  } catch (err) {
-    await stack.stop().catch(() => {});
-    throw err;
-  }
+  await waitForDemoCatalogue(stack);
   return {
     url: stack.gatewayUrl,
     api: stack.api,
@@ -60,4 +47,60 @@ export async function startProduct(log: (line: string) => void = () => {}): Prom
     },
     stop: () => stack.stop(),
   };
+}
+
+export interface RunningQuickBooksProduct {
+  /** The gateway: the shell at /, /callback where QuickBooks sends the browser back, the API under /api. */
+  url: string;
+  api: string;
+  user: QuickBooksStack['user'];
+  accountingSync: QuickBooksStack['accountingSync'];
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product with accounting-sync, every service pointed at the QuickBooks emulator and
+ * QBO_REDIRECT_URI = <gateway>/callback (`test/support/quickbooks.ts`).
+ */
+export async function startProductWithQuickBooks(
+  log: (line: string) => void = () => {},
+): Promise<RunningQuickBooksProduct> {
+  await buildAll(log);
+  const stack = await startQuickBooksStack({ gatewayEnv: { FRONTENDS_DIR } });
+  await waitForDemoCatalogue(stack);
+  return {
+    url: stack.gatewayUrl,
+    api: `${stack.gatewayUrl}/api`,
+    user: stack.user,
+    accountingSync: stack.accountingSync,
+    stop: () => stack.stop(),
+  };
+}
+
+async function buildAll(log: (line: string) => void): Promise<void> {
+  const built = Date.now();
+  const builds = await buildFrontends();
+  log(`frontends: ${describeFrontendBuilds(builds)} (${Date.now() - built} ms)`);
+}
+
+/**
+ * Right after start the cart service is still copying the demo catalogue from its events; a line
+ * saved before its product arrives is refused. Journeys start once every demo product is known
+ * (the stack is stopped when that never happens).
+ */
+async function waitForDemoCatalogue(stack: {
+  cart: { ctx: { products: { countDocuments(): Promise<number> } } };
+  stop(): Promise<void>;
+}): Promise<void> {
+  try {
+    const demoProducts = Object.values(DEMO_PRODUCTS).flatMap((subs) => Object.values(subs).flat()).length;
+    await eventually(
+      async () => ((await stack.cart.ctx.products.countDocuments()) >= demoProducts ? true : undefined),
+      30_000,
+      "the cart service's copy of the demo catalogue",
+    );
+  } catch (err) {
+    await stack.stop().catch(() => {});
+    throw err;
+  }
 }

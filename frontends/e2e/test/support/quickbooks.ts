@@ -1,0 +1,162 @@
+import { freePort, testEndpoints } from '@decor/infra';
+import type { RunningService, StartedService } from '@decor/kit';
+import { startService, startWorkers } from '@decor/kit';
+import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { buildGateway } from '../../../../gateway/src/app';
+import { loadGatewayConfig } from '../../../../gateway/src/config';
+import { JWT_SECRET } from '../../../../gateway/test/support/stack';
+import { qboEnv } from '../../../../infra/src/qbo/env';
+import { accountingSyncService } from '../../../../services/accounting-sync/src/app';
+import { loadAccountingSyncConfig } from '../../../../services/accounting-sync/src/config';
+import type { AccountingSyncContext } from '../../../../services/accounting-sync/src/context';
+import { cartService } from '../../../../services/cart/src/app';
+import { loadCartConfig } from '../../../../services/cart/src/config';
+import type { CartContext } from '../../../../services/cart/src/context';
+import { catalogueService } from '../../../../services/catalogue/src/app';
+import { loadCatalogueConfig } from '../../../../services/catalogue/src/config';
+import { catalogueEnv } from '../../../../services/catalogue/test/support';
+import { notificationService } from '../../../../services/notification/src/app';
+import { loadNotificationConfig } from '../../../../services/notification/src/config';
+import { notificationWorkers } from '../../../../services/notification/src/worker-app';
+import { orderService } from '../../../../services/order/src/app';
+import { loadOrderConfig } from '../../../../services/order/src/config';
+import { userService } from '../../../../services/user/src/app';
+import { loadUserConfig } from '../../../../services/user/src/config';
+import type { UserContext } from '../../../../services/user/src/context';
+
+/** The QuickBooks emulator of the jest run (infra's global setup started it, in-process, memory only). */
+export const emulator = () => testEndpoints().qbo;
+
+/** JSON to and from the emulator's control API (`/__emulator/...`). */
+export async function emulatorCall<T = unknown>(
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${emulator().url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  if (!res.ok) throw new Error(`emulator ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A fresh, empty QuickBooks company of this test file (nothing of another file reaches it). */
+export async function newEmulatorCompany(name: string): Promise<{ realmId: string; name: string }> {
+  const { realmId } = await emulatorCall<{ realmId: string }>('/__emulator/companies', {
+    method: 'POST',
+    json: { name },
+  });
+  return { realmId, name };
+}
+
+export interface QuickBooksStack {
+  gatewayUrl: string;
+  user: StartedService<UserContext>;
+  cart: StartedService<CartContext>;
+  accountingSync: StartedService<AccountingSyncContext>;
+  stop(): Promise<void>;
+}
+
+const noExit = { exit: () => {} };
+
+/**
+ * The storefront stack of the gateway tests (user, catalogue with demo data, cart, order,
+ * notification + e-mail worker) plus accounting-sync, pointed at the QuickBooks emulator the way
+ * `npm start` points them (infra's `qboEnv`), the gateway serving `gatewayEnv.FRONTENDS_DIR`.
+ *
+ * QuickBooks sends the browser back to `<gateway>/callback`, and the user service (the authorize URL
+ * of staff sign-in) and accounting-sync (the code exchange) must name that same redirect URI: so the
+ * gateway's port is chosen first, and both services start with QBO_REDIRECT_URI set to it.
+ */
+export async function startQuickBooksStack(
+  opts: { gatewayEnv?: Record<string, string> } = {},
+): Promise<QuickBooksStack> {
+  const started: RunningService[] = [];
+  let accountingSync: StartedService<AccountingSyncContext> | undefined;
+  const stopAll = async () => {
+    // Its queue's jobs (the demo data on its way to QuickBooks) go with this file.
+    await accountingSync?.ctx.syncQueue.obliterate({ force: true }).catch(() => {});
+    for (const s of started.reverse()) await s.shutdown('test over');
+  };
+  try {
+    const start = async <T extends RunningService>(s: Promise<T>): Promise<T> => {
+      started.push(await s);
+      return started.at(-1) as T;
+    };
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    // The emulator's settings whatever the environment says (tests drive the emulator's control API).
+    const qbo = {
+      ...qboEnv(testEndpoints(), {}),
+      QBO_REDIRECT_URI: `${gatewayUrl}/callback`,
+      PUBLIC_BASE_URL: gatewayUrl,
+    };
+
+    const user = await start(
+      startService(userService(loadUserConfig(await serviceEnv('user', qbo))), noExit),
+    );
+    const catalogue = await start(
+      startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
+    );
+    const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
+    const order = await start(startService(orderService(loadOrderConfig(await serviceEnv('order'))), noExit));
+    accountingSync = await start(
+      startService(
+        accountingSyncService(
+          loadAccountingSyncConfig(
+            await serviceEnv('accounting-sync', {
+              ...qbo,
+              // Other test files share the emulator's machine: no throttling of the demo data's sync.
+              QBO_RATE_LIMIT_PER_MINUTE: '30000',
+            }),
+          ),
+        ),
+        noExit,
+      ),
+    );
+    const notificationEnv = await serviceEnv('notification', {
+      STAFF_EMAIL: `staff-${RUN_ID}@decor.example`,
+    });
+    const notification = await start(
+      startService(notificationService(loadNotificationConfig(notificationEnv)), noExit),
+    );
+    // The worker answers its health routes on a port of its own.
+    const workerEnv = { ...notificationEnv, PORT: (await serviceEnv('notification')).PORT };
+    await start(startWorkers(notificationWorkers(loadNotificationConfig(workerEnv)), noExit));
+
+    const gateway = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET,
+        USER_SERVICE_URL: user.url,
+        CATALOGUE_SERVICE_URL: catalogue.url,
+        CART_SERVICE_URL: cart.url,
+        ORDER_SERVICE_URL: order.url,
+        ACCOUNTING_SYNC_SERVICE_URL: accountingSync.url,
+        NOTIFICATION_SERVICE_URL: notification.url,
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
+        KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
+        ...opts.gatewayEnv,
+      }),
+      { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    );
+    const listening = await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
+    if (listening !== gatewayUrl) throw new Error(`gateway listens on ${listening}, not ${gatewayUrl}`);
+    return {
+      gatewayUrl,
+      user,
+      cart,
+      accountingSync,
+      stop: async () => {
+        await gateway.close();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    // A failed start stops what it began, so nothing keeps consuming after the test file ends.
+    await stopAll().catch(() => {});
+    throw err;
+  }
+}
