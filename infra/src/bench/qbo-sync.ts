@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompanyUpserted, UserCreated } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
+import { consentRedirect } from '../qbo';
 import type { Machine } from './report';
 import { cpuMeter, formatCores, processRoles } from './stats';
 
@@ -130,29 +131,13 @@ export function staffToken(secret: string, id: string): string {
 }
 
 /** Connect on /admin/sync → the emulator's consent page (Connect clicked) → /callback's GET /auth/accessToken. */
-async function connect(syncUrl: string, emulatorUrl: string, realmId: string, token: string): Promise<void> {
+async function connect(syncUrl: string, realmId: string, token: string): Promise<void> {
   const start = await json<{ result: { url: string } }>(`${syncUrl}/qbo/connect`, { token });
-  const authorize = new URL(start.result.url);
-  const form = new URLSearchParams({
-    client_id: authorize.searchParams.get('client_id') ?? '',
-    redirect_uri: authorize.searchParams.get('redirect_uri') ?? '',
-    scope: authorize.searchParams.get('scope') ?? '',
-    state: authorize.searchParams.get('state') ?? '',
-    realmId,
+  const back = await consentRedirect(start.result.url, realmId);
+  const answer = await json<{ result: { connected: boolean } }>(`${syncUrl}/auth/accessToken${back.search}`, {
+    token,
   });
-  const res = await fetch(`${emulatorUrl}/connect/oauth2/consent`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const location = res.headers.get('location');
-  if (res.status !== 302 || !location) throw new Error(`the emulator's consent answered ${res.status}`);
-  const back = await json<{ result: { connected: boolean } }>(
-    `${syncUrl}/auth/accessToken${new URL(location).search}`,
-    { token },
-  );
-  if (!back.result.connected) throw new Error('accounting-sync did not connect to QuickBooks');
+  if (!answer.result.connected) throw new Error('accounting-sync did not connect to QuickBooks');
 }
 
 interface QueueCounts {
@@ -200,7 +185,7 @@ export async function measureQboSync(
   );
   const sync = await stack.startAccountingSync({ QBO_RATE_LIMIT_PER_MINUTE: String(limit), ...passed });
   const token = staffToken(stack.jwtSecret, randomBytes(12).toString('hex'));
-  await connect(sync.url, stack.emulatorUrl, realmId, token);
+  await connect(sync.url, realmId, token);
 
   // Whatever the service heard of before it was connected (the demo company and customer, customers
   // of the checkout benchmark) is synced now; the run starts once the queue is idle.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { qboEnv as emulatorEnv, qboConsentRedirect, qboEmulatorControl, testEndpoints } from '@decor/infra';
 import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
 import { type Answer, call, RUN_ID, serviceEnv } from '@decor/kit/src/testing';
 import type { Static } from '@sinclair/typebox';
@@ -17,14 +17,8 @@ export const newId = () => randomBytes(12).toString('hex');
 export const emulator = () => testEndpoints().qbo;
 
 export function qboEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const { url, clientId, clientSecret } = emulator();
   return {
-    QBO_CLIENT_ID: clientId,
-    QBO_CLIENT_SECRET: clientSecret,
-    QBO_AUTHORIZE_URL: `${url}/connect/oauth2`,
-    QBO_TOKEN_URL: `${url}/oauth2/v1/tokens/bearer`,
-    QBO_REVOKE_URL: `${url}/v2/oauth2/tokens/revoke`,
-    QBO_API_BASE_URL: `${url}/v3/company/`,
+    ...emulatorEnv(testEndpoints(), {}),
     // Tests share the machine with other files: a generous limit unless a test sets its own.
     QBO_RATE_LIMIT_PER_MINUTE: '30000',
     ...extra,
@@ -54,24 +48,12 @@ export function staffToken(
 }
 
 /** JSON to and from the emulator's control API and records. */
-export async function emulatorCall<T = unknown>(
-  path: string,
-  init: { method?: string; json?: unknown } = {},
-): Promise<T> {
-  const res = await fetch(`${emulator().url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  if (!res.ok) throw new Error(`emulator ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
+export const emulatorCall = <T = unknown>(path: string, init?: { method?: string; json?: unknown }) =>
+  qboEmulatorControl(emulator().url).call<T>(path, init);
 
 /** A fresh, empty QuickBooks company of this test file (faults and limits never cross files). */
 export async function newRealm(name = `Test ${RUN_ID}`): Promise<string> {
-  return (
-    await emulatorCall<{ realmId: string }>('/__emulator/companies', { method: 'POST', json: { name } })
-  ).realmId;
+  return (await qboEmulatorControl(emulator().url).newCompany(name)).realmId;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks records are open JSON
@@ -92,26 +74,8 @@ export interface EmulatorStats {
 export const qboStats = (realmId: string) =>
   emulatorCall<EmulatorStats>(`/__emulator/realms/${realmId}/stats`);
 
-/** What a person's click on Connect on the consent page does: QuickBooks' redirect back to /callback. */
-export async function consent(authorizeUrl: string, realmId: string): Promise<URL> {
-  const url = new URL(authorizeUrl);
-  const form = new URLSearchParams({
-    client_id: url.searchParams.get('client_id') ?? '',
-    redirect_uri: url.searchParams.get('redirect_uri') ?? '',
-    scope: url.searchParams.get('scope') ?? '',
-    state: url.searchParams.get('state') ?? '',
-    realmId,
-  });
-  const res = await fetch(`${emulator().url}/connect/oauth2/consent`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const location = res.headers.get('location');
-  if (res.status !== 302 || !location) throw new Error(`consent answered ${res.status}`);
-  return new URL(location);
-}
+/** A person's click on Connect on the consent page: QuickBooks' redirect back to /callback. */
+export const consent = qboConsentRedirect;
 
 /** Connect → consent → /callback's GET /auth/accessToken, as staff member `token`. */
 export async function connect(service: Sync, realmId: string, token = staffToken(service)): Promise<Answer> {

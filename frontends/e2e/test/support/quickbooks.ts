@@ -1,4 +1,4 @@
-import { freePort, testEndpoints } from '@decor/infra';
+import { freePort, qboEmulatorControl, testEndpoints } from '@decor/infra';
 import type { RunningService, StartedService } from '@decor/kit';
 import { startService, startWorkers } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/src/testing';
@@ -28,27 +28,11 @@ import type { UserContext } from '../../../../services/user/src/context';
 export const emulator = () => testEndpoints().qbo;
 
 /** JSON to and from the emulator's control API (`/__emulator/...`). */
-export async function emulatorCall<T = unknown>(
-  path: string,
-  init: { method?: string; json?: unknown } = {},
-): Promise<T> {
-  const res = await fetch(`${emulator().url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  if (!res.ok) throw new Error(`emulator ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
+export const emulatorCall = <T = unknown>(path: string, init?: { method?: string; json?: unknown }) =>
+  qboEmulatorControl(emulator().url).call<T>(path, init);
 
 /** A fresh, empty QuickBooks company of this test file (nothing of another file reaches it). */
-export async function newEmulatorCompany(name: string): Promise<{ realmId: string; name: string }> {
-  const { realmId } = await emulatorCall<{ realmId: string }>('/__emulator/companies', {
-    method: 'POST',
-    json: { name },
-  });
-  return { realmId, name };
-}
+export const newEmulatorCompany = (name: string) => qboEmulatorControl(emulator().url).newCompany(name);
 
 export interface QuickBooksStack {
   gatewayUrl: string;
