@@ -42,3 +42,108 @@ export const EstimateSubmitted = defineEvent(
     submittedAt: Type.String(),
   }),
 );
+
+/*
+ * After submission (spec §4). Each event carries the order's whole current state (`order`), so a
+ * consumer never has to ask the order service: accounting-sync keeps the QuickBooks document in
+ * step, notification writes the e-mails, the gateway streams live status to who may see the order.
+ */
+
+export const ORDER_TYPES = ['estimate', 'invoice'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+export const ORDER_STATUS_VALUES = ['Pending', 'Open', 'Closed', 'Completed', 'Voided'] as const;
+
+const OrderStatusSchema = Type.Union(ORDER_STATUS_VALUES.map((s) => Type.Literal(s)));
+
+/** An estimate or invoice as it is now (money in cents). */
+export const OrderState = Type.Object({
+  orderType: Type.Union(ORDER_TYPES.map((t) => Type.Literal(t))),
+  id: Type.String(),
+  docNumber: Type.String(),
+  userId: Type.String(),
+  cartId: Type.String(),
+  /** Invoices: the estimate they were created from. */
+  estimateId: Type.Optional(Type.String()),
+  status: OrderStatusSchema,
+  hasBeenModified: Type.Boolean(),
+  /** Estimates: an invoice was created from it. */
+  hasInvoice: Type.Optional(Type.Boolean()),
+  isInQbo: Type.Boolean(),
+  qboId: Type.Union([Type.String(), Type.Null()]),
+  customer: Type.Object({
+    email: Type.String(),
+    displayName: Type.String(),
+    companyName: Type.Optional(Type.String()),
+  }),
+  /** Every event-detail and will-call field that has a value, by its spec name. */
+  details: Type.Record(Type.String(), Type.String()),
+  lines: Type.Array(EstimateLine),
+  subtotalCents: Type.Integer({ minimum: 0 }),
+  truckingCents: Type.Integer({ minimum: 0 }),
+  taxCents: Type.Integer({ minimum: 0 }),
+  totalCents: Type.Integer({ minimum: 0 }),
+  /** Grows with every change of this order: consumers ignore an older state. */
+  revision: Type.Integer({ minimum: 0 }),
+});
+
+/** Who made a change: the customer, a staff member, or the system (a QuickBooks sync landing). */
+export const OrderActor = Type.Object({
+  role: Type.Union([Type.Literal('customer'), Type.Literal('staff'), Type.Literal('system')]),
+  userId: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** Event details, will-call fields or (staff) lines were edited; the order is now modified. */
+export const EstimateUpdated = defineEvent(
+  'EstimateUpdated',
+  1,
+  'order',
+  Type.Object({ order: OrderState, actor: OrderActor, changed: Type.Array(Type.String()) }),
+);
+
+/** Pending → Open (in QuickBooks), Open → Closed (invoiced), → Voided (cancelled). */
+export const EstimateStatusChanged = defineEvent(
+  'EstimateStatusChanged',
+  1,
+  'order',
+  Type.Object({ order: OrderState, from: OrderStatusSchema, actor: OrderActor }),
+);
+
+/** An invoice was requested from an Open, unmodified estimate (it starts Pending). */
+export const InvoiceCreated = defineEvent(
+  'InvoiceCreated',
+  1,
+  'order',
+  Type.Object({ order: OrderState, actor: OrderActor }),
+);
+
+export const InvoiceUpdated = defineEvent(
+  'InvoiceUpdated',
+  1,
+  'order',
+  Type.Object({ order: OrderState, actor: OrderActor, changed: Type.Array(Type.String()) }),
+);
+
+/** Pending → Open (sent or updated in QuickBooks), Open → Completed, → Voided. */
+export const InvoiceStatusChanged = defineEvent(
+  'InvoiceStatusChanged',
+  1,
+  'order',
+  Type.Object({ order: OrderState, from: OrderStatusSchema, actor: OrderActor }),
+);
+
+/** Staff completed the order ('Complete Order'); published beside InvoiceStatusChanged. */
+export const InvoiceCompleted = defineEvent(
+  'InvoiceCompleted',
+  1,
+  'order',
+  Type.Object({ order: OrderState, actor: OrderActor }),
+);
+
+export const ORDER_LIFECYCLE_EVENTS = [
+  EstimateUpdated,
+  EstimateStatusChanged,
+  InvoiceCreated,
+  InvoiceUpdated,
+  InvoiceStatusChanged,
+  InvoiceCompleted,
+] as const;
