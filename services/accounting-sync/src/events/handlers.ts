@@ -1,7 +1,13 @@
 import {
   CategoryUpserted,
   CompanyUpserted,
+  EstimateStatusChanged,
   EstimateSubmitted,
+  EstimateUpdated,
+  InvoiceCreated,
+  InvoiceStatusChanged,
+  InvoiceUpdated,
+  type OrderState,
   ProductDeleted,
   ProductUpserted,
   type SyncedRecordKind,
@@ -9,6 +15,7 @@ import {
   UserCreated,
 } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
+import type { Static } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { enqueueSync } from '../jobs/sync-queue';
 import { recordKey } from '../store/record-model';
@@ -96,19 +103,63 @@ export function catalogueEventHandlers(ctx: AccountingSyncContext): Record<strin
   };
 }
 
+/** What a sync of an order needs, from its state in the order events. */
+function orderData(order: Static<typeof OrderState>) {
+  return {
+    estimateId: order.id,
+    docNumber: order.docNumber,
+    userId: order.userId,
+    details: order.details,
+    lines: order.lines,
+    subtotalCents: order.subtotalCents,
+    truckingCents: order.truckingCents,
+    customerEmail: order.customer.email,
+    totalDollars: toDollars(order.totalCents),
+    ...(order.estimateId ? { linkedEstimateId: order.estimateId } : {}),
+  };
+}
+
+/**
+ * Orders: their latest state is stored (staff send or update them in QuickBooks from the order
+ * screen); a cancelled order that is in QuickBooks is rejected (estimate) or voided (invoice) there.
+ */
 export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
-  return eventHandler(EstimateSubmitted, async ({ payload: e }) => {
-    const data = {
-      estimateId: e.estimateId,
-      docNumber: e.docNumber,
-      userId: e.userId,
-      details: e.details,
-      lines: e.lines,
-      subtotalCents: e.subtotalCents,
-      truckingCents: e.truckingCents,
-      customerEmail: e.customer.email,
-      totalDollars: toDollars(e.totalCents),
-    };
-    await rememberRecord(ctx, 'estimate', e.estimateId, data, `Estimate ${e.docNumber}`, { sync: false });
-  });
+  const remember = (order: Static<typeof OrderState>) =>
+    rememberRecord(
+      ctx,
+      order.orderType,
+      order.id,
+      orderData(order),
+      `${order.orderType === 'invoice' ? 'Invoice' : 'Estimate'} ${order.docNumber}`,
+      {
+        sync: false,
+      },
+    );
+  const cancelled = async (order: Static<typeof OrderState>) => {
+    const revision = await remember(order);
+    if (order.status !== 'Voided' || !order.isInQbo) return;
+    const action = order.orderType === 'invoice' ? 'void' : 'reject';
+    await enqueueSync(ctx.syncQueue, { kind: order.orderType, recordId: order.id, action, revision });
+  };
+  return {
+    ...eventHandler(EstimateSubmitted, async ({ payload: e }) => {
+      const data = {
+        estimateId: e.estimateId,
+        docNumber: e.docNumber,
+        userId: e.userId,
+        details: e.details,
+        lines: e.lines,
+        subtotalCents: e.subtotalCents,
+        truckingCents: e.truckingCents,
+        customerEmail: e.customer.email,
+        totalDollars: toDollars(e.totalCents),
+      };
+      await rememberRecord(ctx, 'estimate', e.estimateId, data, `Estimate ${e.docNumber}`, { sync: false });
+    }),
+    ...eventHandler(EstimateUpdated, async ({ payload }) => void (await remember(payload.order))),
+    ...eventHandler(InvoiceCreated, async ({ payload }) => void (await remember(payload.order))),
+    ...eventHandler(InvoiceUpdated, async ({ payload }) => void (await remember(payload.order))),
+    ...eventHandler(EstimateStatusChanged, async ({ payload }) => cancelled(payload.order)),
+    ...eventHandler(InvoiceStatusChanged, async ({ payload }) => cancelled(payload.order)),
+  };
 }

@@ -171,14 +171,23 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
         await recordOutcome(job, rec, sent, 'sent');
         return 'sent';
       }
-      case 'void':
-        await recordOutcome(
-          job,
-          rec,
-          await api.voidInvoice(ref, requestIdFor(job, contentHash(ref))),
-          'voided',
-        );
+      case 'void': {
+        // Void with the stored SyncToken; a stale one (the invoice changed in QuickBooks) is re-read once.
+        const voidWith = (body: { Id: string; SyncToken: string }) =>
+          api.voidInvoice(body, requestIdFor(job, contentHash(body)));
+        let voided: QboEntity;
+        try {
+          voided = await voidWith(ref);
+        } catch (err) {
+          if (!(err instanceof QboFault) || err.kind !== 'stale') throw err;
+          voided = await voidWith({
+            ...ref,
+            SyncToken: String((await api.get('Invoice', ref.Id)).SyncToken),
+          });
+        }
+        await recordOutcome(job, rec, voided, 'voided');
         return 'voided';
+      }
       case 'reject':
         await recordOutcome(
           job,
