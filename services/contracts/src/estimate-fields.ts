@@ -1,7 +1,68 @@
 /**
- * Spec §3: the event-detail and will-call fields of an order request, flattened into the estimate.
- * No TypeBox here: the frontends import this file directly.
+ * Spec §3: the event-detail and will-call fields of an order request, flattened into the estimate
+ * (and its invoice). ONE table: name, form label, kind, required, read-only and the longest value
+ * kept (after trimming). The order service derives its request schemas and parser from it; the
+ * frontends and the e-mails read the names and labels. No TypeBox here: the frontends import this
+ * file directly.
  */
+
+export type OrderFieldKind = 'text' | 'date' | 'time' | 'textarea';
+
+export interface OrderFieldSpec<N extends string = string> {
+  name: N;
+  /** The form's label (the will-call customer name is 'Customer Name' under the Will Call heading). */
+  label: string;
+  kind: OrderFieldKind;
+  /** Spec §5: groupName, eventDate and location are required. */
+  required: boolean;
+  /** Spec §5: customerName and willCallCustomerName are read-only (set by the server). */
+  readOnly: boolean;
+  /** Longest value kept, counted after trimming. */
+  maxLength: number;
+  /** Will Call Details card (else Event Details). */
+  willCall: boolean;
+}
+
+const field = <N extends string>(
+  name: N,
+  label: string,
+  kind: OrderFieldKind,
+  maxLength: number,
+  flags: { required?: boolean; readOnly?: boolean; willCall?: boolean } = {},
+): OrderFieldSpec<N> => ({
+  name,
+  label,
+  kind,
+  required: flags.required ?? false,
+  readOnly: flags.readOnly ?? false,
+  maxLength,
+  willCall: flags.willCall ?? false,
+});
+
+/** The 18 fields in the order of the form: 13 event details, then 5 will-call fields. */
+export const ORDER_FIELDS = [
+  field('customerName', 'Customer Name', 'text', 200, { readOnly: true }),
+  field('groupName', 'Group Name', 'text', 200, { required: true }),
+  field('eventDate', 'Event Date', 'date', 10, { required: true }),
+  field('location', 'Location', 'text', 300, { required: true }),
+  field('operationsManager', 'Operations Manager', 'text', 200),
+  field('eventStartTime', 'Event Start Time', 'time', 50),
+  field('eventEndTime', 'Event End Time', 'time', 50),
+  field('room', 'Room', 'text', 200),
+  field('loadInTime', 'Load In Time', 'time', 50),
+  field('setByTime', 'Set By Time', 'time', 50),
+  field('strikeTime', 'Strike Time', 'time', 50),
+  field('commentsOnSetup', 'Comments On Setup', 'textarea', 2000),
+  field('commentsOnEvent', 'Comments On Event', 'textarea', 2000),
+  field('willCallCustomerName', 'Customer Name', 'text', 200, { readOnly: true, willCall: true }),
+  field('willCallPickupDate', 'Pickup Date', 'date', 50, { willCall: true }),
+  field('willCallPickupTime', 'Pickup Time', 'time', 50, { willCall: true }),
+  field('willCallReturnDate', 'Return Date', 'date', 50, { willCall: true }),
+  field('willCallReturnTime', 'Return Time', 'time', 50, { willCall: true }),
+] as const;
+
+type EventFieldName = Exclude<(typeof ORDER_FIELDS)[number], { willCall: true }>['name'];
+
 /** All optional strings but groupName, eventDate and location. */
 export const EVENT_DETAIL_FIELDS = [
   'customerName',
@@ -17,7 +78,7 @@ export const EVENT_DETAIL_FIELDS = [
   'strikeTime',
   'commentsOnSetup',
   'commentsOnEvent',
-] as const;
+] as const satisfies readonly EventFieldName[];
 
 export const WILL_CALL_FIELDS = [
   'willCallCustomerName',
@@ -28,3 +89,10 @@ export const WILL_CALL_FIELDS = [
 ] as const;
 
 export type EstimateDetailField = (typeof EVENT_DETAIL_FIELDS)[number] | (typeof WILL_CALL_FIELDS)[number];
+
+/** The table's row of a field. */
+export const ORDER_FIELD: Readonly<Record<EstimateDetailField, OrderFieldSpec<EstimateDetailField>>> =
+  Object.fromEntries(ORDER_FIELDS.map((f) => [f.name, f])) as Record<
+    EstimateDetailField,
+    OrderFieldSpec<EstimateDetailField>
+  >;

@@ -1,32 +1,22 @@
-import { type EstimateDetailField, EVENT_DETAIL_FIELDS, WILL_CALL_FIELDS } from '@decor/contracts';
+import { type EstimateDetailField, ORDER_FIELD, ORDER_FIELDS, WILL_CALL_FIELDS } from '@decor/contracts';
 
 /** Spec §3: the event-detail and will-call fields of an order request, in the order of the form. */
-export const DETAIL_FIELDS: readonly EstimateDetailField[] = [...EVENT_DETAIL_FIELDS, ...WILL_CALL_FIELDS];
+export const DETAIL_FIELDS: readonly EstimateDetailField[] = ORDER_FIELDS.map((f) => f.name);
 
-/** Spec §5: group name, event date and location are required. */
-export const REQUIRED_DETAILS = ['groupName', 'eventDate', 'location'] as const;
+/** Spec §5: group name, event date and location are required (contracts' fields table). */
+export const REQUIRED_DETAILS: readonly EstimateDetailField[] = ORDER_FIELDS.filter((f) => f.required).map(
+  (f) => f.name,
+);
 
-/** Longest value kept per field, counted after trimming. */
-export const DETAIL_MAX_LENGTH: Readonly<Record<EstimateDetailField, number>> = {
-  customerName: 200,
-  groupName: 200,
-  eventDate: 10,
-  location: 300,
-  operationsManager: 200,
-  eventStartTime: 50,
-  eventEndTime: 50,
-  room: 200,
-  loadInTime: 50,
-  setByTime: 50,
-  strikeTime: 50,
-  commentsOnSetup: 2000,
-  commentsOnEvent: 2000,
-  willCallCustomerName: 200,
-  willCallPickupDate: 50,
-  willCallPickupTime: 50,
-  willCallReturnDate: 50,
-  willCallReturnTime: 50,
-};
+/** Spec §5: customerName and willCallCustomerName are read-only (the server sets them). */
+export const READ_ONLY_DETAILS: readonly EstimateDetailField[] = ORDER_FIELDS.filter((f) => f.readOnly).map(
+  (f) => f.name,
+);
+
+/** Longest value kept per field, counted after trimming (contracts' fields table). */
+export const DETAIL_MAX_LENGTH: Readonly<Record<EstimateDetailField, number>> = Object.fromEntries(
+  ORDER_FIELDS.map((f) => [f.name, f.maxLength]),
+) as Record<EstimateDetailField, number>;
 
 /** The filled-in fields only (trimmed, never empty strings). */
 export type EstimateDetails = Partial<Record<EstimateDetailField, string>>;
@@ -60,7 +50,7 @@ export function parseDetails(input: DetailsInput): { details: EstimateDetails } 
   for (const field of DETAIL_FIELDS) {
     const value = input[field]?.trim();
     if (!value) {
-      if ((REQUIRED_DETAILS as readonly string[]).includes(field)) return { problem: `${field} is required` };
+      if (ORDER_FIELD[field].required) return { problem: `${field} is required` };
       continue;
     }
     if (field === 'customerName') continue;

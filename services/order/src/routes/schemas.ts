@@ -1,3 +1,4 @@
+import { type EstimateDetailField, ORDER_FIELDS } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -17,32 +18,80 @@ const optionalText = (description?: string) =>
 /** An id of another service's record in a body or query (cart ids, user ids). */
 export const ForeignId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', 'x-message': 'Invalid {field}' });
 
+type OptionalText = ReturnType<typeof optionalText>;
+type DetailProperties = { [K in EstimateDetailField]: OptionalText };
+
+/**
+ * The 18 event and will-call fields as body properties, from contracts' one fields table: on
+ * submission the required ones are required strings, the others optional strings or null; on an
+ * update every one is optional (absent: unchanged; null or blank: cleared, refused for a required one).
+ */
+function detailProperties(mode: 'submit' | 'update'): DetailProperties {
+  return Object.fromEntries(
+    ORDER_FIELDS.map((f) => {
+      const description = f.readOnly
+        ? mode === 'submit'
+          ? 'Read-only: set by the server to the customer\'s company'
+          : 'Read-only: another value than the stored one is refused (400)'
+        : f.kind === 'date'
+          ? 'YYYY-MM-DD'
+          : undefined;
+      const schema = mode === 'submit' && f.required ? requiredText(description) : optionalText(description);
+      return [f.name, schema];
+    }),
+  ) as unknown as DetailProperties;
+}
+
+/** A 24-hex id of this service's records in a body or query (estimate ids). */
+export const ObjectIdText = Type.String({ pattern: '^[0-9a-fA-F]{24}$', 'x-message': 'Invalid {field}' });
+
 /** Spec §3 Estimate request payload: CartId, status (Pending), event and will-call fields flattened in. */
 export const SubmitEstimateBody = Type.Object(
   {
     CartId: ForeignId,
     status: Type.Literal('Pending', { 'x-message': "must be 'Pending'" }),
-    customerName: optionalText("Ignored: the server sets the customer's company name"),
-    groupName: requiredText(),
-    eventDate: requiredText('YYYY-MM-DD, a real calendar date'),
-    location: requiredText(),
-    operationsManager: optionalText(),
-    eventStartTime: optionalText(),
-    eventEndTime: optionalText(),
-    room: optionalText(),
-    loadInTime: optionalText(),
-    setByTime: optionalText(),
-    strikeTime: optionalText(),
-    commentsOnSetup: optionalText(),
-    commentsOnEvent: optionalText(),
-    willCallCustomerName: optionalText('Ignored: set to the customer name when will call is used'),
-    willCallPickupDate: optionalText(),
-    willCallPickupTime: optionalText(),
-    willCallReturnDate: optionalText(),
-    willCallReturnTime: optionalText(),
+    ...detailProperties('submit'),
   },
   { additionalProperties: false },
 );
+
+/** A line as staff set it on PUT (the totals are recomputed by the server). */
+export const OrderLineInput = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'The product id (SKU)' }),
+    name: Type.String({ minLength: 1, maxLength: 500 }),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    qty: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    price: Type.Number({ minimum: 0, maximum: 10_000_000, description: 'Dollars' }),
+    qboId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+function updateBody(statuses: readonly ('Voided' | 'Completed')[]) {
+  return Type.Object(
+    {
+      status: Type.Optional(
+        Type.Union(
+          statuses.map((s) => Type.Literal(s)),
+          { 'x-message': `must be ${statuses.map((s) => `'${s}'`).join(' or ')}` },
+        ),
+      ),
+      ...detailProperties('update'),
+      CartProducts: Type.Optional(
+        Type.Array(OrderLineInput, { minItems: 1, maxItems: 500, description: 'Staff only: the new lines' }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** PUT /estimate/{id}: event and will-call fields, staff also CartProducts; or { status: 'Voided' }. */
+export const UpdateEstimateBody = updateBody(['Voided']);
+/** PUT /invoice/{id}: as an estimate, or { status: 'Voided' | 'Completed' }. */
+export const UpdateInvoiceBody = updateBody(['Voided', 'Completed']);
+
+export const CreateInvoiceBody = Type.Object({ EstimateId: ObjectIdText }, { additionalProperties: false });
 
 /**
  * A client-chosen key per order request: the same key from the same customer always answers the
