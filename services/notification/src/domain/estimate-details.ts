@@ -12,7 +12,8 @@ export interface DetailRow {
   value: string;
 }
 
-const LABELS: Record<EstimateDetailField, string> = {
+/** The form's label of each event-detail and will-call field. */
+export const DETAIL_LABELS: Record<EstimateDetailField, string> = {
   customerName: 'Customer Name',
   groupName: 'Group Name',
   eventDate: 'Event Date',
@@ -58,7 +59,7 @@ function filled(details: Record<string, string>, field: string): boolean {
 function rows(details: Record<string, string>, fields: readonly EstimateDetailField[]): DetailRow[] {
   return fields
     .filter((f) => filled(details, f))
-    .map((f) => ({ label: LABELS[f], value: showDetail(f, details[f] ?? '') }));
+    .map((f) => ({ label: DETAIL_LABELS[f], value: showDetail(f, details[f] ?? '') }));
 }
 
 /** The event details the customer filled in, in the form's order. */

@@ -16,15 +16,25 @@ import { formatMoney } from './format';
 
 export type SubmittedEstimate = PayloadOf<typeof EstimateSubmitted>;
 
-/** The order screen of an estimate (customers and staff share it; spec route /orders/estimate/{id}). */
+/** What the summary of any order shows: an estimate as submitted, or an order's state in a lifecycle event. */
+export type OrderContent = Pick<
+  SubmittedEstimate,
+  'details' | 'lines' | 'subtotalCents' | 'truckingCents' | 'taxCents' | 'totalCents'
+>;
+
+/** The order screen (customers and staff share it; spec routes /orders/estimate/{id}, /orders/invoice/{id}). */
+export function orderUrl(brand: Brand, orderType: 'estimate' | 'invoice', orderId: string): string {
+  return `${brand.baseUrl}/orders/${orderType}/${encodeURIComponent(orderId)}`;
+}
+
 export function estimateUrl(brand: Brand, estimateId: string): string {
-  return `${brand.baseUrl}/orders/estimate/${encodeURIComponent(estimateId)}`;
+  return orderUrl(brand, 'estimate', estimateId);
 }
 
 const right = (text: string): TableCell => ({ text, align: 'right' });
 
-/** The parts both e-mails share: lines, totals, event details and (when filled) will call. */
-function summary(estimate: SubmittedEstimate): { text: string[]; html: string[] } {
+/** The parts every order e-mail shares: lines, totals, event details and (when filled) will call. */
+export function summary(estimate: OrderContent): { text: string[]; html: string[] } {
   const money = {
     subtotal: formatMoney(estimate.subtotalCents),
     trucking: formatMoney(estimate.truckingCents),

@@ -1,0 +1,274 @@
+import { estimateTotals } from '@decor/contracts';
+import {
+  changeLabels,
+  type Order,
+  type OrderLifecycleEvent,
+  orderEventEmails,
+} from '../src/domain/order-emails';
+
+const brand = { companyName: 'Gala & Co Event Rentals', baseUrl: 'https://rentals.example' };
+const STAFF = 'staff@rentals.example';
+const customerActor = { role: 'customer' as const, userId: 'u1' };
+const staffActor = { role: 'staff' as const, userId: 's1' };
+const systemActor = { role: 'system' as const, userId: null };
+
+function order(overrides: Partial<Order> = {}): Order {
+  const lines = [
+    {
+      productId: 'CH-GOLD',
+      name: 'Gold <Chiavari> Chair',
+      description: '',
+      qty: 10,
+      priceCents: 525,
+      totalCents: 5250,
+    },
+  ];
+  return {
+    orderType: 'estimate',
+    id: '6650a1b2c3d4e5f6a7b8c9d0',
+    docNumber: '1042',
+    userId: 'u1',
+    cartId: 'c1',
+    status: 'Open',
+    hasBeenModified: false,
+    hasInvoice: false,
+    isInQbo: true,
+    qboId: '88',
+    customer: { email: 'ana@example.com', displayName: 'Ana "AD" Diaz', companyName: 'Evergreen <Weddings>' },
+    details: {
+      customerName: 'Evergreen <Weddings>',
+      groupName: 'Smith & Jones wedding',
+      eventDate: '2027-03-13',
+      location: 'Grand Hall',
+      eventStartTime: '17:30',
+    },
+    lines,
+    ...estimateTotals(5250, 35000),
+    revision: 3,
+    ...overrides,
+  };
+}
+
+const invoice = (overrides: Partial<Order> = {}) =>
+  order({
+    orderType: 'invoice',
+    id: '7750a1b2c3d4e5f6a7b8c9d1',
+    docNumber: '2001',
+    estimateId: '6650a1b2c3d4e5f6a7b8c9d0',
+    hasInvoice: undefined,
+    status: 'Pending',
+    isInQbo: false,
+    qboId: null,
+    ...overrides,
+  });
+
+const mails = (event: OrderLifecycleEvent) => orderEventEmails(brand, STAFF, event);
+/** recipient → subject, the shape of a decision. */
+const decided = (event: OrderLifecycleEvent) =>
+  mails(event).map(({ recipient, email }) => [recipient, email.to, email.subject]);
+
+describe('who is told what', () => {
+  it('estimate approved (the QuickBooks sync landing, by the system): the customer', () => {
+    const event: OrderLifecycleEvent = {
+      type: 'EstimateStatusChanged',
+      payload: { order: order(), from: 'Pending', actor: systemActor },
+    };
+    expect(decided(event)).toEqual([['customer', 'ana@example.com', 'Your estimate #1042 was approved']]);
+  });
+
+  it('estimate Closed: nothing (its InvoiceCreated tells it)', () => {
+    const event: OrderLifecycleEvent = {
+      type: 'EstimateStatusChanged',
+      payload: { order: order({ status: 'Closed', hasInvoice: true }), from: 'Open', actor: customerActor },
+    };
+    expect(decided(event)).toEqual([]);
+  });
+
+  it('a status "change" to the same status: nothing', () => {
+    const event: OrderLifecycleEvent = {
+      type: 'EstimateStatusChanged',
+      payload: { order: order(), from: 'Open', actor: staffActor },
+    };
+    expect(decided(event)).toEqual([]);
+  });
+
+  it('cancelled by staff: the customer; by the customer: the customer and the staff', () => {
+    const voided = order({ status: 'Voided' });
+    expect(
+      decided({ type: 'EstimateStatusChanged', payload: { order: voided, from: 'Open', actor: staffActor } }),
+    ).toEqual([['customer', 'ana@example.com', 'Your estimate #1042 was cancelled']]);
+    expect(
+      decided({
+        type: 'InvoiceStatusChanged',
+        payload: { order: invoice({ status: 'Voided' }), from: 'Pending', actor: customerActor },
+      }),
+    ).toEqual([
+      ['customer', 'ana@example.com', 'Your invoice #2001 was cancelled'],
+      ['staff', STAFF, 'Invoice #2001 was cancelled by Evergreen <Weddings>'],
+    ]);
+  });
+
+  it('invoice Open: the customer; invoice Completed: only InvoiceCompleted tells it', () => {
+    expect(
+      decided({
+        type: 'InvoiceStatusChanged',
+        payload: { order: invoice({ status: 'Open', isInQbo: true }), from: 'Pending', actor: staffActor },
+      }),
+    ).toEqual([['customer', 'ana@example.com', 'Your invoice #2001 was approved']]);
+    const completed = invoice({ status: 'Completed', isInQbo: true });
+    expect(
+      decided({
+        type: 'InvoiceStatusChanged',
+        payload: { order: completed, from: 'Open', actor: staffActor },
+      }),
+    ).toEqual([]);
+    expect(decided({ type: 'InvoiceCompleted', payload: { order: completed, actor: staffActor } })).toEqual([
+      ['customer', 'ana@example.com', 'Your order (invoice #2001) is complete'],
+    ]);
+  });
+
+  it('invoice requested by the customer: the customer and the staff; created by staff: the customer', () => {
+    expect(decided({ type: 'InvoiceCreated', payload: { order: invoice(), actor: customerActor } })).toEqual([
+      ['customer', 'ana@example.com', 'Your invoice request was received (invoice #2001, pending review)'],
+      ['staff', STAFF, 'Invoice #2001 requested by Evergreen <Weddings> – pending review'],
+    ]);
+    expect(decided({ type: 'InvoiceCreated', payload: { order: invoice(), actor: staffActor } })).toEqual([
+      ['customer', 'ana@example.com', 'An invoice (#2001) was created for your order'],
+    ]);
+  });
+
+  it('edited by the customer: the staff; by staff or the system: the customer', () => {
+    const modified = order({ hasBeenModified: true });
+    expect(
+      decided({
+        type: 'EstimateUpdated',
+        payload: { order: modified, actor: customerActor, changed: ['location', 'hasBeenModified'] },
+      }),
+    ).toEqual([['staff', STAFF, 'Estimate #1042 was edited by Evergreen <Weddings> – pending update']]);
+    expect(
+      decided({
+        type: 'InvoiceUpdated',
+        payload: { order: invoice(), actor: staffActor, changed: ['lines'] },
+      }),
+    ).toEqual([['customer', 'ana@example.com', 'Your invoice #2001 was updated']]);
+    expect(
+      decided({
+        type: 'EstimateUpdated',
+        payload: { order: order(), actor: systemActor, changed: ['eventDate'] },
+      }),
+    ).toEqual([['customer', 'ana@example.com', 'Your estimate #1042 was updated']]);
+  });
+
+  it("a customer's edit approved (bookkeeping only, the flag cleared): the customer", () => {
+    expect(
+      decided({
+        type: 'EstimateUpdated',
+        payload: { order: order(), actor: systemActor, changed: ['hasBeenModified', 'qboId', 'syncToken'] },
+      }),
+    ).toEqual([['customer', 'ana@example.com', 'Your changes to estimate #1042 were approved']]);
+  });
+
+  it('bookkeeping alone, or nothing changed: nothing', () => {
+    for (const actor of [customerActor, staffActor, systemActor]) {
+      expect(
+        decided({
+          type: 'EstimateUpdated',
+          payload: { order: order(), actor, changed: ['qboId', 'isInQbo'] },
+        }),
+      ).toEqual([]);
+      expect(decided({ type: 'InvoiceUpdated', payload: { order: invoice(), actor, changed: [] } })).toEqual(
+        [],
+      );
+    }
+  });
+});
+
+describe('the lifecycle e-mails', () => {
+  const [staffNotice] = mails({
+    type: 'EstimateUpdated',
+    payload: {
+      order: order({ hasBeenModified: true, details: { ...order().details, location: 'Hall <B> & "C"' } }),
+      actor: customerActor,
+      changed: ['location', 'willCallPickupDate', 'lines', 'totalCents', 'hasBeenModified'],
+    },
+  });
+  const [approved] = mails({
+    type: 'EstimateStatusChanged',
+    payload: { order: order(), from: 'Pending', actor: systemActor },
+  });
+
+  it('link to the order with an absolute URL in both parts', () => {
+    const url = 'https://rentals.example/orders/estimate/6650a1b2c3d4e5f6a7b8c9d0';
+    for (const mail of [staffNotice?.email, approved?.email]) {
+      expect(mail?.text).toContain(url);
+      expect(mail?.html).toContain(`href="${url}"`);
+    }
+    const [created] = mails({ type: 'InvoiceCreated', payload: { order: invoice(), actor: staffActor } });
+    expect(created?.email.text).toContain('https://rentals.example/orders/invoice/7750a1b2c3d4e5f6a7b8c9d1');
+  });
+
+  it("carry the order's lines, totals and details in the summary formats", () => {
+    const mail = approved?.email;
+    // 52.50 + 350.00 trucking = 402.50; tax 8.1 % = 32.6025 → 32.60; total 435.10
+    expect(mail?.text).toContain('Gold <Chiavari> Chair (CH-GOLD): 10 × $5.25 = $52.50');
+    expect(mail?.text).toMatch(/Total: +\$435\.10/);
+    expect(mail?.text).toContain('Event Date: Saturday, March 13th, 2027');
+    expect(mail?.text).toContain('Event Start Time: 5:30 PM');
+    for (const amount of ['$5.25', '$52.50', '$350.00', '$32.60', '$435.10'])
+      expect(mail?.html).toContain(amount);
+  });
+
+  it('greet the customer and escape every value in HTML', () => {
+    expect(approved?.email.text).toContain('Hello Ana "AD" Diaz,');
+    expect(approved?.email.html).toContain('Hello Ana &quot;AD&quot; Diaz,');
+    expect(approved?.email.html).toContain('Gold &lt;Chiavari&gt; Chair');
+    expect(approved?.email.html).toContain('Smith &amp; Jones wedding');
+    expect(approved?.email.html).toContain('Gala &amp; Co Event Rentals');
+    const html = staffNotice?.email.html ?? '';
+    expect(html).toContain('Hall &lt;B&gt; &amp; &quot;C&quot;');
+    expect(html).toContain('Evergreen &lt;Weddings&gt;');
+    expect(html).not.toContain('<Weddings>');
+    expect(html).not.toContain('<B>');
+  });
+
+  it('tell staff who the customer is, what changed, and the status as they see it', () => {
+    const text = staffNotice?.email.text ?? '';
+    expect(text).not.toContain('Hello');
+    expect(text).toContain('Name: Ana "AD" Diaz');
+    expect(text).toContain('Company: Evergreen <Weddings>');
+    expect(text).toContain('E-mail: ana@example.com');
+    expect(text).toContain('What changed: Location, Will Call Pickup Date, Items, Totals');
+    expect(text).toContain('Status: Pending Update');
+    expect(text).toContain('Estimate: #1042');
+  });
+
+  it('show the customer a modified order as Pending Approval', () => {
+    const [updated] = mails({
+      type: 'EstimateUpdated',
+      payload: { order: order({ hasBeenModified: true }), actor: staffActor, changed: ['groupName'] },
+    });
+    expect(updated?.email.text).toContain('Status: Pending Approval');
+    expect(updated?.email.text).toContain('What changed: Group Name');
+  });
+
+  it('keep subjects on one line', () => {
+    const [notice] = mails({
+      type: 'InvoiceCreated',
+      payload: {
+        order: invoice({
+          customer: { email: 'a@b.example', displayName: 'X', companyName: 'Evil\r\nBcc: v@e.com' },
+        }),
+        actor: customerActor,
+      },
+    }).filter((m) => m.recipient === 'staff');
+    expect(notice?.email.subject).toBe('Invoice #2001 requested by Evil Bcc: v@e.com – pending review');
+  });
+});
+
+describe('changeLabels', () => {
+  it('names fields as the form does, once each, without bookkeeping; unknown ones readable', () => {
+    expect(
+      changeLabels(['eventDate', 'subtotalCents', 'taxCents', 'status', 'syncToken', 'setupNotes']),
+    ).toEqual(['Event Date', 'Totals', 'Setup Notes']);
+  });
+});
