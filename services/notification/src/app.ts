@@ -1,7 +1,7 @@
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { NotificationConfig } from './config';
-import { buildNotificationContext, type NotificationContext } from './context';
-import { orderEventHandlers } from './events/order-events';
+import { buildNotificationContext, type NotificationContext, ORDER_OWNERS_CONSUMER } from './context';
+import { orderEventHandlers, orderOwnerHandlers } from './events/order-events';
 import { userEventHandlers } from './events/user-events';
 import { sendRoutes } from './routes/send';
 
@@ -21,10 +21,14 @@ export function notificationService(
         topics: ['user', 'order'],
         handlers: { ...userEventHandlers(ctx), ...orderEventHandlers(ctx) },
       },
+      { name: ORDER_OWNERS_CONSUMER, topics: ['order'], handlers: orderOwnerHandlers(ctx) },
     ],
     routes: async (app, ctx) => {
       await app.register(async (scope) => sendRoutes(scope as ServiceApp, ctx));
     },
-    closers: (ctx) => [{ name: 'email queue', close: () => ctx.emails.close() }],
+    closers: (ctx) => [
+      { name: 'email queue', close: () => ctx.emails.close() },
+      { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
+    ],
   };
 }

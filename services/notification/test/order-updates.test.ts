@@ -1,0 +1,461 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EstimateStatusChanged,
+  EstimateSubmitted,
+  EstimateUpdated,
+  type EventContract,
+  estimateTotals,
+  InvoiceCompleted,
+  InvoiceCreated,
+  InvoiceStatusChanged,
+  InvoiceUpdated,
+  type OrderState,
+  type PayloadOf,
+} from '@decor/contracts';
+import { type EventContext, newEvent, PROCESSED_EVENTS_COLLECTION, type RunningService } from '@decor/kit';
+import { consumerCaughtUp, eventually } from '@decor/kit/src/testing';
+import type { Static } from '@sinclair/typebox';
+import { orderEventHandlers } from '../src/events/order-events';
+import {
+  address,
+  type CaughtMail,
+  consumed,
+  mailsArrive,
+  mailTo,
+  type Notification,
+  publish,
+  queueIdle,
+  RUN_ID,
+  STAFF,
+  send,
+  startNotification,
+  startWorker,
+  stopAndClean,
+  tokenFor,
+} from './support';
+
+let service: Notification;
+let worker: RunningService;
+
+beforeAll(async () => {
+  service = await startNotification();
+  worker = await startWorker();
+});
+afterAll(() => stopAndClean(service, worker));
+
+type Order = Static<typeof OrderState>;
+const objectId = () => randomUUID().replace(/-/g, '').slice(0, 24);
+const customerActor = (order: Order) => ({ role: 'customer' as const, userId: order.userId });
+const staffActor = { role: 'staff' as const, userId: objectId() };
+const systemActor = { role: 'system' as const, userId: null };
+
+let lastDocNumber = 5000;
+/** Unique within this file, whose staff inbox is its own. */
+const nextDocNumber = () => String(++lastDocNumber);
+
+function estimate(customerEmail: string, overrides: Partial<Order> = {}): Order {
+  const lines = [
+    {
+      productId: 'CHAIR-GOLD',
+      name: 'Gold Chiavari Chair',
+      description: 'Gold',
+      qty: 40,
+      priceCents: 675,
+      totalCents: 27000,
+    },
+    {
+      productId: 'BAR-FRONT',
+      name: 'Bar Front <Mirror>',
+      description: '',
+      qty: 1,
+      priceCents: 18550,
+      totalCents: 18550,
+    },
+  ];
+  return {
+    orderType: 'estimate',
+    id: objectId(),
+    docNumber: nextDocNumber(),
+    userId: objectId(),
+    cartId: objectId(),
+    status: 'Pending',
+    hasBeenModified: false,
+    hasInvoice: false,
+    isInQbo: false,
+    qboId: null,
+    customer: { email: customerEmail, displayName: 'Ana <i>Diaz</i>', companyName: 'Evergreen & Sons' },
+    details: {
+      customerName: 'Evergreen & Sons',
+      groupName: 'Diaz–Lee wedding',
+      eventDate: '2027-03-13',
+      location: 'Harbor <Pavilion>',
+      eventStartTime: '17:30',
+      willCallCustomerName: 'Evergreen & Sons',
+    },
+    lines,
+    ...estimateTotals(45550, 35000),
+    revision: 1,
+    ...overrides,
+  };
+}
+
+function invoiceOf(est: Order, overrides: Partial<Order> = {}): Order {
+  const { hasInvoice: _h, ...rest } = est;
+  return {
+    ...rest,
+    orderType: 'invoice',
+    id: objectId(),
+    docNumber: nextDocNumber(),
+    estimateId: est.id,
+    status: 'Pending',
+    isInQbo: false,
+    qboId: null,
+    hasBeenModified: false,
+    revision: 1,
+    ...overrides,
+  };
+}
+
+function event<C extends EventContract>(contract: C, payload: PayloadOf<C>) {
+  const { order } = payload as { order: Order };
+  return newEvent(contract, { aggregateId: order.id, correlationId: randomUUID(), payload });
+}
+
+function submitted(order: Order) {
+  const payload: PayloadOf<typeof EstimateSubmitted> = {
+    estimateId: order.id,
+    docNumber: order.docNumber,
+    status: 'Pending',
+    userId: order.userId,
+    cartId: order.cartId,
+    customer: order.customer,
+    details: order.details,
+    lines: order.lines,
+    subtotalCents: order.subtotalCents,
+    truckingCents: order.truckingCents,
+    taxCents: order.taxCents,
+    totalCents: order.totalCents,
+    submittedAt: new Date().toISOString(),
+  };
+  return newEvent(EstimateSubmitted, { aggregateId: order.id, correlationId: randomUUID(), payload });
+}
+
+/** The staff mails about one order (the staff inbox is shared by this file's tests). */
+async function staffMailsAbout(docNumber: string): Promise<CaughtMail[]> {
+  return (await mailTo(STAFF)).filter((m) => m.Subject.includes(`#${docNumber} `));
+}
+
+/** Waits until everything published so far is handled and sent. */
+async function settled(): Promise<void> {
+  await consumed(service, 'order');
+  await queueIdle(service);
+}
+
+const subjects = (mails: CaughtMail[]) => mails.map((m) => m.Subject).sort();
+
+describe('order lifecycle events → e-mails', () => {
+  it('a whole estimate-to-completed-invoice lifecycle: each piece of news once, to the right people, every event delivered twice', async () => {
+    const customer = address('lifecycle');
+    const pending = estimate(customer);
+    const open = { ...pending, status: 'Open' as const, isInQbo: true, qboId: '41', revision: 2 };
+    const edited = { ...open, hasBeenModified: true, revision: 3 };
+    const reapproved = { ...edited, hasBeenModified: false, revision: 4 };
+    const closed = { ...reapproved, status: 'Closed' as const, hasInvoice: true, revision: 5 };
+    const invoice = invoiceOf(closed);
+    const invoiceOpen = { ...invoice, status: 'Open' as const, isInQbo: true, qboId: '77', revision: 2 };
+    const invoiceEdited = {
+      ...invoiceOpen,
+      details: { ...invoiceOpen.details, location: 'Pier 7 <North> & "Deck"' },
+      revision: 3,
+    };
+    const completed = { ...invoiceEdited, status: 'Completed' as const, revision: 4 };
+
+    const events = [
+      // Pending → Open: the QuickBooks sync landed (the system): "approved" to the customer.
+      event(EstimateStatusChanged, { order: open, from: 'Pending', actor: systemActor }),
+      // The customer edits: the staff hear of it.
+      event(EstimateUpdated, {
+        order: edited,
+        actor: customerActor(edited),
+        changed: ['location', 'hasBeenModified'],
+      }),
+      // Staff update it in QuickBooks, which clears the flag: the customer hears the edit was approved.
+      event(EstimateUpdated, { order: reapproved, actor: systemActor, changed: ['hasBeenModified'] }),
+      // The customer requests an invoice: both hear of it; the estimate turning Closed is the same news.
+      event(InvoiceCreated, { order: invoice, actor: customerActor(invoice) }),
+      event(EstimateStatusChanged, { order: closed, from: 'Open', actor: customerActor(closed) }),
+      // Staff send the invoice: the customer hears it was approved.
+      event(InvoiceStatusChanged, { order: invoiceOpen, from: 'Pending', actor: staffActor }),
+      // Staff change the location: the customer hears what changed.
+      event(InvoiceUpdated, { order: invoiceEdited, actor: staffActor, changed: ['location'] }),
+      // Complete Order: two events, one piece of news.
+      event(InvoiceStatusChanged, { order: completed, from: 'Open', actor: staffActor }),
+      event(InvoiceCompleted, { order: completed, actor: staffActor }),
+    ];
+    await publish(service, ...events);
+    await publish(service, ...events); // redelivered
+    // And once more with the consumer's memory of them lost (a crash, another instance mid-rebalance):
+    // the job ids alone stop a second copy.
+    await settled();
+    const processed = service.ctx.connection.collection(PROCESSED_EVENTS_COLLECTION);
+    await processed.deleteMany({
+      _id: { $in: events.map((e) => `${RUN_ID}.notification.emails:${e.id}`) },
+    } as never);
+    await publish(service, ...events);
+    await settled();
+
+    const toCustomer = await mailsArrive(customer, 6);
+    expect(subjects(toCustomer)).toEqual(
+      [
+        `Your estimate #${pending.docNumber} was approved`,
+        `Your changes to estimate #${pending.docNumber} were approved`,
+        `Your invoice request was received (invoice #${invoice.docNumber}, pending review)`,
+        `Your invoice #${invoice.docNumber} was approved`,
+        `Your invoice #${invoice.docNumber} was updated`,
+        `Your order (invoice #${invoice.docNumber}) is complete`,
+      ].sort(),
+    );
+    const toStaff = [
+      ...(await staffMailsAbout(pending.docNumber)),
+      ...(await staffMailsAbout(invoice.docNumber)),
+    ];
+    expect(subjects(toStaff)).toEqual(
+      [
+        `Estimate #${pending.docNumber} was edited by Evergreen & Sons – pending update`,
+        `Invoice #${invoice.docNumber} requested by Evergreen & Sons – pending review`,
+      ].sort(),
+    );
+
+    // What the mails say: the order's link, lines and totals in the summary formats, values escaped.
+    const updated = toCustomer.find((m) => m.Subject.endsWith('was updated'));
+    const invoiceLink = `http://127.0.0.1:8080/orders/invoice/${invoice.id}`;
+    expect(updated?.Text).toContain('What changed: Location');
+    expect(updated?.Text).toContain('Location: Pier 7 <North> & "Deck"');
+    expect(updated?.HTML).toContain('Pier 7 &lt;North&gt; &amp; &quot;Deck&quot;');
+    expect(updated?.HTML).not.toContain('<North>');
+    expect(updated?.HTML).toContain('Hello Ana &lt;i&gt;Diaz&lt;/i&gt;,');
+    expect(updated?.HTML).toContain('Bar Front &lt;Mirror&gt;');
+    expect(updated?.HTML).toContain(`href="${invoiceLink}"`);
+    expect(updated?.Text).toContain(invoiceLink);
+    for (const part of [updated?.Text, updated?.HTML]) {
+      for (const amount of ['$6.75', '$270.00', '$185.50', '$455.50', '$350.00', '$65.25', '$870.75'])
+        expect(part).toContain(amount);
+      expect(part).toContain('Saturday, March 13th, 2027');
+      expect(part).toContain('5:30 PM');
+    }
+    const edit = toStaff.find((m) => m.Subject.includes('edited'));
+    const estimateLink = `http://127.0.0.1:8080/orders/estimate/${pending.id}`;
+    expect(edit?.Text).toContain(`E-mail: ${customer}`);
+    expect(edit?.Text).toContain('Status: Pending Update');
+    expect(edit?.HTML).toContain(`href="${estimateLink}"`);
+    expect(edit?.HTML).toContain('Evergreen &amp; Sons');
+    expect(edit?.HTML).toContain('Harbor &lt;Pavilion&gt;');
+
+    // One job per recipient of each event, its id derived from the event: nothing else was queued.
+    const approvedJob = await service.ctx.emails.getJob(`email.${events[0]?.id}.customer`);
+    expect(approvedJob?.data.email.subject).toBe(`Your estimate #${pending.docNumber} was approved`);
+    expect(await service.ctx.emails.getJob(`email.${events[0]?.id}.staff`)).toBeUndefined();
+  });
+
+  it('a cancellation by the customer is told to them and to the staff; one by staff only to the customer', async () => {
+    const customer = address('cancel');
+    const mine = estimate(customer, { status: 'Voided' });
+    const theirs = estimate(customer, { status: 'Voided', isInQbo: true, qboId: '9' });
+    const events = [
+      event(EstimateStatusChanged, { order: mine, from: 'Pending', actor: customerActor(mine) }),
+      event(EstimateStatusChanged, { order: theirs, from: 'Open', actor: staffActor }),
+    ];
+    await publish(service, ...events, ...events);
+    await settled();
+    expect(subjects(await mailsArrive(customer, 2))).toEqual(
+      [
+        `Your estimate #${mine.docNumber} was cancelled`,
+        `Your estimate #${theirs.docNumber} was cancelled`,
+      ].sort(),
+    );
+    expect(subjects(await staffMailsAbout(mine.docNumber))).toEqual([
+      `Estimate #${mine.docNumber} was cancelled by Evergreen & Sons`,
+    ]);
+    expect(await staffMailsAbout(theirs.docNumber)).toEqual([]);
+  });
+
+  it('bookkeeping-only updates send nothing', async () => {
+    const customer = address('quiet');
+    const order = estimate(customer, { status: 'Open', isInQbo: true, qboId: '5' });
+    await publish(
+      service,
+      event(EstimateUpdated, { order, actor: systemActor, changed: ['qboId', 'isInQbo'] }),
+      event(EstimateUpdated, { order, actor: staffActor, changed: [] }),
+      event(EstimateStatusChanged, { order, from: 'Open', actor: staffActor }),
+    );
+    await settled();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailTo(customer)).toEqual([]);
+    expect(await staffMailsAbout(order.docNumber)).toEqual([]);
+  });
+
+  it('two instances handling the same event at once queue each e-mail once', async () => {
+    const customer = address('twice');
+    const order = invoiceOf(estimate(customer, { status: 'Closed' }));
+    const created = event(InvoiceCreated, { order, actor: customerActor(order) });
+    // The handlers of two instances (they share the queue, as instances do), the same event at once.
+    const [a, b] = [orderEventHandlers(service.ctx), orderEventHandlers(service.ctx)];
+    await Promise.all([
+      a.InvoiceCreated?.(created, {} as EventContext),
+      b.InvoiceCreated?.(created, {} as EventContext),
+    ]);
+    await queueIdle(service);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailTo(customer)).toHaveLength(1);
+    expect(await staffMailsAbout(order.docNumber)).toHaveLength(1);
+  });
+});
+
+describe('POST /send/orderUpdate/{orderType}/{orderId}', () => {
+  const body = (order: Order) => ({
+    cart: { id: order.cartId, CartProducts: [{ id: 'x', name: 'Gold Chiavari Chair', qty: 40 }] },
+    order: { id: order.id, DocNumber: order.docNumber, status: order.status, location: 'anything' },
+    extra: 'ignored',
+  });
+  const customerToken = (userId: string) =>
+    service.app.signToken({ id: userId, permissions: 'customer', email: address('caller') });
+
+  it("answers the owner 200 and sends nothing (the order's events already did)", async () => {
+    const customer = address('owner');
+    const order = estimate(customer, { status: 'Open', hasBeenModified: true });
+    await publish(service, submitted(order));
+    await mailsArrive(customer); // the submission's confirmation
+    await eventually(
+      async () => (await staffMailsAbout(order.docNumber)).length > 0 || undefined,
+      30_000,
+      'notice',
+    );
+    await publish(
+      service,
+      event(EstimateUpdated, {
+        order,
+        actor: customerActor(order),
+        changed: ['groupName', 'hasBeenModified'],
+      }),
+    );
+    await settled();
+    await eventually(
+      async () => ((await staffMailsAbout(order.docNumber)).length === 2 ? true : undefined),
+      30_000,
+      'edit notice',
+    );
+    const jobsBefore = await jobCount();
+
+    // The spec's client calls this right after its PUT, with the cart and the order it shows.
+    const answer = await send(service.url, `/send/orderUpdate/estimate/${order.id}`, {
+      token: customerToken(order.userId),
+      json: body(order),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      result: { queued: false, message: 'The order e-mails are sent when the order changes' },
+    });
+
+    await new Promise((r) => setTimeout(r, 1500)); // room for a wrongly queued e-mail to go out
+    await queueIdle(service);
+    expect(await jobCount()).toBe(jobsBefore);
+    expect(await mailTo(customer)).toHaveLength(1);
+    expect(await staffMailsAbout(order.docNumber)).toHaveLength(2);
+  });
+
+  it('answers 404 for an order that is not the caller’s or unknown; staff may name any known order', async () => {
+    const order = estimate(address('someone'));
+    const invoice = invoiceOf({ ...order, status: 'Closed' });
+    await publish(
+      service,
+      submitted(order),
+      event(InvoiceCreated, { order: invoice, actor: customerActor(invoice) }),
+    );
+    await consumerCaughtUp(service.ctx, 'orders', 'order');
+
+    const other = await send(service.url, `/send/orderUpdate/estimate/${order.id}`, {
+      token: customerToken(objectId()),
+      json: body(order),
+    });
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ message: 'Order not found' });
+    const otherInvoice = await send(service.url, `/send/orderUpdate/invoice/${invoice.id}`, {
+      token: tokenFor(service, 'customer'),
+      json: body(invoice),
+    });
+    expect(otherInvoice.status).toBe(404);
+    // The estimate's id named as an invoice is no invoice.
+    const wrongType = await send(service.url, `/send/orderUpdate/invoice/${order.id}`, {
+      token: customerToken(order.userId),
+      json: body(order),
+    });
+    expect(wrongType.status).toBe(404);
+    const unknown = await send(service.url, `/send/orderUpdate/estimate/${objectId()}`, {
+      token: tokenFor(service, 'admin'),
+      json: body(order),
+    });
+    expect(unknown.status).toBe(404);
+
+    for (const permissions of ['admin', 'superadmin'] as const) {
+      for (const [type, o] of [
+        ['estimate', order],
+        ['invoice', invoice],
+      ] as const) {
+        const staff = await send(service.url, `/send/orderUpdate/${type}/${o.id}`, {
+          token: tokenFor(service, permissions),
+          json: body(o),
+        });
+        expect(staff.status).toBe(200);
+      }
+    }
+    const own = await send(service.url, `/send/orderUpdate/invoice/${invoice.id}`, {
+      token: customerToken(order.userId),
+      json: body(invoice),
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('knows an order whose event was published just before the call', async () => {
+    const order = invoiceOf(estimate(address('just-now'), { status: 'Closed' }));
+    await publish(service, event(InvoiceCreated, { order, actor: customerActor(order) }));
+    const answer = await send(service.url, `/send/orderUpdate/invoice/${order.id}`, {
+      token: customerToken(order.userId),
+      json: body(order),
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it('needs a session, estimate or invoice, and a cart and an order', async () => {
+    const order = estimate(address('shape'));
+    const path = `/send/orderUpdate/estimate/${order.id}`;
+    const anonymous = await send(service.url, path, { json: body(order) });
+    expect(anonymous.status).toBe(401);
+    const token = customerToken(order.userId);
+    const badType = await send(service.url, `/send/orderUpdate/quote/${order.id}`, {
+      token,
+      json: body(order),
+    });
+    expect(badType.status).toBe(400);
+    expect(badType.body).toEqual({ message: 'orderType must be estimate or invoice' });
+    const noOrder = await send(service.url, path, { token, json: { cart: {} } });
+    expect(noOrder.status).toBe(400);
+    expect(noOrder.body).toEqual({ message: 'order is required' });
+    const cartNotObject = await send(service.url, path, { token, json: { cart: 'x', order: {} } });
+    expect(cartNotObject.status).toBe(400);
+    expect(cartNotObject.body).toEqual({ message: 'cart must be an object' });
+    const notObject = await send(service.url, path, { token, json: ['x'] });
+    expect(notObject.status).toBe(400);
+  });
+});
+
+async function jobCount(): Promise<number> {
+  const counts = await service.ctx.emails.getJobCounts(
+    'waiting',
+    'active',
+    'delayed',
+    'prioritized',
+    'completed',
+    'failed',
+  );
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
