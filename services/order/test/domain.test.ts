@@ -175,7 +175,7 @@ describe('submitting a cart', () => {
 });
 
 describe('the 3-day rule (can-be-modified)', () => {
-  it('lets a Pending order change until 3 days before the event', () => {
+  it('lets a non-terminal order change until 3 days before the event', () => {
     const today = '2030-12-30';
     expect(canBeModified({ status: 'Pending', eventDate: '2031-01-02' }, today)).toBe(true);
     expect(canBeModified({ status: 'Pending', eventDate: '2031-01-01' }, today)).toBe(false);
@@ -189,8 +189,12 @@ describe('the 3-day rule (can-be-modified)', () => {
     expect(canBeModified({ status: 'Pending', eventDate: '2028-03-01' }, '2028-02-28')).toBe(false);
   });
 
-  it.each(['Open', 'Closed', 'Completed', 'Voided'])('never when the order is %s', (status) => {
+  it.each(['Closed', 'Completed', 'Voided'])('never when the order is %s (terminal)', (status) => {
     expect(canBeModified({ status, eventDate: '2040-01-01' }, '2030-01-01')).toBe(false);
+  });
+
+  it('still when the order is Open (the change then waits for approval)', () => {
+    expect(canBeModified({ status: 'Open', eventDate: '2040-01-01' }, '2030-01-01')).toBe(true);
   });
 
   it('takes "today" from the business time zone', () => {
@@ -202,6 +206,9 @@ describe('the 3-day rule (can-be-modified)', () => {
 
 describe('the estimate view', () => {
   const record: EstimateRecord = {
+    orderType: 'estimate',
+    estimateId: null,
+    revision: 0,
     id: 'e1',
     docNumber: '1001',
     userId: 'user-1',

@@ -226,13 +226,16 @@ describe('GET /estimate/{id}', () => {
     }
   });
 
-  it('says can-be-modified: true while Pending and 3 or more days before the event, else false', async () => {
+  it('says can-be-modified: true while not terminal and 3 or more days before the event, else false', async () => {
     const header = async (id: string) =>
       (await request(service.url, `/estimate/${id}`, { token: alice.token })).headers.get('can-be-modified');
     expect(await header(aliceIds[0] as string)).toBe('true'); // 30 days
     expect(await header(aliceIds[1] as string)).toBe('true'); // 3 days
     expect(await header(aliceIds[2] as string)).toBe('false'); // 2 days
     await service.ctx.estimates.updateOne({ _id: aliceIds[0] }, { $set: { status: 'Open' } });
+    expect(await header(aliceIds[0] as string)).toBe('true');
+    await service.ctx.estimates.updateOne({ _id: aliceIds[0] }, { $set: { status: 'Voided' } });
     expect(await header(aliceIds[0] as string)).toBe('false');
+    await service.ctx.estimates.updateOne({ _id: aliceIds[0] }, { $set: { status: 'Pending' } });
   });
 });

@@ -1,13 +1,16 @@
-import { type EstimateDetailField, toDollars } from '@decor/contracts';
+import { type EstimateDetailField, type OrderType, toDollars } from '@decor/contracts';
 import { DETAIL_FIELDS, type EstimateDetails } from './details';
 import type { EstimateLine } from './estimate';
 
-/** A stored estimate as the domain sees it (money in cents). */
-export interface EstimateRecord {
+/** A stored estimate or invoice as the domain sees it (money in cents). */
+export interface OrderRecord {
+  orderType: OrderType;
   id: string;
   docNumber: string;
   userId: string;
   cartId: string;
+  /** Invoices: the estimate they were created from (null for estimates). */
+  estimateId: string | null;
   status: string;
   hasBeenModified: boolean;
   hasInvoice: boolean;
@@ -22,7 +25,12 @@ export interface EstimateRecord {
   totalCents: number;
   customer: { email: string; displayName: string; ownCompany: string | null; qboId: string | null };
   createdAt: Date;
+  /** Grows by one with every change of the order (the write guard and the events' revision). */
+  revision: number;
 }
+
+/** The older name, for an estimate. */
+export type EstimateRecord = OrderRecord;
 
 /**
  * The estimate as the API shows it (spec §3 Order): the spec's field names, every event-detail and

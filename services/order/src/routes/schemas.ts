@@ -31,7 +31,7 @@ function detailProperties(mode: 'submit' | 'update'): DetailProperties {
     ORDER_FIELDS.map((f) => {
       const description = f.readOnly
         ? mode === 'submit'
-          ? 'Read-only: set by the server to the customer\'s company'
+          ? "Read-only: set by the server to the customer's company"
           : 'Read-only: another value than the stored one is refused (400)'
         : f.kind === 'date'
           ? 'YYYY-MM-DD'

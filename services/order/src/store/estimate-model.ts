@@ -1,15 +1,18 @@
+import type { OrderType } from '@decor/contracts';
 import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 import { DETAIL_FIELDS, type EstimateDetails } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus } from '../domain/estimate';
-import type { EstimateRecord } from '../domain/view';
+import type { OrderRecord } from '../domain/view';
 
-/** Spec §3 Order (an estimate), money in cents, plus what only the server keeps. */
+/** Spec §3 Order (an estimate or an invoice), money in cents, plus what only the server keeps. */
 export interface Estimate extends OutboxFields {
   _id: Types.ObjectId;
   docNumber: string;
   userId: string;
   cartId: string;
+  /** Invoices only: the estimate it was created from (one invoice per estimate: unique index). */
+  estimateId?: string;
   /**
    * `<userId>:<Idempotency-Key>` when the submission carried the header. One field rather than a
    * compound (userId, key) index: a sparse compound index still holds every document that has a
@@ -30,9 +33,14 @@ export interface Estimate extends OutboxFields {
   totalCents: number;
   /** The customer as known at submission (users projection). */
   customer: { email: string; displayName: string; ownCompany: string | null; qboId: string | null };
+  /** +1 with every change: guards each write (with the status) and orders the events' states. */
+  revision: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** An invoice has the estimate's fields (hasInvoice unused) and its estimate's id. */
+export type Invoice = Estimate & { estimateId: string };
 
 const detailsSchema = new Schema<EstimateDetails>(
   Object.fromEntries(DETAIL_FIELDS.map((field) => [field, { type: String }])),
@@ -52,39 +60,45 @@ const lineSchema = new Schema<EstimateLine>(
   { _id: false },
 );
 
-const estimateSchema = new Schema<Estimate>(
-  {
-    docNumber: { type: String, required: true },
-    userId: { type: String, required: true },
-    cartId: { type: String, required: true },
-    idempotencyScope: { type: String },
-    status: { type: String, enum: ORDER_STATUSES, required: true },
-    hasBeenModified: { type: Boolean, default: false },
-    hasInvoice: { type: Boolean, default: false },
-    isInQbo: { type: Boolean, default: false },
-    qboId: { type: String, default: null },
-    syncToken: { type: String, default: null },
-    details: { type: detailsSchema, required: true },
-    lines: { type: [lineSchema], default: [] },
-    subtotalCents: { type: Number, required: true, min: 0 },
-    truckingCents: { type: Number, required: true, min: 0 },
-    taxCents: { type: Number, required: true, min: 0 },
-    totalCents: { type: Number, required: true, min: 0 },
-    customer: {
-      type: new Schema(
-        {
-          email: { type: String, required: true },
-          displayName: { type: String, default: '' },
-          ownCompany: { type: String, default: null },
-          qboId: { type: String, default: null },
-        },
-        { _id: false },
-      ),
-      required: true,
+function orderSchema(orderType: OrderType) {
+  return new Schema<Estimate>(
+    {
+      docNumber: { type: String, required: true },
+      userId: { type: String, required: true },
+      cartId: { type: String, required: true },
+      ...(orderType === 'invoice' ? { estimateId: { type: String, required: true } } : {}),
+      idempotencyScope: { type: String },
+      status: { type: String, enum: ORDER_STATUSES, required: true },
+      hasBeenModified: { type: Boolean, default: false },
+      hasInvoice: { type: Boolean, default: false },
+      isInQbo: { type: Boolean, default: false },
+      qboId: { type: String, default: null },
+      syncToken: { type: String, default: null },
+      details: { type: detailsSchema, required: true },
+      lines: { type: [lineSchema], default: [] },
+      subtotalCents: { type: Number, required: true, min: 0 },
+      truckingCents: { type: Number, required: true, min: 0 },
+      taxCents: { type: Number, required: true, min: 0 },
+      totalCents: { type: Number, required: true, min: 0 },
+      customer: {
+        type: new Schema(
+          {
+            email: { type: String, required: true },
+            displayName: { type: String, default: '' },
+            ownCompany: { type: String, default: null },
+            qboId: { type: String, default: null },
+          },
+          { _id: false },
+        ),
+        required: true,
+      },
+      revision: { type: Number, default: 0, min: 0 },
     },
-  },
-  { timestamps: true },
-);
+    { timestamps: true },
+  );
+}
+
+const estimateSchema = orderSchema('estimate');
 // One estimate per cart: a second submission of the same cart (double click, two tabs) is refused.
 estimateSchema.index({ cartId: 1 }, { unique: true });
 estimateSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });
@@ -100,8 +114,35 @@ export function estimateModel(connection: Connection): EstimateModel {
   return connection.model<Estimate>('Estimate', estimateSchema, 'estimates');
 }
 
-export function estimateRecord(doc: Estimate): EstimateRecord {
+const invoiceSchema = orderSchema('invoice');
+/**
+ * One invoice per estimate: of two racing requests (with or without the same Idempotency-Key),
+ * one insert wins and the other finds the winner.
+ */
+invoiceSchema.index({ estimateId: 1 }, { unique: true });
+invoiceSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });
+// The estimate's DocNumber (one invoice per estimate, so unique too).
+invoiceSchema.index({ docNumber: 1 }, { unique: true });
+invoiceSchema.index({ userId: 1, createdAt: -1 });
+invoiceSchema.index({ createdAt: -1 });
+invoiceSchema.plugin(outboxPlugin);
+
+export type InvoiceModel = Model<Estimate>;
+
+export function invoiceModel(connection: Connection): InvoiceModel {
+  return connection.model<Estimate>('Invoice', invoiceSchema, 'invoices');
+}
+
+/** A stored estimate or invoice as the domain sees it. */
+export function orderRecord(doc: Estimate, orderType: OrderType): OrderRecord {
+  return { ...estimateRecord(doc), orderType, estimateId: doc.estimateId ?? null };
+}
+
+export function estimateRecord(doc: Estimate): OrderRecord {
   return {
+    orderType: 'estimate',
+    estimateId: null,
+    revision: doc.revision ?? 0,
     id: doc._id.toString(),
     docNumber: doc.docNumber,
     userId: doc.userId,
