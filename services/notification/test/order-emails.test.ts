@@ -159,13 +159,24 @@ describe('who is told what', () => {
     ).toEqual([['customer', 'ana@example.com', 'Your estimate #1042 was updated']]);
   });
 
+  it('a customer editing an estimate not yet in QuickBooks: the staff, pending review', () => {
+    const pending = order({ status: 'Pending', isInQbo: false, qboId: null, hasBeenModified: true });
+    const [notice] = mails({
+      type: 'EstimateUpdated',
+      payload: { order: pending, actor: customerActor, changed: ['groupName'] },
+    });
+    expect(notice?.email.subject).toBe('Estimate #1042 was edited by Evergreen <Weddings> – pending review');
+    expect(notice?.email.text).toContain('Status: Pending\n');
+    expect(notice?.email.text).not.toContain('QuickBooks');
+  });
+
   it("a customer's edit approved (bookkeeping only, the flag cleared): the customer", () => {
     expect(
       decided({
         type: 'EstimateUpdated',
         payload: { order: order(), actor: systemActor, changed: ['hasBeenModified', 'qboId', 'syncToken'] },
       }),
-    ).toEqual([['customer', 'ana@example.com', 'Your changes to estimate #1042 were approved']]);
+    ).toEqual([['customer', 'ana@example.com', 'The changes to your estimate #1042 were approved']]);
   });
 
   it('bookkeeping alone, or nothing changed: nothing', () => {

@@ -208,7 +208,7 @@ describe('order lifecycle events → e-mails', () => {
     expect(subjects(toCustomer)).toEqual(
       [
         `Your estimate #${pending.docNumber} was approved`,
-        `Your changes to estimate #${pending.docNumber} were approved`,
+        `The changes to your estimate #${pending.docNumber} were approved`,
         `Your invoice request was received (invoice #${invoice.docNumber}, pending review)`,
         `Your invoice #${invoice.docNumber} was approved`,
         `Your invoice #${invoice.docNumber} was updated`,

@@ -99,9 +99,10 @@ function customerName(order: Order): string {
 
 /** The status as each side sees it (spec §4: a modified order is 'Pending Approval' / 'Pending Update'). */
 function statusLabel(order: Order, recipient: Recipient): string {
-  if (order.hasBeenModified && (order.status === 'Pending' || order.status === 'Open'))
-    return recipient === 'customer' ? 'Pending Approval' : 'Pending Update';
-  return order.status;
+  if (!order.hasBeenModified || (order.status !== 'Pending' && order.status !== 'Open')) return order.status;
+  if (recipient === 'customer') return 'Pending Approval';
+  // Staff update a modified order in QuickBooks; one not there yet is simply still pending.
+  return order.isInQbo ? 'Pending Update' : order.status;
 }
 
 interface Message {
@@ -249,10 +250,13 @@ function updated(
   const changed = changeLabels(changedFields);
   if (actor.role === 'customer') {
     if (changed.length === 0) return [];
+    const inQbo = order.isInQbo;
     return [
       toStaff(brand, staffEmail, order, {
-        subject: `${capitalized(ref)} was edited by ${customerName(order)} – pending update`,
-        intro: `${customerName(order)} edited ${ref}. It is pending update: review the changes and update it in QuickBooks.`,
+        subject: `${capitalized(ref)} was edited by ${customerName(order)} – pending ${inQbo ? 'update' : 'review'}`,
+        intro: inQbo
+          ? `${customerName(order)} edited ${ref}. It is pending update: review the changes and update it in QuickBooks.`
+          : `${customerName(order)} edited ${ref}, which is pending review.`,
         changed,
       }),
     ];
@@ -266,8 +270,10 @@ function updated(
       }),
     ];
   }
-  // Nothing a person edited: only bookkeeping. The one piece of news in that is a customer's edit
-  // being approved (the modified order landed in QuickBooks, clearing the flag).
+  // Nothing a person edited: only bookkeeping. The one piece of news in that is the order leaving
+  // 'Pending Approval' (the modified order landed in QuickBooks, clearing the flag). Whoever made
+  // the changes, the customer saw them pending approval. A landing that also changes the status is
+  // told by its StatusChanged.
   if (
     changedFields.includes('hasBeenModified') &&
     !order.hasBeenModified &&
@@ -275,8 +281,8 @@ function updated(
   ) {
     return [
       toCustomer(brand, order, {
-        subject: `Your changes to ${ref} were approved`,
-        intro: `The changes you made to your ${ref} were approved.`,
+        subject: `The changes to your ${ref} were approved`,
+        intro: `The latest changes to your ${ref} were approved; it is no longer pending approval.`,
       }),
     ];
   }
