@@ -2,24 +2,27 @@ import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { OrderConfig } from './config';
 import { buildOrderContext, CONSUMERS, type OrderContext, SERVICE_NAME } from './context';
 import { accountingEventHandlers } from './events/accounting';
+import { invoiceEventHandlers } from './events/invoices';
 import { cartEventHandlers, truckingFeeEventHandlers, userEventHandlers } from './events/projections';
 import { estimateRoutes } from './routes/estimates';
+import { invoiceRoutes } from './routes/invoices';
 import { ensureDocNumberCounter } from './store/writes';
 
 export type { OrderContext } from './context';
 
 export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
   await app.register(async (scope) => estimateRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => invoiceRoutes(scope as ServiceApp, ctx));
 }
 
-/** The order service: estimates (invoices come with the back-office issues). */
+/** The order service: estimates and invoices, their lifecycle (domain/lifecycle.ts) and events. */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
   return {
     name: SERVICE_NAME,
     config,
     publishes: ['order'],
     build: buildOrderContext,
-    outbox: (ctx) => [ctx.estimates],
+    outbox: (ctx) => [ctx.estimates, ctx.invoices],
     consumers: (ctx) => [
       { name: CONSUMERS.carts.name, topics: [CONSUMERS.carts.topic], handlers: cartEventHandlers(ctx) },
       {
@@ -32,6 +35,11 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
         name: CONSUMERS.accounting.name,
         topics: [CONSUMERS.accounting.topic],
         handlers: accountingEventHandlers(ctx),
+      },
+      {
+        name: CONSUMERS.invoices.name,
+        topics: [CONSUMERS.invoices.topic],
+        handlers: invoiceEventHandlers(ctx),
       },
     ],
     routes: registerRoutes,

@@ -4,7 +4,7 @@ import type { Admin } from 'kafkajs';
 import type { OrderConfig } from './config';
 import { calendarDate } from './domain/modification';
 import { type CounterModel, counterModel } from './store/counter-model';
-import { type EstimateModel, estimateModel } from './store/estimate-model';
+import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } from './store/estimate-model';
 import {
   type CartProjectionModel,
   cartProjectionModel,
@@ -23,12 +23,15 @@ export const CONSUMERS = {
   truckingFee: { name: 'trucking-fee', topic: 'catalogue' },
   users: { name: 'users', topic: 'user' },
   accounting: { name: 'accounting', topic: 'accounting' },
+  /** Our own InvoiceCreated: closes the invoice's estimate (store/orders.ts, closeInvoicedEstimate). */
+  invoices: { name: 'invoices', topic: 'order' },
 } as const satisfies Record<string, { name: string; topic: AggregateType }>;
 
 export type ConsumerKey = keyof typeof CONSUMERS;
 
 export interface OrderContext extends BaseContext<OrderConfig> {
   estimates: EstimateModel;
+  invoices: InvoiceModel;
   counters: CounterModel;
   carts: CartProjectionModel;
   truckingFee: TruckingFeeModel;
@@ -57,6 +60,7 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
   return {
     ...base,
     estimates: estimateModel(base.connection),
+    invoices: invoiceModel(base.connection),
     counters: counterModel(base.connection),
     carts: cartProjectionModel(base.connection),
     truckingFee: truckingFeeModel(base.connection),

@@ -183,6 +183,7 @@ describe('GET /estimate/{id}', () => {
         'createdAt',
         'CartProducts',
         'User',
+        'actions',
       ].sort(),
     );
     expect(res.body.result).toMatchObject({

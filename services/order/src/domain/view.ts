@@ -36,7 +36,7 @@ export type EstimateRecord = OrderRecord;
  * The estimate as the API shows it (spec §3 Order): the spec's field names, every event-detail and
  * will-call field present (null when not filled in), money in dollars, lines as CartProducts.
  */
-export function estimateView(estimate: EstimateRecord) {
+export function estimateView(estimate: OrderRecord) {
   const details = Object.fromEntries(
     DETAIL_FIELDS.map((field) => [field, estimate.details[field] ?? null]),
   ) as Record<EstimateDetailField, string | null>;
@@ -73,4 +73,15 @@ export function estimateView(estimate: EstimateRecord) {
       qboId: estimate.customer.qboId,
     },
   };
+}
+
+/**
+ * An estimate or invoice as the API shows it: the estimate view; an invoice has EstimateId (the
+ * estimate it came from) instead of hasInvoice. `actions` (the caller's buttons) is added by the routes.
+ */
+export function orderView(order: OrderRecord) {
+  const { hasInvoice, ...common } = estimateView(order);
+  return order.orderType === 'invoice'
+    ? { ...common, EstimateId: order.estimateId ?? '' }
+    : { ...common, hasInvoice };
 }

@@ -2,29 +2,34 @@ import { QboRecordSynced } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import { isValidObjectId } from 'mongoose';
 import type { OrderContext } from '../context';
+import type { Actor, QboAction } from '../domain/lifecycle';
+import { changeOrder } from '../store/orders';
+
+const SYSTEM: Actor = { role: 'system', userId: null };
 
 /**
- * From accounting-sync: an estimate that landed in QuickBooks (created or updated there) is Open,
- * isInQbo, and no longer modified (spec §4); other QuickBooks writes (sent, rejected) only move its
- * SyncToken. Terminal estimates are never reopened.
+ * From accounting-sync: a QuickBooks write of an estimate or invoice, through the one `decide`
+ * (command qboSynced). An estimate created or updated there is Open, isInQbo, no longer modified;
+ * an invoice also opens when sent from there (spec §4). Other outcomes (rejected, voided) and any
+ * outcome for a terminal order only record the QuickBooks id and SyncToken: never reopened. The
+ * change and its event are one guarded write; a redelivered outcome decides "nothing to change".
  */
 export function accountingEventHandlers(ctx: OrderContext): Record<string, EventHandler> {
-  return eventHandler(QboRecordSynced, async ({ payload }) => {
-    if (payload.kind !== 'estimate' || !isValidObjectId(payload.recordId)) return;
-    const landed = payload.action === 'created' || payload.action === 'updated';
-    await ctx.estimates.updateOne(
-      { _id: payload.recordId, status: { $in: ['Pending', 'Open'] } },
+  return eventHandler(QboRecordSynced, async ({ payload, correlationId }) => {
+    if ((payload.kind !== 'estimate' && payload.kind !== 'invoice') || !isValidObjectId(payload.recordId))
+      return;
+    await changeOrder(
+      ctx,
+      payload.kind,
+      payload.recordId,
       {
-        $set: landed
-          ? {
-              status: 'Open',
-              isInQbo: true,
-              hasBeenModified: false,
-              qboId: payload.qboId,
-              syncToken: payload.syncToken,
-            }
-          : { syncToken: payload.syncToken },
+        action: 'qboSynced',
+        qboAction: payload.action as QboAction,
+        qboId: payload.qboId,
+        syncToken: payload.syncToken,
       },
+      SYSTEM,
+      correlationId,
     );
   });
 }

@@ -1,51 +1,22 @@
 import {
   badRequest,
   conflict,
-  findList,
   forbidden,
   HttpError,
   hasRole,
-  type ListSpec,
-  listQuerySchema,
   notFound,
-  objectIdParam,
   type ServiceApp,
-  sendList,
   serviceUnavailable,
 } from '@decor/kit';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OrderContext } from '../context';
 import { parseDetails, withCustomerName } from '../domain/details';
-import {
-  buildEstimate,
-  cartRefusal,
-  MESSAGES,
-  ORDER_STATUSES,
-  type OrderStatus,
-  statusFromQuery,
-} from '../domain/estimate';
-import { canBeModified } from '../domain/modification';
-import { estimateView } from '../domain/view';
-import { type Estimate, estimateRecord } from '../store/estimate-model';
+import { buildEstimate, cartRefusal, MESSAGES } from '../domain/estimate';
+import type { Estimate } from '../store/estimate-model';
 import { type CartProjection, cartSnapshot, TRUCKING_FEE_DOC } from '../store/projection-models';
 import { insertEstimate } from '../store/writes';
-import { EstimateView, ForeignId, IdempotencyHeaders, SubmitEstimateBody, SubmittedResult } from './schemas';
-
-const LIST_SPEC = {
-  orderFields: ['createdAt', 'updatedAt', 'eventDate', 'status'],
-  defaultOrder: 'createdAt:DESC',
-  likeFields: ['DocNumber'],
-  filters: {
-    status: Type.String({ minLength: 1, maxLength: 20 }),
-    hasBeenModified: Type.Boolean(),
-    UserId: ForeignId,
-  },
-  paths: { DocNumber: 'docNumber', UserId: 'userId', eventDate: 'details.eventDate' },
-} satisfies ListSpec;
-
-/** Never sent to clients: the relay's outbox and the idempotency bookkeeping. */
-const HIDDEN = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0, idempotencyScope: 0 } as const;
+import { orderReadAndUpdateRoutes } from './orders';
+import { IdempotencyHeaders, SubmitEstimateBody, SubmittedResult } from './schemas';
 
 const ACCOUNT_NOT_READY = 'Your account is still being set up; please try again in a moment';
 
@@ -153,62 +124,5 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
     },
   );
 
-  app.get(
-    '/estimate',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        summary: "Estimates: a customer's own, or everyone's for staff (optional UserId); newest first",
-        security: [{ session: [] }],
-        querystring: listQuerySchema(LIST_SPEC),
-        response: { 200: Type.Object({ result: Type.Array(EstimateView) }) },
-      },
-    },
-    async (request, reply) => {
-      const query = { ...request.query };
-      if (query.status !== undefined) {
-        const status: OrderStatus | undefined = statusFromQuery(query.status);
-        if (!status) throw badRequest(`status must be one of: ${ORDER_STATUSES.join(', ')}`);
-        query.status = status;
-      }
-      if (!hasRole(request.user, 'staff')) {
-        // A customer sees only their own orders; asking for someone else's finds nothing.
-        if (query.UserId !== undefined && query.UserId !== request.user.id) return sendList(reply, [], 0);
-        query.UserId = request.user.id;
-      }
-      const { items, total } = await findList(ctx.estimates, query, LIST_SPEC, HIDDEN);
-      return sendList(
-        reply,
-        items.map((estimate) => estimateView(estimateRecord(estimate))),
-        total,
-      );
-    },
-  );
-
-  app.get(
-    '/estimate/:id',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        summary:
-          'One estimate (customers: their own); header can-be-modified says whether the customer may edit it',
-        security: [{ session: [] }],
-        params: objectIdParam,
-        response: {
-          200: Type.Object({ result: EstimateView }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const estimate = await ctx.estimates.findById(request.params.id, HIDDEN).lean();
-      const visible = estimate && (estimate.userId === request.user.id || hasRole(request.user, 'staff'));
-      if (!visible) throw notFound(MESSAGES.estimateNotFound);
-      const modifiable = canBeModified(
-        { status: estimate.status, eventDate: estimate.details?.eventDate ?? '' },
-        ctx.today(),
-      );
-      reply.header('can-be-modified', String(modifiable));
-      return { result: estimateView(estimateRecord(estimate)) };
-    },
-  );
+  await orderReadAndUpdateRoutes(app, ctx, 'estimate');
 }

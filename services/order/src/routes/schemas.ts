@@ -159,3 +159,31 @@ export const EstimateView = Type.Object({
     qboId: nullableText,
   }),
 });
+
+const Availability = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Type.Optional(Type.String({ description: "Spec §6's tooltip, when the button is disabled" })),
+});
+
+/** The caller's buttons on this order, from the lifecycle's `decide` (domain/lifecycle.ts). */
+export const OrderActions = Type.Object(
+  {
+    edit: Availability,
+    requestInvoice: Availability,
+    sendToQbo: Availability,
+    updateInQbo: Availability,
+    complete: Availability,
+    cancel: Availability,
+  },
+  { description: 'What the caller may do now; disabled buttons carry the spec §6 tooltip (reason)' },
+);
+
+const { hasInvoice: _hasInvoice, ...commonViewProperties } = EstimateView.properties;
+
+export const EstimateWithActions = Type.Object({ ...EstimateView.properties, actions: OrderActions });
+
+export const InvoiceView = Type.Object({
+  ...commonViewProperties,
+  EstimateId: Type.String({ description: 'The estimate this invoice was created from' }),
+  actions: OrderActions,
+});

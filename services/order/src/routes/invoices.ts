@@ -1,0 +1,83 @@
+import { conflict, notFound, type ServiceApp } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { OrderContext } from '../context';
+import { decide, refusalMessage } from '../domain/lifecycle';
+import type { OrderRecord } from '../domain/view';
+import { type Estimate, orderRecord } from '../store/estimate-model';
+import { closeInvoicedEstimate, HIDDEN, insertInvoice, readOrder } from '../store/orders';
+import { actorOf, NOT_FOUND, orderReadAndUpdateRoutes, refusalError, sendOrder, visibleTo } from './orders';
+import { CreateInvoiceBody, IdempotencyHeaders, InvoiceView } from './schemas';
+
+export const KEY_REUSED = 'This Idempotency-Key was already used for another invoice request';
+
+/** The invoice an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
+async function byScope(ctx: OrderContext, idempotencyScope: string): Promise<OrderRecord | null> {
+  const doc = await ctx.invoices.findOne({ idempotencyScope }, HIDDEN).lean<Estimate>();
+  return doc ? orderRecord(doc, 'invoice') : null;
+}
+
+export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
+  app.post(
+    '/invoice',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary:
+          'Request an invoice from an Open, unmodified estimate without one (customers: their own; staff)',
+        description:
+          "The invoice starts Pending with the estimate's DocNumber, lines and totals; the estimate becomes " +
+          'Closed with hasInvoice. Publishes InvoiceCreated, then EstimateStatusChanged. With an Idempotency-Key ' +
+          'a repeated request answers the same invoice (200); one invoice per estimate whatever the race (409).',
+        security: [{ session: [] }],
+        headers: IdempotencyHeaders,
+        body: CreateInvoiceBody,
+        response: { 200: Type.Object({ result: InvoiceView }), 201: Type.Object({ result: InvoiceView }) },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request.user);
+      const estimateId = request.body.EstimateId;
+      const key = request.headers['idempotency-key'];
+      const idempotencyScope = key === undefined ? undefined : `${request.user.id}:${key}`;
+      const replay = (invoice: OrderRecord, res: FastifyReply) => {
+        if (invoice.estimateId !== estimateId) throw conflict(KEY_REUSED);
+        return sendOrder(res.code(200), invoice, actor, ctx.today());
+      };
+      /** The same key sent twice at once: the other request's invoice, once it exists. */
+      const winner = async () => (idempotencyScope ? byScope(ctx, idempotencyScope) : null);
+
+      const earlier = await winner();
+      if (earlier) return replay(earlier, reply);
+
+      const estimate = await readOrder(ctx, 'estimate', estimateId);
+      if (!estimate || !visibleTo(request.user)(estimate)) throw notFound(NOT_FOUND.estimate);
+      const decision = decide(estimate, { action: 'requestInvoice' }, actor, ctx.today());
+      if (!decision.ok) {
+        const won = await winner();
+        if (won) return replay(won, reply);
+        throw refusalError(decision.code, estimate.status);
+      }
+      const outcome = await insertInvoice(ctx, estimate, actor, idempotencyScope, request.id);
+      if ('duplicate' in outcome) {
+        const won = await winner();
+        if (won) return replay(won, reply);
+        throw conflict(refusalMessage('hasInvoice', estimate.status));
+      }
+      // The estimate's half (Closed, hasInvoice): done now, and repaired by our InvoiceCreated
+      // consumer if this fails or the process dies here (store/orders.ts, closeInvoicedEstimate).
+      try {
+        await closeInvoicedEstimate(ctx, estimate.id, actor, request.id);
+      } catch (err) {
+        request.log.warn(
+          { err, estimateId: estimate.id },
+          'estimate not closed yet; the InvoiceCreated consumer will',
+        );
+      }
+      await ctx.eventsPublished();
+      return sendOrder(reply.code(201), outcome.inserted, actor, ctx.today());
+    },
+  );
+
+  await orderReadAndUpdateRoutes(app, ctx, 'invoice');
+}

@@ -1,0 +1,268 @@
+import { ORDER_FIELD, type OrderType, toCents } from '@decor/contracts';
+import {
+  badRequest,
+  findList,
+  HttpError,
+  hasRole,
+  type ListSpec,
+  listQuerySchema,
+  notFound,
+  objectIdParam,
+  type ServiceApp,
+  type SessionUser,
+  sendList,
+} from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { OrderContext } from '../context';
+import { DETAIL_FIELDS, type DetailsInput, parseDetails, withCustomerName } from '../domain/details';
+import { type EstimateLine, ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
+import {
+  type Actor,
+  availableActions,
+  type Command,
+  type RefusalCode,
+  refusalMessage,
+} from '../domain/lifecycle';
+import { type OrderRecord, orderView } from '../domain/view';
+import { type Estimate, orderRecord } from '../store/estimate-model';
+import { changeOrder, HIDDEN, modelOf } from '../store/orders';
+import {
+  EstimateWithActions,
+  ForeignId,
+  InvoiceView,
+  ObjectIdText,
+  UpdateEstimateBody,
+  UpdateInvoiceBody,
+} from './schemas';
+
+export const NOT_FOUND: Record<OrderType, string> = {
+  estimate: 'Estimate not found',
+  invoice: 'Invoice not found',
+};
+
+const LIST_FILTERS = {
+  status: Type.String({ minLength: 1, maxLength: 20 }),
+  hasBeenModified: Type.Boolean(),
+  UserId: ForeignId,
+};
+
+const LIST_COMMON = {
+  orderFields: ['createdAt', 'updatedAt', 'eventDate', 'status'],
+  defaultOrder: 'createdAt:DESC',
+  likeFields: ['DocNumber'],
+  paths: {
+    DocNumber: 'docNumber',
+    UserId: 'userId',
+    EstimateId: 'estimateId',
+    eventDate: 'details.eventDate',
+  },
+};
+
+export const LIST_SPECS = {
+  estimate: { ...LIST_COMMON, filters: LIST_FILTERS },
+  invoice: { ...LIST_COMMON, filters: { ...LIST_FILTERS, EstimateId: ObjectIdText } },
+} satisfies Record<OrderType, ListSpec>;
+
+/** Who is asking, as the lifecycle and the events name them. */
+export function actorOf(user: SessionUser): Actor {
+  return { role: hasRole(user, 'staff') ? 'staff' : 'customer', userId: user.id };
+}
+
+/** A customer sees and changes only their own orders; staff, everyone's. */
+export function visibleTo(user: SessionUser) {
+  const staff = hasRole(user, 'staff');
+  return (order: Pick<OrderRecord, 'userId'>) => staff || order.userId === user.id;
+}
+
+/** HTTP only at the edge: who-may-ask refusals are 403, every product rule 409. */
+const FORBIDDEN_CODES: ReadonlySet<RefusalCode> = new Set(['staffOnly', 'systemOnly', 'linesStaffOnly']);
+
+export function refusalError(code: RefusalCode, status: string): HttpError {
+  return new HttpError(FORBIDDEN_CODES.has(code) ? 403 : 409, refusalMessage(code, status));
+}
+
+/** The order as the caller sees it, with the caller's buttons. */
+export function viewFor(order: OrderRecord, actor: Actor, today: string) {
+  return { ...orderView(order), actions: availableActions(order, actor, today) };
+}
+
+/**
+ * The `can-be-modified` header: whether the caller may edit now (customers: not terminal and 3+ days
+ * before the event; staff: not terminal), the same `decide` as the `actions.edit` button.
+ */
+export function sendOrder(reply: FastifyReply, order: OrderRecord, actor: Actor, today: string) {
+  const view = viewFor(order, actor, today);
+  return reply.header('can-be-modified', String(view.actions.edit.allowed)).send({ result: view });
+}
+
+type UpdateBody = Partial<Record<string, unknown>> & {
+  status?: 'Voided' | 'Completed';
+  CartProducts?: {
+    id: string;
+    name: string;
+    description?: string;
+    qty: number;
+    price: number;
+    qboId?: string | null;
+  }[];
+};
+
+/**
+ * The edit of a PUT, computed from the order as stored now: the sent fields replace the stored ones
+ * (null or blank clears an optional one), the required ones must stay filled, the read-only names
+ * may only be sent unchanged (400 otherwise) and are set by the server (the will-call name follows
+ * whether will call is used); staff may send CartProducts (the totals are recomputed by `decide`).
+ */
+export function editCommand(order: OrderRecord, body: UpdateBody): Command {
+  const sentFields = DETAIL_FIELDS.filter((field) => body[field] !== undefined);
+  let details: OrderRecord['details'] | undefined;
+  if (sentFields.length > 0) {
+    const merged: DetailsInput = { ...order.details };
+    for (const field of sentFields) {
+      const raw = body[field] as string | null;
+      const value = raw === null ? '' : raw.trim();
+      if (ORDER_FIELD[field].readOnly) {
+        if (value !== '' && value !== (order.details[field] ?? '')) throw badRequest(`${field} is read-only`);
+        continue;
+      }
+      merged[field] = value === '' ? undefined : value;
+    }
+    const parsed = parseDetails(merged);
+    if ('problem' in parsed) throw badRequest(parsed.problem);
+    details = withCustomerName(parsed.details, order.details.customerName ?? order.customer.ownCompany ?? '');
+  }
+  const lines: EstimateLine[] | undefined = body.CartProducts?.map((line) => ({
+    productId: line.id,
+    name: line.name.trim(),
+    description: line.description ?? '',
+    qty: line.qty,
+    priceCents: toCents(line.price),
+    totalCents: 0, // recomputed by decide
+    qboId: line.qboId ?? null,
+  }));
+  return { action: 'edit', ...(details ? { details } : {}), ...(lines ? { lines } : {}) };
+}
+
+/** GET list, GET one and PUT of one document type (estimates and invoices share them). */
+export async function orderReadAndUpdateRoutes(
+  app: ServiceApp,
+  ctx: OrderContext,
+  orderType: OrderType,
+): Promise<void> {
+  const path = `/${orderType}`;
+  const spec = LIST_SPECS[orderType];
+  const View = orderType === 'invoice' ? InvoiceView : EstimateWithActions;
+  const UpdateBody = orderType === 'invoice' ? UpdateInvoiceBody : UpdateEstimateBody;
+  const label = orderType === 'invoice' ? 'Invoices' : 'Estimates';
+
+  app.get(
+    path,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: `${label}: a customer's own, or everyone's for staff (optional UserId); newest first`,
+        description:
+          'Filters: status (any case), hasBeenModified, UserId (staff), like=DocNumber:<prefix>' +
+          (orderType === 'invoice' ? ', EstimateId' : '') +
+          '; limit (20, max 100), offset, order=<createdAt|updatedAt|eventDate|status>:<ASC|DESC>; the total in total_count. ' +
+          "Each row has the caller's actions.",
+        security: [{ session: [] }],
+        querystring: listQuerySchema(spec as ListSpec<typeof spec.filters>),
+        response: { 200: Type.Object({ result: Type.Array(View) }) },
+      },
+    },
+    async (request, reply) => {
+      const query = { ...(request.query as Record<string, unknown>) };
+      if (query.status !== undefined) {
+        const status: OrderStatus | undefined = statusFromQuery(String(query.status));
+        if (!status) throw badRequest(`status must be one of: ${ORDER_STATUSES.join(', ')}`);
+        query.status = status;
+      }
+      if (!hasRole(request.user, 'staff')) {
+        // A customer sees only their own orders; asking for someone else's finds nothing.
+        if (query.UserId !== undefined && query.UserId !== request.user.id) return sendList(reply, [], 0);
+        query.UserId = request.user.id;
+      }
+      const { items, total } = await findList(modelOf(ctx, orderType), query, spec as ListSpec, HIDDEN);
+      const actor = actorOf(request.user);
+      const today = ctx.today();
+      return sendList(
+        reply,
+        (items as Estimate[]).map((doc) => viewFor(orderRecord(doc, orderType), actor, today)),
+        total,
+      );
+    },
+  );
+
+  app.get(
+    `${path}/:id`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: `One ${orderType} (customers: their own); header can-be-modified says whether the caller may edit it`,
+        security: [{ session: [] }],
+        params: objectIdParam,
+        response: { 200: Type.Object({ result: View }) },
+      },
+    },
+    async (request, reply) => {
+      const doc = await modelOf(ctx, orderType).findById(request.params.id, HIDDEN).lean<Estimate>();
+      const order = doc ? orderRecord(doc, orderType) : null;
+      if (!order || !visibleTo(request.user)(order)) throw notFound(NOT_FOUND[orderType]);
+      return sendOrder(reply, order, actorOf(request.user), ctx.today());
+    },
+  );
+
+  app.put(
+    `${path}/:id`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary:
+          orderType === 'invoice'
+            ? "Edit an invoice's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels, { status: 'Completed' } completes (staff)"
+            : "Edit an estimate's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels",
+        description:
+          'Editing sets hasBeenModified and publishes ' +
+          (orderType === 'invoice' ? 'InvoiceUpdated' : 'EstimateUpdated') +
+          '; a status change publishes ' +
+          (orderType === 'invoice'
+            ? 'InvoiceStatusChanged (and InvoiceCompleted)'
+            : 'EstimateStatusChanged') +
+          ". Refusals: 409 with the spec's sentence (terminal, within 3 days for customers, …), 403 staff-only.",
+        security: [{ session: [] }],
+        params: objectIdParam,
+        body: UpdateBody,
+        response: { 200: Type.Object({ result: View }) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as UpdateBody;
+      const actor = actorOf(request.user);
+      const { status, ...fields } = body;
+      if (status !== undefined && Object.keys(fields).length > 0)
+        throw badRequest('status cannot be changed together with other fields');
+      const command = (order: OrderRecord): Command =>
+        status === 'Voided'
+          ? { action: 'cancel' }
+          : status === 'Completed'
+            ? { action: 'complete' }
+            : editCommand(order, body);
+      const outcome = await changeOrder(
+        ctx,
+        orderType,
+        request.params.id,
+        command,
+        actor,
+        request.id,
+        visibleTo(request.user),
+      );
+      if (!outcome.order || !outcome.decision) throw notFound(NOT_FOUND[orderType]);
+      if (!outcome.decision.ok) throw refusalError(outcome.decision.code, outcome.order.status);
+      // accounting-sync and the notification service act on these events; the client reads next.
+      if (outcome.published) await ctx.eventsPublished();
+      return sendOrder(reply, outcome.order, actor, ctx.today());
+    },
+  );
+}
