@@ -6,10 +6,19 @@ import {
   type CartState,
   type EventContract,
   type EventEnvelope,
+  QboRecordSynced,
   UserCreated,
 } from '@decor/contracts';
 import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
-import { type Answer, call, eventually, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import {
+  type Answer,
+  call,
+  consumerCaughtUp,
+  eventually,
+  RUN_ID,
+  serviceEnv,
+  topicEvents,
+} from '@decor/kit/src/testing';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';
@@ -199,3 +208,56 @@ export async function allOrderEvents(service: Order): Promise<EventEnvelope[]> {
   const count = offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
   return topicEvents(service.ctx.kafka, topic, (seen) => seen.length >= count, { timeoutMs: 20_000 });
 }
+
+/** A date `days` after today (UTC, the service's default business time zone). */
+export function daysFromToday(days: number): string {
+  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+  return date.toISOString().slice(0, 10);
+}
+
+/** One estimate of `customer`, from a new active cart of theirs. */
+export async function submitted(
+  service: Order,
+  customer: TestCustomer,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; DocNumber: string }> {
+  const cart = cartState(customer.id, [line('SEA-CH-001', 2, 1250)]);
+  await cartProjected(service, cart.id, await publishCart(service, cart));
+  const res = await submit(service, customer.token, estimateBody(cart.id, extra));
+  if (res.status !== 201) throw new Error(`submission answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.result;
+}
+
+/** accounting-sync's report of a QuickBooks write, once our accounting consumer has handled it. */
+export async function qboSynced(
+  service: Order,
+  kind: 'estimate' | 'invoice',
+  recordId: string,
+  action: 'created' | 'updated' | 'sent' | 'voided' | 'rejected',
+  qboId = '145',
+  syncToken = '0',
+): Promise<void> {
+  await publish(service, QboRecordSynced, `${kind}:${recordId}`, {
+    kind,
+    recordId,
+    qboId,
+    syncToken,
+    action,
+    revision: 1,
+  });
+  await consumerCaughtUp(service.ctx, 'accounting', 'accounting');
+}
+
+/** The events on this run's order topic about one order, in order. */
+export async function eventsOf(service: Order, aggregateId: string): Promise<EventEnvelope[]> {
+  return (await allOrderEvents(service)).filter((e) => e.aggregateId === aggregateId);
+}
+
+export const orderCall = (
+  service: Order,
+  method: string,
+  path: string,
+  token: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+) => request(service.url, path, { method, token, json, headers });
