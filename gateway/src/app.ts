@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
+import { registerOrderStreams } from './order-stream';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 
@@ -73,6 +74,8 @@ export async function buildGateway(
   // at the root beside /healthz: nothing under /api reaches a service's /metrics.
   upstreamMetrics(app, { apiPrefix: '/api' });
   await app.register(apiProxy, { prefix: '/api', config, upstreams, catalogueCache });
+  // Live order status (SSE); reads the order topic only once someone streams.
+  registerOrderStreams(app, config);
   await app.register(apiDocs, { upstreams });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
   // Last: nothing after it can fail and leave its Kafka consumer running.

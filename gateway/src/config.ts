@@ -33,6 +33,19 @@ export const gatewayConfigSchema = Type.Object({
    * reach). 0 turns the cache off: those reads are proxied like every other call.
    */
   GATEWAY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
+  /**
+   * Live order status streams (src/order-stream.ts, `GET /api/orders/events`): at most this many
+   * open on one instance (429 beyond); 0 turns the endpoint off (no order topic consumer either).
+   */
+  ORDER_STREAM_MAX_STREAMS: Type.Integer({ minimum: 0, maximum: 100_000, default: 2_000 }),
+  /** At most this many open streams per user on one instance (tabs, devices); 429 beyond. */
+  ORDER_STREAM_MAX_PER_USER: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  /** A comment line this often keeps idle streams open through proxies. */
+  ORDER_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  /** Recent order events kept for `Last-Event-ID` resume: at most this many… */
+  ORDER_STREAM_BUFFER_EVENTS: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 10_000 }),
+  /** …and none older than this. */
+  ORDER_STREAM_BUFFER_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 300_000 }),
   /** Built frontends: the shell at /, remotes under /<folder>/. Missing folders are skipped. */
   FRONTENDS_DIR: Type.String({ default: '' }),
 });
