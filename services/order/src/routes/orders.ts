@@ -128,6 +128,10 @@ export function editCommand(order: OrderRecord, body: UpdateBody): Command {
       }
       merged[field] = value === '' ? undefined : value;
     }
+    // Will call is in use while any will-call field is filled: when the client sent some, judge by
+    // those (the stored read-only name alone does not keep it in use).
+    if (sentFields.some((field) => ORDER_FIELD[field].willCall && !ORDER_FIELD[field].readOnly))
+      merged.willCallCustomerName = undefined;
     const parsed = parseDetails(merged);
     if ('problem' in parsed) throw badRequest(parsed.problem);
     details = withCustomerName(parsed.details, order.details.customerName ?? order.customer.ownCompany ?? '');
