@@ -246,4 +246,31 @@ describe('an order from request to completed invoice, with the order service', (
     expect(await customerMails()).toHaveLength(toCustomer.length);
     expect(await staffMails()).toHaveLength(toStaff.length);
   });
+
+  it('a customer cancelling their estimate: told to them and to the staff', async () => {
+    const customer = await customerWithCart();
+    const submitted = await orderCall('POST', '/estimate', customer.token, {
+      CartId: customer.cartId,
+      status: 'Pending',
+      groupName: 'Gala',
+      eventDate: '2031-07-01',
+      location: 'Hall',
+    });
+    const { id, DocNumber: n } = submitted.body.result as { id: string; DocNumber: string };
+    await orderCall('PUT', `/estimate/${id}`, customer.token, { status: 'Voided' });
+    const staffMails = async () => (await mailTo(STAFF)).filter((m) => m.Subject.includes(`#${n} `));
+    await inbox(
+      () => mailTo(customer.email),
+      [
+        `Your order request (estimate #${n}) was received and is pending review`,
+        `Your estimate #${n} was cancelled`,
+      ],
+    );
+    const staff = await inbox(staffMails, [
+      `New estimate #${n} from Evergreen & Sons – pending review`,
+      `Estimate #${n} was cancelled by Evergreen & Sons`,
+    ]);
+    expect(staff[1]?.Text).toContain('Evergreen & Sons cancelled estimate');
+    expect(staff[1]?.Text).toContain('Status: Voided');
+  });
 });
