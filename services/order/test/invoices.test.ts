@@ -478,3 +478,42 @@ describe('GET /invoice and GET /invoice/{id}', () => {
     expect((await orderCall(service, 'GET', `/invoice/${ids[0]}`, admin)).status).toBe(200);
   });
 });
+
+describe('list conventions of both types', () => {
+  it.each(['estimate', 'invoice'] as const)(
+    '%s: 20 rows by default, the rest with offset, total_count',
+    async (type) => {
+      const owner = newId();
+      const token = tokenFor(service, 'customer', owner);
+      const model = type === 'invoice' ? service.ctx.invoices : service.ctx.estimates;
+      const base = Date.now();
+      await model.insertMany(
+        Array.from({ length: 22 }, (_, i) => ({
+          _id: new Types.ObjectId(),
+          docNumber: `L${type[0]}${owner.slice(0, 8)}${String(i).padStart(2, '0')}`,
+          userId: owner,
+          cartId: newId(),
+          ...(type === 'invoice' ? { estimateId: new Types.ObjectId().toString() } : {}),
+          status: 'Pending',
+          details: { groupName: 'G', eventDate: '2031-01-01', location: 'L' },
+          lines: [],
+          subtotalCents: 0,
+          truckingCents: 0,
+          taxCents: 0,
+          totalCents: 0,
+          customer: { email: `${owner}@decor.example` },
+          createdAt: new Date(base + i * 1000),
+        })),
+      );
+      const first = await orderCall(service, 'GET', `/${type}`, token);
+      expect(first.headers.get('total_count')).toBe('22');
+      expect(first.body.result).toHaveLength(20);
+      // Newest first by default.
+      expect(first.body.result[0].DocNumber.endsWith('21')).toBe(true);
+      const rest = await orderCall(service, 'GET', `/${type}?offset=20`, token);
+      expect(rest.body.result.map((o: { DocNumber: string }) => o.DocNumber.slice(-2))).toEqual(['01', '00']);
+      const asc = await orderCall(service, 'GET', `/${type}?order=createdAt:ASC&limit=2`, token);
+      expect(asc.body.result.map((o: { DocNumber: string }) => o.DocNumber.slice(-2))).toEqual(['00', '01']);
+    },
+  );
+});
