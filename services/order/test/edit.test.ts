@@ -257,3 +257,34 @@ describe('ownership', () => {
     expect((await put(bob.token, 'nope', { room: 'B' })).status).toBe(400);
   });
 });
+
+describe('concurrent changes', () => {
+  it('two edits at once both land, one after the other (revision guard), each with its event', async () => {
+    const { id } = await submitted(service, alice);
+    const answers = await Promise.all([
+      put(alice.token, id, { room: 'North' }),
+      put(admin, id, { loadInTime: '08:00' }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const stored = await orderCall(service, 'GET', `/estimate/${id}`, admin);
+    expect(stored.body.result).toMatchObject({ room: 'North', loadInTime: '08:00' });
+    const updates = (await eventsOf(service, id)).filter((e) => e.type === 'EstimateUpdated');
+    expect(updates.map((e) => (e.payload as { order: { revision: number } }).order.revision)).toEqual([1, 2]);
+  });
+
+  it('a cancel racing an edit: exactly one status change, and no edit after it', async () => {
+    const { id } = await submitted(service, alice);
+    const [cancel, edit] = await Promise.all([
+      put(alice.token, id, { status: 'Voided' }),
+      put(alice.token, id, { room: 'X' }),
+    ]);
+    expect(cancel.status).toBe(200);
+    const events = await eventsOf(service, id);
+    const voided = events.findIndex((e) => e.type === 'EstimateStatusChanged');
+    expect(events.filter((e) => e.type === 'EstimateStatusChanged')).toHaveLength(1);
+    // The edit either landed before the cancel or was refused after it.
+    if (edit.status === 200)
+      expect(events.findIndex((e) => e.type === 'EstimateUpdated')).toBeLessThan(voided);
+    else expect(edit.body.message).toBe('This order is Voided');
+  });
+});
