@@ -139,7 +139,9 @@ export class OrderFeed {
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
-    return Promise.race([this.attempt, timeout]).finally(() => clearTimeout(timer));
+    // After a crash the last attempt has settled true, but the topic is not read until the next one.
+    const joined = this.attempt.then(() => this.listening);
+    return Promise.race([joined, timeout]).finally(() => clearTimeout(timer));
   }
 
   subscribe(subscriber: FeedSubscriber): () => void {
