@@ -15,6 +15,7 @@ import {
   InvoiceCreated,
   InvoiceStatusChanged,
   InvoiceUpdated,
+  lineTotalCents,
   type OrderActor,
   type OrderState,
   type OrderType,
@@ -423,7 +424,10 @@ function editChanges(order: OrderRecord, command: Extract<Command, { action: 'ed
     }
   }
   if (command.lines && !sameLines(order.lines, command.lines)) {
-    const lines = command.lines.map((line) => ({ ...line, totalCents: line.priceCents * line.qty }));
+    const lines = command.lines.map((line) => ({
+      ...line,
+      totalCents: lineTotalCents(line.priceCents, line.qty),
+    }));
     const subtotal = lines.reduce((sum, line) => sum + line.totalCents, 0);
     Object.assign(set, { lines }, estimateTotals(subtotal, order.truckingCents));
     changed.push('CartProducts');
