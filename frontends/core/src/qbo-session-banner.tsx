@@ -50,10 +50,12 @@ export function QboSessionBanner({ placement = 'screen' }: { placement?: 'screen
   const showing = renewal === 'renewed' || renewal === 'failed' || expired;
   if (!showing || (placement === 'frame' && screenBanners > 0)) return null;
   const dismiss = { onClose: () => dispatch(dismissQboSession()), 'aria-label': 'Dismiss' };
+  // Each state its own Alert (keys), so no button keeps the previous state's loading spinner.
   return (
     <section aria-label="QuickBooks session" data-testid={`qbo-session-banner-${placement}`}>
       {renewal === 'renewed' ? (
         <Alert
+          key="renewed"
           type="success"
           showIcon
           banner={placement === 'frame'}
@@ -62,6 +64,7 @@ export function QboSessionBanner({ placement = 'screen' }: { placement?: 'screen
         />
       ) : renewal === 'failed' ? (
         <Alert
+          key="failed"
           type="error"
           showIcon
           banner={placement === 'frame'}
@@ -76,6 +79,7 @@ export function QboSessionBanner({ placement = 'screen' }: { placement?: 'screen
         />
       ) : (
         <Alert
+          key="expired"
           type="warning"
           showIcon
           banner={placement === 'frame'}
