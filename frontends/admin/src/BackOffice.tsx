@@ -1,14 +1,24 @@
-import { Result } from '@decor/web-core/ui-forms';
+import { Route, Routes } from '@decor/web-core/router';
+import { Spin } from '@decor/web-core/ui';
+import { lazy, Suspense } from 'react';
+import { ComingSoon } from './components/ComingSoon';
 
-export const COMING_SOON = 'Back office — coming soon';
+export { COMING_SOON } from './components/ComingSoon';
 
-/** Placeholder of the admin remote: the shell already loads it for /admin/*. */
+// Each feature is its own chunk, loaded when its route is first visited.
+const SyncRoutes = lazy(() => import('./features/sync/routes'));
+
+/**
+ * The admin remote's screen for /admin/* (the shell's Protected guard admits staff only): one route
+ * per feature, relative to /admin. Later screens (users, orders) slot in beside sync.
+ */
 export default function BackOffice() {
   return (
-    <Result
-      status="info"
-      title={COMING_SOON}
-      subTitle="Users, companies, orders and the catalogue will be managed here."
-    />
+    <Suspense fallback={<Spin aria-label="Loading" style={{ margin: 48 }} />}>
+      <Routes>
+        <Route path="sync/*" element={<SyncRoutes />} />
+        <Route path="*" element={<ComingSoon />} />
+      </Routes>
+    </Suspense>
   );
 }
