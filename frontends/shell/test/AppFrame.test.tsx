@@ -1,6 +1,6 @@
-import { createAppStore, http, setActiveSubCategory, setOpenedCategory } from '@decor/web-core';
+import { createAppStore, http, QBO_TEXTS, setActiveSubCategory, setOpenedCategory } from '@decor/web-core';
 import { MemoryRouter, useNavigate } from '@decor/web-core/router';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
@@ -22,6 +22,7 @@ function GoTo({ to }: { to: string }) {
 describe('the page frame (spec §2)', () => {
   let server: ApiServer;
   let categoriesFail = false;
+  let jwtPermissions = 'customer';
   const jwtCalls = () => server.requests.filter((r) => r.url === '/api/auth/jwt').length;
 
   beforeAll(async () => {
@@ -31,7 +32,12 @@ describe('the page frame (spec §2)', () => {
           ? { status: 503, body: { message: 'down' } }
           : { body: { result: { categories: [], subcategories: [] } } },
       'GET /product': () => ({ body: { result: [] } }),
-      'GET /auth/jwt': () => ({ body: { result: demoUser } }),
+      'GET /auth/jwt': () => ({ body: { result: { ...demoUser, permissions: jwtPermissions } } }),
+      'POST /estimate/e1/qbo': () => ({
+        status: 401,
+        headers: { 'qbo-session-expired': 'true' },
+        body: { message: 'QuickBooks session expired' },
+      }),
     });
     http.defaults.baseURL = server.apiUrl;
     load.mockResolvedValue({ default: () => <p>inventory screen</p> });
@@ -43,6 +49,7 @@ describe('the page frame (spec §2)', () => {
   beforeEach(() => {
     server.requests.length = 0;
     categoriesFail = false;
+    jwtPermissions = 'customer';
   });
 
   const renderFrame = (path: string) => {
@@ -97,5 +104,36 @@ describe('the page frame (spec §2)', () => {
     await waitFor(() =>
       expect(store.getState().sideNav).toMatchObject({ openedCategory: null, activeSubCategory: null }),
     );
+  });
+
+  const qboRefusal = () =>
+    act(() =>
+      http.post('/estimate/e1/qbo').then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+
+  it('staff see the QuickBooks session banner in the frame; they stay signed in', async () => {
+    jwtPermissions = 'admin';
+    sessionStorage.setItem('token', 'jwt');
+    const store = renderFrame('/');
+    await waitFor(() => expect(store.getState().session.user?.permissions).toBe('admin'));
+    expect(screen.queryByText(QBO_TEXTS.expired)).not.toBeInTheDocument();
+    await qboRefusal();
+    const banner = await screen.findByTestId('qbo-session-banner-frame');
+    expect(banner).toHaveTextContent(QBO_TEXTS.expired);
+    expect(banner.closest('main, #main')).not.toBeNull();
+    expect(store.getState().session.user?.permissions).toBe('admin');
+    expect(sessionStorage.getItem('token')).toBe('jwt');
+  });
+
+  it('customers never see it', async () => {
+    sessionStorage.setItem('token', 'jwt');
+    const store = renderFrame('/');
+    await waitFor(() => expect(store.getState().session.user?.permissions).toBe('customer'));
+    await qboRefusal();
+    expect(store.getState().qboSession.expired).toBe(true);
+    expect(screen.queryByText(QBO_TEXTS.expired)).not.toBeInTheDocument();
   });
 });

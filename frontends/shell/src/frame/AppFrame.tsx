@@ -1,5 +1,7 @@
 import {
   fetchCategories,
+  isStaff,
+  QboSessionBanner,
   setActiveSubCategory,
   setOpenedCategory,
   useAppDispatch,
@@ -49,6 +51,12 @@ function useClearSelectionOutsideInventory(): void {
       dispatch(setActiveSubCategory(null));
     }
   }, [inInventory, dispatch]);
+}
+
+/** Staff see the QuickBooks session notice wherever they are (a screen with its own takes over). */
+function StaffQboSessionBanner() {
+  const staff = useAppSelector((s) => isStaff(s.session.user?.permissions));
+  return staff ? <QboSessionBanner placement="frame" /> : null;
 }
 
 export function AppRoutes() {
@@ -114,6 +122,7 @@ export function AppFrame() {
       <TopBar />
       <Layout.Content id="main" style={{ display: 'flex', flexDirection: 'column' }}>
         <ErrorBanner />
+        <StaffQboSessionBanner />
         <AreaErrorBoundary>
           <Suspense fallback={<PageLoader />}>
             <AppRoutes />
