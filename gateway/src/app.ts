@@ -6,7 +6,7 @@ import type { GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
-import { registerOrderStreams } from './order-stream';
+import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 
@@ -76,7 +76,10 @@ export async function buildGateway(
   await app.register(apiProxy, { prefix: '/api', config, upstreams, catalogueCache });
   // Live order status (SSE); reads the order topic only once someone streams.
   registerOrderStreams(app, config);
-  await app.register(apiDocs, { upstreams });
+  await app.register(apiDocs, {
+    upstreams,
+    ...(config.ORDER_STREAM_MAX_STREAMS > 0 ? { own: ORDER_STREAM_DOCS } : {}),
+  });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
   // Last: nothing after it can fail and leave its Kafka consumer running.
   if (catalogueCache) startCatalogueInvalidation(app, config, catalogueCache);

@@ -19,13 +19,15 @@ const REFRESH_AFTER_MS = 15_000;
  */
 export async function apiDocs(
   app: FastifyInstance,
-  { upstreams }: { upstreams: Record<ServiceName, string> },
+  { upstreams, own }: { upstreams: Record<ServiceName, string>; own?: Partial<OpenApiDoc> },
 ) {
   let merged = emptyDoc();
   let fetchedAt = 0;
 
   const refresh = async (): Promise<void> => {
     const doc = emptyDoc();
+    // The gateway's own endpoints (live order status), paths without /api.
+    if (own) mergeInto(doc, 'gateway', own);
     await Promise.all(
       (Object.entries(upstreams) as [ServiceName, string][]).map(async ([service, url]) => {
         try {
@@ -74,7 +76,11 @@ function emptyDoc(): OpenApiDoc {
   };
 }
 
-export function mergeInto(target: OpenApiDoc, service: ServiceName, doc: Partial<OpenApiDoc>): void {
+export function mergeInto(
+  target: OpenApiDoc,
+  service: ServiceName | 'gateway',
+  doc: Partial<OpenApiDoc>,
+): void {
   target.tags?.push({ name: service });
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (path === '/openapi.json' || path === '/healthz' || path === '/readyz') continue;

@@ -37,6 +37,79 @@ import { StreamTickets, type TicketClaims } from './stream-ticket';
  */
 
 export const ORDER_EVENTS_PATH = '/api/orders/events';
+
+const refusal = (description: string) => ({
+  description,
+  content: {
+    'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } },
+  },
+});
+
+/** The two endpoints in the merged OpenAPI document at /api/docs (paths under /api). */
+export const ORDER_STREAM_DOCS = {
+  paths: {
+    '/orders/events/ticket': {
+      post: {
+        summary: 'A one-use, 60-second ticket to open the live order status stream from an EventSource',
+        description:
+          'Send no body. The ticket names the caller and their permissions; show it once as `?ticket=` on ' +
+          '`GET /api/orders/events`. It is refused the second time on the same gateway instance and after 60 s.',
+        security: [{ session: [] }],
+        responses: {
+          200: {
+            description: 'The ticket',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    result: {
+                      type: 'object',
+                      properties: {
+                        ticket: { type: 'string' },
+                        expiresAt: { type: 'string', format: 'date-time' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          401: refusal('No or bad session'),
+        },
+      },
+    },
+    '/orders/events': {
+      get: {
+        summary: 'Live order status: Server-Sent Events about the orders the caller may see',
+        description:
+          'Credentials: `Authorization: Bearer <session>` or `?ticket=`. Each change: `id: <epoch>-<seq>`, ' +
+          '`event: order`, `data: {"type","orderType","id","status","revision"}` (a customer gets their own ' +
+          'orders, staff all; in order per order, not across orders). Opens with `event: ready` (id = the ' +
+          'current position). Resume with the `Last-Event-ID` header or `?lastEventId=`: the missed changes, ' +
+          'or `event: resync` when this instance cannot tell them (refetch). A `: keep-alive` comment every ' +
+          '15 s; the stream ends with the session.',
+        security: [{ session: [] }, {}],
+        parameters: [
+          { name: 'ticket', in: 'query', required: false, schema: { type: 'string' } },
+          { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string' } },
+          { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
+        ],
+        responses: {
+          200: {
+            description: 'The event stream',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          401: refusal('No credentials, a bad session, or a used, expired or forged ticket'),
+          429: refusal('Too many open streams for this user (5) or this gateway instance'),
+          503: refusal(
+            'This gateway instance cannot read the order events right now; try again (Retry-After)',
+          ),
+        },
+      },
+    },
+  },
+};
 export const ORDER_TICKET_PATH = '/api/orders/events/ticket';
 /** How long an EventSource waits before reconnecting (the SSE `retry:` field). */
 const RECONNECT_MS = 3_000;

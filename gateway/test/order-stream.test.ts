@@ -409,6 +409,16 @@ describe('GET /api/orders/events', () => {
   });
 });
 
+describe('API documentation', () => {
+  it('lists the two endpoints in /api/docs', async () => {
+    const doc = (await (await fetch(`${gw.base}/api/docs/json`)).json()) as {
+      paths: Record<string, Record<string, { tags: string[] }>>;
+    };
+    expect(doc.paths['/api/orders/events']?.get?.tags).toEqual(['gateway']);
+    expect(doc.paths['/api/orders/events/ticket']?.post).toBeDefined();
+  });
+});
+
 describe('without Kafka', () => {
   it('answers 503 (try again) rather than a stream that would say nothing', async () => {
     const offline = await startGateway({ KAFKA_BROKERS: '127.0.0.1:9' });
