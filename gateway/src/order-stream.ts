@@ -288,9 +288,10 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
 
     const ready = await feed.ready(READY_TIMEOUT_MS);
     reserved -= 1;
-    if (!ready || request.raw.destroyed) {
+    const gone = request.raw.socket.destroyed;
+    if (!ready || gone) {
       release();
-      if (request.raw.destroyed) {
+      if (gone) {
         reply.hijack();
         return;
       }
@@ -360,6 +361,8 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
     });
     write(out);
     res.on('close', () => stream.close());
+    // Gone before the listener was there: 'close' will not come again.
+    if (request.raw.socket.destroyed) stream.close();
   });
 
   // Open streams would hold the server's close: end them first (clients reconnect elsewhere).

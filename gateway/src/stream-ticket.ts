@@ -78,7 +78,13 @@ export class StreamTickets {
     } catch {
       return 'malformed';
     }
-    if (claims.v !== 1 || typeof claims.sub !== 'string' || typeof claims.jti !== 'string')
+    if (
+      !claims ||
+      typeof claims !== 'object' ||
+      claims.v !== 1 ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string'
+    )
       return 'malformed';
     if (typeof claims.exp !== 'number' || claims.exp <= this.now()) return 'expired';
     if (this.used.has(claims.jti)) return 'used';
