@@ -77,6 +77,7 @@ describe('/admin/sync: the sync-health page', () => {
         letters = [];
         return { status: 202, body: { result: { id: 'dl-7' } } };
       },
+      'POST /qbo/board-session': () => ({ body: { result: { url: '/api/admin/queues' } } }),
       'GET /qbo/connect': () => ({
         body: { result: { url: 'https://appcenter.intuit.com/connect/oauth2?client_id=abc&state=xyz' } },
       }),
@@ -161,13 +162,18 @@ describe('/admin/sync: the sync-health page', () => {
     expect(within(letter).getByText(formatWhen(deadLetter.failedAt))).toBeInTheDocument();
 
     // Only superadmins get the queue dashboard.
-    expect(screen.queryByRole('link', { name: 'Queue dashboard' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Queue dashboard' })).not.toBeInTheDocument();
   });
 
-  it('superadmins also get the queue dashboard link', async () => {
+  it('superadmins also get the queue dashboard: a board session first, then the board in a new tab', async () => {
+    const tab = { location: { href: '' }, close: jest.fn() };
+    const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
     renderAdmin('/admin/sync', 'superadmin');
-    const link = await screen.findByRole('link', { name: 'Queue dashboard' }, LOAD);
-    expect(link).toHaveAttribute('href', '/api/admin/queues');
+    await userEvent.click(await screen.findByRole('button', { name: 'Queue dashboard' }, LOAD));
+    await waitFor(() => expect(tab.location.href).toBe('/api/admin/queues'));
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    expect(requested('POST', '/qbo/board-session')).toBe(1);
+    open.mockRestore();
   });
 
   it('refreshes live: asks again every 3 s while visible', async () => {

@@ -19,6 +19,7 @@ export const SYNC_TEXTS = {
   noDeadLetters: 'No dead-lettered events',
   replay: 'Replay',
   queueDashboard: 'Queue dashboard',
+  queueDashboardFailed: 'The queue dashboard could not be opened',
 } as const;
 
 /** A time from the server, in the viewer's time zone; '—' when there is none. */

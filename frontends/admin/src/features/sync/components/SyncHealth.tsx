@@ -1,5 +1,5 @@
-import { API_BASE_URL, isSuperadmin, QboSessionBanner, useAppSelector } from '@decor/web-core';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { isSuperadmin, QboSessionBanner, useAppSelector } from '@decor/web-core';
+import { Alert, Flex, Spin } from '@decor/web-core/ui';
 import { Typography } from '@decor/web-core/ui-forms';
 import { useDocumentVisible } from '../../../hooks/use-document-visible';
 import { useGetQboStatusQuery } from '../api/sync-api';
@@ -7,6 +7,7 @@ import { errorText, SYNC_TEXTS } from '../texts';
 import { ConnectionCard } from './ConnectionCard';
 import { DeadLettersTable } from './DeadLettersTable';
 import { FailedJobsTable } from './FailedJobsTable';
+import { QueueDashboardButton } from './QueueDashboardButton';
 import { QueuesTable } from './QueuesTable';
 
 /** How often the page asks again while it is visible. */
@@ -28,11 +29,7 @@ export function SyncHealth() {
         <Typography.Title level={2} style={{ margin: 0 }}>
           {SYNC_TEXTS.title}
         </Typography.Title>
-        {isSuperadmin(permissions) ? (
-          <Button type="link" href={`${API_BASE_URL}/admin/queues`} target="_blank" rel="noopener">
-            {SYNC_TEXTS.queueDashboard}
-          </Button>
-        ) : null}
+        {isSuperadmin(permissions) ? <QueueDashboardButton /> : null}
       </Flex>
       <QboSessionBanner />
       {status.error ? <Alert type="error" showIcon title={errorText(status.error)} /> : null}
