@@ -12,6 +12,7 @@ export {
   List,
   Popconfirm,
   Table,
+  Tabs,
   Tag,
   TimePicker,
 } from 'antd';

@@ -1,0 +1,139 @@
+/**
+ * The order calls (spec orders §7) joined to the one RTK Query api of @decor/web-core, so the cache
+ * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
+ * (a second injection of the same names is ignored).
+ */
+import { api, type Page } from '@decor/web-core';
+import { ORDERS_PAGE_SIZE } from '../texts';
+import type { Order, OrderFilter, OrderType } from '../types';
+
+export interface OrderListArgs {
+  type: OrderType;
+  filter: OrderFilter;
+  /** DocNumber prefix. */
+  search: string;
+  /** Staff: one customer's orders. */
+  userId?: string;
+}
+
+export interface OrderWithHeader {
+  order: Order;
+  /** Header can-be-modified. */
+  canBeModified: boolean;
+}
+
+export type OrderChanges = Partial<Record<string, string | null>> & {
+  CartProducts?: { id: string; qty: number }[];
+  status?: 'Voided' | 'Completed';
+};
+
+const path = (type: OrderType, id?: string) =>
+  id === undefined ? `/${type}` : `/${type}/${encodeURIComponent(id)}`;
+
+/** The list query's parameters (spec §7, §9: limit 20, newest first). */
+export function listParams(args: OrderListArgs, offset: number): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    limit: ORDERS_PAGE_SIZE,
+    offset,
+    order: 'createdAt:DESC',
+  };
+  if (args.filter === 'hasBeenModified') params.hasBeenModified = 'true';
+  else if (args.filter !== 'all') params.status = args.filter[0]?.toUpperCase() + args.filter.slice(1);
+  const search = args.search.trim();
+  if (search) params.like = `DocNumber:${search}`;
+  if (args.userId) params.UserId = args.userId;
+  return params;
+}
+
+const withTags = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderList'] });
+
+export const ordersApi = withTags.injectEndpoints({
+  endpoints: (build) => ({
+    listOrders: build.infiniteQuery<Page<Order>, OrderListArgs, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 0,
+        getNextPageParam: (lastPage, allPages, lastOffset) => {
+          const loaded = allPages.reduce((n, page) => n + page.items.length, 0);
+          return loaded < lastPage.total && lastPage.items.length > 0
+            ? lastOffset + ORDERS_PAGE_SIZE
+            : undefined;
+        },
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: path(queryArg.type),
+        params: listParams(queryArg, pageParam),
+      }),
+      transformResponse: (answer: { result: Order[] }, meta) => ({
+        items: answer.result,
+        total: meta?.totalCount ?? answer.result.length,
+      }),
+      providesTags: [{ type: 'OrderList', id: 'LIST' }],
+    }),
+    getOrder: build.query<OrderWithHeader, { type: OrderType; id: string }>({
+      query: ({ type, id }) => ({ url: path(type, id) }),
+      transformResponse: (answer: { result: Order }, meta) => ({
+        order: answer.result,
+        canBeModified: meta?.headers['can-be-modified'] === 'true',
+      }),
+      providesTags: (_r, _e, { type, id }) => [{ type: 'Order', id: `${type}:${id}` }],
+    }),
+    /** The invoices of an estimate (GET /invoice?EstimateId=). */
+    linkedInvoices: build.query<Order[], string>({
+      query: (estimateId) => ({ url: '/invoice', params: { EstimateId: estimateId, limit: 1, offset: 0 } }),
+      transformResponse: (answer: { result: Order[] }) => answer.result,
+      providesTags: [{ type: 'OrderList', id: 'LIST' }],
+    }),
+    updateOrder: build.mutation<unknown, { type: OrderType; id: string; changes: OrderChanges }>({
+      query: ({ type, id, changes }) => ({ url: path(type, id), method: 'PUT', data: changes }),
+      invalidatesTags: (_r, _e, { type, id }) => [
+        { type: 'Order', id: `${type}:${id}` },
+        { type: 'OrderList', id: 'LIST' },
+      ],
+    }),
+    requestInvoice: build.mutation<{ id: string }, { estimateId: string; key: string }>({
+      query: ({ estimateId, key }) => ({
+        url: '/invoice',
+        method: 'POST',
+        data: { EstimateId: estimateId },
+        headers: { 'Idempotency-Key': key },
+      }),
+      transformResponse: (answer: { result: { id: string } }) => answer.result,
+      invalidatesTags: (_r, _e, { estimateId }) => [
+        { type: 'Order', id: `estimate:${estimateId}` },
+        { type: 'OrderList', id: 'LIST' },
+      ],
+    }),
+    /** Staff: send (POST) or update (PUT) the order in QuickBooks; 202, the sync follows. */
+    syncToQbo: build.mutation<unknown, { type: OrderType; id: string; update: boolean }>({
+      query: ({ type, id, update }) => ({
+        url: update ? `/qbo/${type}/` : `/qbo/${type}`,
+        method: update ? 'PUT' : 'POST',
+        data: { id },
+      }),
+      invalidatesTags: (_r, _e, { type, id }) => [
+        { type: 'Order', id: `${type}:${id}` },
+        { type: 'OrderList', id: 'LIST' },
+      ],
+    }),
+    copyCart: build.mutation<unknown, { from: string; to: string }>({
+      query: ({ from, to }) => ({
+        url: `/cart/${encodeURIComponent(from)}/copy/${encodeURIComponent(to)}`,
+        method: 'PUT',
+      }),
+      invalidatesTags: (_r, _e, { to }) => [
+        { type: 'Cart', id: to },
+        { type: 'CartList', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const {
+  useListOrdersInfiniteQuery,
+  useGetOrderQuery,
+  useLinkedInvoicesQuery,
+  useUpdateOrderMutation,
+  useRequestInvoiceMutation,
+  useSyncToQboMutation,
+  useCopyCartMutation,
+} = ordersApi;

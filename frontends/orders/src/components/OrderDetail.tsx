@@ -1,0 +1,430 @@
+import { formatDollars, isApiError, QboSessionBanner, useAppSelector } from '@decor/web-core';
+import { Link } from '@decor/web-core/router';
+import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
+import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
+import { Dropdown, Form, InputNumber, type MenuProps, Modal, Tooltip } from '@decor/web-core/ui-forms';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  type OrderChanges,
+  useCopyCartMutation,
+  useGetOrderQuery,
+  useLinkedInvoicesQuery,
+  useRequestInvoiceMutation,
+  useSyncToQboMutation,
+  useUpdateOrderMutation,
+} from '../api/orders-api';
+import { qboStatusText, SUCCESS_BANNER_MS, TEXTS } from '../texts';
+import type { ActionDecision, ActionName, Order, OrderLine, OrderType } from '../types';
+import {
+  changedFields,
+  DetailsTable,
+  EVENT_FIELDS,
+  FieldItem,
+  type FormValues,
+  hasWillCall,
+  toForm,
+  WILL_CALL_FIELDS,
+} from './fields';
+import { StatusTag } from './status';
+
+export interface OrderDetailProps {
+  type: OrderType;
+  id: string;
+  staff: boolean;
+  base: string;
+}
+
+/** A success message that goes away after 2500 ms (spec §9). */
+function useFlash(): [string | null, (text: string) => void] {
+  const [text, setText] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const show = (next: string) => {
+    if (timer.current) clearTimeout(timer.current);
+    setText(next);
+    timer.current = setTimeout(() => setText(null), SUCCESS_BANNER_MS);
+  };
+  return [text, show];
+}
+
+/** A QuickBooks session refusal shows the session banner, not an error of its own. */
+const isQboSession = (error: unknown) => isApiError(error) && !!error.qboSessionExpired;
+
+function decision(order: Order, name: ActionName): ActionDecision {
+  return order.actions?.[name] ?? { allowed: false };
+}
+
+function Linked({ order, type, base }: { order: Order; type: OrderType; base: string }) {
+  const isEstimateWithInvoice = type === 'estimate' && !!order.hasInvoice;
+  const invoices = useLinkedInvoicesQuery(order.id, { skip: !isEstimateWithInvoice });
+  if (type === 'invoice' && order.EstimateId) {
+    return (
+      <p style={{ margin: 0 }}>
+        From <Link to={`${base}/estimate/${encodeURIComponent(order.EstimateId)}`}>its estimate</Link>
+      </p>
+    );
+  }
+  if (!isEstimateWithInvoice) return null;
+  if (invoices.isError) return <Alert type="error" showIcon role="alert" title={TEXTS.invoiceRequestError} />;
+  const invoice = invoices.data?.[0];
+  if (!invoice) return null;
+  return (
+    <p style={{ margin: 0 }}>
+      Invoice <Link to={`${base}/invoice/${encodeURIComponent(invoice.id)}`}>#{invoice.DocNumber}</Link>
+    </p>
+  );
+}
+
+function CartCard({
+  order,
+  editing,
+  qtys,
+  onQty,
+}: {
+  order: Order;
+  editing: boolean;
+  qtys: Record<string, number>;
+  onQty: (id: string, qty: number) => void;
+}) {
+  const columns: TableColumnsType<OrderLine> = [
+    { key: 'name', title: 'Item', render: (_v, line) => line.name },
+    { key: 'description', title: 'Description', render: (_v, line) => line.description },
+    {
+      key: 'qty',
+      title: 'Qty',
+      render: (_v, line) =>
+        editing ? (
+          <InputNumber
+            aria-label={`Quantity of ${line.name}`}
+            min={1}
+            precision={0}
+            value={qtys[line.id] ?? line.qty}
+            onChange={(value: number | null) => onQty(line.id, typeof value === 'number' ? value : line.qty)}
+          />
+        ) : (
+          line.qty
+        ),
+    },
+    { key: 'price', title: 'Price', align: 'right', render: (_v, line) => formatDollars(line.price) },
+    { key: 'total', title: 'Total', align: 'right', render: (_v, line) => formatDollars(line.total) },
+  ];
+  const totals: [string, number][] = [
+    ['Subtotal', order.subtotal],
+    ['Trucking Fee', order.truckingFee],
+    ['Sales Tax', order.salesTax],
+    ['Total', order.total],
+  ];
+  return (
+    <Card title={TEXTS.cart} aria-label={TEXTS.cart} role="region">
+      <Table<OrderLine>
+        rowKey="id"
+        columns={columns}
+        dataSource={order.CartProducts}
+        pagination={false}
+        size="small"
+        scroll={{ x: 'max-content' }}
+      />
+      <dl
+        style={{ display: 'grid', gridTemplateColumns: 'auto auto', justifyContent: 'end', gap: '4px 24px' }}
+      >
+        {totals.map(([label, value]) => (
+          <div
+            key={label}
+            style={{ display: 'contents' }}
+            data-testid={`order-${label.toLowerCase().replace(' ', '-')}`}
+          >
+            <dt style={{ color: '#6b5d52' }}>{label}</dt>
+            <dd style={{ margin: 0, textAlign: 'right', fontWeight: label === 'Total' ? 600 : 400 }}>
+              {formatDollars(value)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function OptionLabel({ text, decision: d }: { text: string; decision: ActionDecision }): ReactNode {
+  if (d.allowed || !d.reason) return text;
+  return (
+    <Tooltip title={d.reason} placement="left">
+      <span>{text}</span>
+    </Tooltip>
+  );
+}
+
+/** /orders/{estimate|invoice}/{id} (spec §2 Order detail). */
+export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
+  const { data, isLoading, isError } = useGetOrderQuery({ type, id });
+  const activeCartId = useAppSelector((s) => s.session.user?.cart?.id);
+  const [updateOrder, { isLoading: updating }] = useUpdateOrderMutation();
+  const [requestInvoice] = useRequestInvoiceMutation();
+  const [syncToQbo] = useSyncToQboMutation();
+  const [copyCart] = useCopyCartMutation();
+  const [form] = Form.useForm<FormValues>();
+  const [editing, setEditing] = useState(false);
+  const [qtys, setQtys] = useState<Record<string, number>>({});
+  const [cancelOpen, setCancelOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, flash] = useFlash();
+  // One key per invoice request: a retry after a lost answer is the same request.
+  const invoiceKey = useRef<string | null>(null);
+
+  if (isLoading)
+    return <Spin aria-label="Loading the order" size="large" style={{ display: 'block', margin: 48 }} />;
+  if (isError || !data) {
+    return (
+      <section className="page">
+        <Alert type="error" showIcon role="alert" title={TEXTS.fetchError} />
+      </section>
+    );
+  }
+  const { order } = data;
+  const updateError = type === 'invoice' ? TEXTS.invoiceUpdateError : TEXTS.submitError;
+
+  const run = async (work: () => Promise<unknown>, done: string, failure: string) => {
+    setError(null);
+    try {
+      await work();
+      flash(done);
+      return true;
+    } catch (failed) {
+      if (!isQboSession(failed)) setError(failure);
+      return false;
+    }
+  };
+
+  const startEditing = () => {
+    setQtys({});
+    setEditing(true);
+  };
+
+  const submitEdit = async () => {
+    let values: FormValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    const changes: OrderChanges = changedFields(order, values);
+    const linesChanged =
+      staff && order.CartProducts.some((l) => qtys[l.id] !== undefined && qtys[l.id] !== l.qty);
+    if (linesChanged) {
+      changes.CartProducts = order.CartProducts.map((l) => ({
+        id: l.id,
+        name: l.name,
+        description: l.description,
+        qty: qtys[l.id] ?? l.qty,
+        price: l.price,
+        qboId: l.qboId,
+      })) as OrderChanges['CartProducts'];
+    }
+    if (Object.keys(changes).length === 0) {
+      setEditing(false);
+      return;
+    }
+    const ok = await run(
+      () => updateOrder({ type, id, changes }).unwrap(),
+      TEXTS.success.updated,
+      updateError,
+    );
+    if (ok) setEditing(false);
+  };
+
+  const act: Record<string, () => void> = {
+    edit: startEditing,
+    requestInvoice: () => {
+      invoiceKey.current ??= crypto.randomUUID();
+      const key = invoiceKey.current;
+      void run(
+        async () => {
+          await requestInvoice({ estimateId: order.id, key }).unwrap();
+          invoiceKey.current = null;
+        },
+        TEXTS.success.invoiceRequested,
+        TEXTS.invoiceRequestError,
+      );
+    },
+    sendToQbo: () =>
+      void run(
+        () => syncToQbo({ type, id, update: false }).unwrap(),
+        TEXTS.success.sentToQbo,
+        TEXTS.submitError,
+      ),
+    updateInQbo: () =>
+      void run(
+        () => syncToQbo({ type, id, update: true }).unwrap(),
+        TEXTS.success.updatedInQbo,
+        TEXTS.submitError,
+      ),
+    complete: () =>
+      void run(
+        () => updateOrder({ type, id, changes: { status: 'Completed' } }).unwrap(),
+        TEXTS.success.completed,
+        TEXTS.invoiceUpdateError,
+      ),
+    cancel: () => setCancelOpen(true),
+    copyCart: () => {
+      if (!activeCartId) {
+        setError(TEXTS.copyError);
+        return;
+      }
+      void run(
+        () => copyCart({ from: order.CartId, to: activeCartId }).unwrap(),
+        TEXTS.success.copied,
+        TEXTS.copyError,
+      );
+    },
+  };
+
+  const options: { key: string; text: string; decision: ActionDecision }[] = [
+    { key: 'edit', text: TEXTS.edit, decision: decision(order, 'edit') },
+    ...(type === 'estimate'
+      ? [{ key: 'requestInvoice', text: TEXTS.requestInvoice, decision: decision(order, 'requestInvoice') }]
+      : []),
+    ...(staff
+      ? [
+          { key: 'sendToQbo', text: TEXTS.sendToQbo, decision: decision(order, 'sendToQbo') },
+          { key: 'updateInQbo', text: TEXTS.updateInQbo, decision: decision(order, 'updateInQbo') },
+          ...(type === 'invoice'
+            ? [{ key: 'complete', text: TEXTS.complete, decision: decision(order, 'complete') }]
+            : []),
+        ]
+      : []),
+    { key: 'cancel', text: TEXTS.cancelOrder, decision: decision(order, 'cancel') },
+    ...(staff ? [] : [{ key: 'copyCart', text: TEXTS.copyCart, decision: { allowed: true } }]),
+  ];
+  const menu: MenuProps = {
+    items: options.map((o) => ({
+      key: o.key,
+      disabled: !o.decision.allowed,
+      label: <OptionLabel text={o.text} decision={o.decision} />,
+    })),
+    onClick: ({ key }) => act[key]?.(),
+  };
+
+  const title = `${type === 'estimate' ? 'Estimate' : 'Invoice'} #${order.DocNumber}`;
+  return (
+    <section className="page" aria-labelledby="order-title" style={{ display: 'grid', gap: 16 }}>
+      {staff ? <QboSessionBanner /> : null}
+      <Flex justify="space-between" align="center" wrap gap={12}>
+        <Flex align="center" gap={12} wrap>
+          <h1 id="order-title" style={{ margin: 0 }}>
+            {title}
+          </h1>
+          <StatusTag order={order} staff={staff} />
+        </Flex>
+        {editing ? (
+          <Flex gap={8}>
+            <Button onClick={() => setEditing(false)}>{TEXTS.cancel}</Button>
+            <Button type="primary" loading={updating} onClick={() => void submitEdit()}>
+              {TEXTS.update}
+            </Button>
+          </Flex>
+        ) : (
+          <Dropdown menu={menu} trigger={['click']}>
+            <Button>
+              {TEXTS.options} <DownOutlined />
+            </Button>
+          </Dropdown>
+        )}
+      </Flex>
+      {success ? <Alert type="success" showIcon role="status" title={success} /> : null}
+      {error ? (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={error}
+          closable={{ onClose: () => setError(null), 'aria-label': 'Dismiss' }}
+        />
+      ) : null}
+      {staff ? (
+        <Flex gap={24} wrap>
+          <Link to={`/admin/users/${encodeURIComponent(order.UserId)}`}>
+            {order.User?.displayName}
+            {order.User?.ownCompany ? ` (${order.User.ownCompany})` : ''}
+          </Link>
+          <span data-testid="qbo-status">{qboStatusText(order)}</span>
+        </Flex>
+      ) : null}
+      <Linked order={order} type={type} base={base} />
+      <CartCard
+        order={order}
+        editing={editing && staff}
+        qtys={qtys}
+        onQty={(lineId, qty) => setQtys((q) => ({ ...q, [lineId]: qty }))}
+      />
+      {editing ? (
+        <Form<FormValues>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          initialValues={toForm(order)}
+          onFinish={() => void submitEdit()}
+        >
+          <Card title={TEXTS.eventDetails}>
+            <div
+              style={{
+                display: 'grid',
+                gap: '0 20px',
+                gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 240px), 1fr))',
+              }}
+            >
+              {EVENT_FIELDS.map((f) => (
+                <FieldItem key={f.name} field={f} />
+              ))}
+            </div>
+          </Card>
+          <Card title={TEXTS.willCallDetails} style={{ marginTop: 16 }}>
+            <div
+              style={{
+                display: 'grid',
+                gap: '0 20px',
+                gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 200px), 1fr))',
+              }}
+            >
+              {WILL_CALL_FIELDS.map((f) => (
+                <FieldItem key={f.name} field={f} />
+              ))}
+            </div>
+          </Card>
+        </Form>
+      ) : (
+        <>
+          <Card title={TEXTS.eventDetails} aria-label={TEXTS.eventDetails} role="region">
+            <DetailsTable caption={TEXTS.eventDetails} fields={EVENT_FIELDS} order={order} />
+          </Card>
+          {hasWillCall(order) ? (
+            <Card title={TEXTS.willCallDetails} aria-label={TEXTS.willCallDetails} role="region">
+              <DetailsTable caption={TEXTS.willCallDetails} fields={WILL_CALL_FIELDS} order={order} />
+            </Card>
+          ) : null}
+        </>
+      )}
+      <Modal
+        open={cancelOpen}
+        title={TEXTS.cancelTitle}
+        okText={TEXTS.cancelConfirm}
+        cancelText={TEXTS.keepOrder}
+        okButtonProps={{ danger: true, loading: updating }}
+        onCancel={() => setCancelOpen(false)}
+        onOk={async () => {
+          await run(
+            () => updateOrder({ type, id, changes: { status: 'Voided' } }).unwrap(),
+            TEXTS.success.cancelled,
+            updateError,
+          );
+          setCancelOpen(false);
+        }}
+      >
+        <p>{TEXTS.cancelBody}</p>
+      </Modal>
+    </section>
+  );
+}

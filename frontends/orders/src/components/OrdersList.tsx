@@ -1,0 +1,185 @@
+import { formatDollars, formatLongDate } from '@decor/web-core';
+import { Link } from '@decor/web-core/router';
+import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Table, type TableColumnsType, Tabs } from '@decor/web-core/ui-data';
+import { Input, Select } from '@decor/web-core/ui-forms';
+import { useEffect, useRef, useState } from 'react';
+import { useListOrdersInfiniteQuery } from '../api/orders-api';
+import { TEXTS } from '../texts';
+import type { Order, OrderFilter, OrderType } from '../types';
+import { StatusTag } from './status';
+
+export interface OrdersListProps {
+  staff: boolean;
+  /** Where the order screens live: '/orders' or '/admin/orders'. */
+  base: string;
+  /** Only this user's orders (a customer's page in the back office). */
+  userId?: string;
+  /** Without the 'Orders' heading (embedded in another page). */
+  embedded?: boolean;
+}
+
+const SEARCH_DELAY_MS = 300;
+
+function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+/** Calls `onBottom` when the returned element scrolls into view (the page bottom). */
+function useBottomSentinel(onBottom: () => void, active: boolean) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const latest = useRef(onBottom);
+  latest.current = onBottom;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !active || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [active]);
+  return sentinel;
+}
+
+function OrderTable({
+  type,
+  filter,
+  staff,
+  base,
+  userId,
+}: {
+  type: OrderType;
+  filter: OrderFilter;
+  staff: boolean;
+  base: string;
+  userId?: string;
+}) {
+  const [draft, setDraft] = useState('');
+  const search = useDebounced(draft, SEARCH_DELAY_MS);
+  const { data, isLoading, isFetching, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    useListOrdersInfiniteQuery({ type, filter, search, userId });
+  const orders = data?.pages.flatMap((page) => page.items) ?? [];
+  const sentinel = useBottomSentinel(() => {
+    if (!isFetchingNextPage) void fetchNextPage();
+  }, !!hasNextPage && !isFetching);
+  const label = type === 'estimate' ? TEXTS.searchEstimate : TEXTS.searchInvoice;
+
+  const columns: TableColumnsType<Order> = [
+    {
+      key: 'number',
+      title: type === 'estimate' ? 'Estimate #' : 'Invoice #',
+      render: (_v, order) => (
+        <Link to={`${base}/${type}/${encodeURIComponent(order.id)}`}>{order.DocNumber}</Link>
+      ),
+    },
+    ...(staff
+      ? [
+          {
+            key: 'customer',
+            title: 'Customer/Company',
+            render: (_v: unknown, order: Order) => (
+              <Link to={`/admin/users/${encodeURIComponent(order.UserId)}`}>
+                {order.User?.displayName}
+                {order.User?.ownCompany ? ` / ${order.User.ownCompany}` : ''}
+              </Link>
+            ),
+          },
+        ]
+      : []),
+    { key: 'group', title: 'Group Name', render: (_v, order) => order.groupName ?? '' },
+    { key: 'event', title: 'Event Date', render: (_v, order) => formatLongDate(order.eventDate) },
+    { key: 'status', title: 'Status', render: (_v, order) => <StatusTag order={order} staff={staff} /> },
+    { key: 'total', title: 'Total', align: 'right', render: (_v, order) => formatDollars(order.total) },
+  ];
+
+  return (
+    <>
+      <Input.Search
+        aria-label={label}
+        placeholder={label}
+        allowClear
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        style={{ maxWidth: 320, marginBottom: 16 }}
+      />
+      {isError ? <Alert type="error" showIcon role="alert" title={TEXTS.listError} /> : null}
+      {isLoading ? (
+        <Spin aria-label="Loading orders" size="large" style={{ display: 'block', margin: 48 }} />
+      ) : null}
+      {!isLoading && !isError && orders.length === 0 ? <p>{TEXTS.nothingFound}</p> : null}
+      {orders.length > 0 ? (
+        <Table<Order>
+          rowKey="id"
+          columns={columns}
+          dataSource={orders}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          aria-label={type === 'estimate' ? TEXTS.estimates : TEXTS.invoices}
+        />
+      ) : null}
+      <div ref={sentinel} data-testid="orders-bottom" style={{ height: 1 }} />
+      {hasNextPage ? (
+        <Flex justify="center" style={{ marginTop: 16 }}>
+          <Button onClick={() => fetchNextPage()} loading={isFetchingNextPage}>
+            Load more
+          </Button>
+        </Flex>
+      ) : null}
+    </>
+  );
+}
+
+/** The orders list (spec §2): filter, Estimates / Invoices tabs, search, 20 at a time. */
+export function OrdersList({ staff, base, userId, embedded }: OrdersListProps) {
+  const [type, setType] = useState<OrderType>('estimate');
+  const [filter, setFilter] = useState<OrderFilter>('all');
+  const filters: { value: OrderFilter; label: string }[] = [
+    { value: 'all', label: 'All' },
+    { value: 'pending', label: 'Pending' },
+    { value: 'open', label: 'Open' },
+    { value: 'closed', label: 'Closed' },
+    { value: 'completed', label: 'Completed' },
+    { value: 'voided', label: 'Voided' },
+    { value: 'hasBeenModified', label: staff ? TEXTS.pendingUpdate : TEXTS.pendingApproval },
+  ];
+  return (
+    <section
+      className={embedded ? undefined : 'page'}
+      aria-label={embedded ? TEXTS.heading : undefined}
+      aria-labelledby={embedded ? undefined : 'orders-title'}
+    >
+      <Flex justify="space-between" align="center" wrap gap={12}>
+        {embedded ? null : (
+          <h1 id="orders-title" style={{ margin: 0 }}>
+            {TEXTS.heading}
+          </h1>
+        )}
+        <Select<OrderFilter>
+          aria-label={TEXTS.filter}
+          value={filter}
+          onChange={setFilter}
+          options={filters}
+          style={{ minWidth: 180 }}
+        />
+      </Flex>
+      <Tabs
+        activeKey={type}
+        onChange={(key) => setType(key as OrderType)}
+        items={(['estimate', 'invoice'] as const).map((key) => ({
+          key,
+          label: key === 'estimate' ? TEXTS.estimates : TEXTS.invoices,
+          children:
+            key === type ? (
+              <OrderTable type={key} filter={filter} staff={staff} base={base} userId={userId} />
+            ) : null,
+        }))}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { Tag } from '@decor/web-core/ui-data';
+import { TEXTS } from '../texts';
+import type { Order } from '../types';
+
+const COLORS: Record<string, string> = {
+  Pending: 'gold',
+  Open: 'blue',
+  Closed: 'default',
+  Completed: 'green',
+  Voided: 'red',
+};
+
+/** Spec §4: a modified order reads 'Pending Approval' to customers, 'Pending Update' to staff. */
+export function statusText(order: Pick<Order, 'status' | 'hasBeenModified'>, staff: boolean): string {
+  if (order.hasBeenModified) return staff ? TEXTS.pendingUpdate : TEXTS.pendingApproval;
+  return order.status;
+}
+
+export function StatusTag({
+  order,
+  staff,
+}: {
+  order: Pick<Order, 'status' | 'hasBeenModified'>;
+  staff: boolean;
+}) {
+  return (
+    <Tag color={order.hasBeenModified ? 'orange' : (COLORS[order.status] ?? 'default')}>
+      {statusText(order, staff)}
+    </Tag>
+  );
+}

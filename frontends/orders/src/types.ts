@@ -1,0 +1,61 @@
+/** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
+import type { EstimateDetailField } from '@decor/contracts/src/estimate-fields';
+
+export type OrderType = 'estimate' | 'invoice';
+export type OrderStatus = 'Pending' | 'Open' | 'Closed' | 'Completed' | 'Voided';
+
+/** What the caller may do with the order, decided by the server; `reason` is the spec §6 tooltip. */
+export interface ActionDecision {
+  allowed: boolean;
+  reason?: string;
+}
+
+export const ACTION_NAMES = [
+  'edit',
+  'requestInvoice',
+  'sendToQbo',
+  'updateInQbo',
+  'complete',
+  'cancel',
+] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+export type OrderActions = Record<ActionName, ActionDecision>;
+
+export interface OrderLine {
+  id: string;
+  name: string;
+  description: string;
+  qty: number;
+  price: number;
+  total: number;
+  qboId: string | null;
+}
+
+export type OrderDetails = Record<EstimateDetailField, string | null>;
+
+export interface Order extends OrderDetails {
+  id: string;
+  DocNumber: string;
+  UserId: string;
+  CartId: string;
+  /** Invoices: the estimate they came from. */
+  EstimateId?: string;
+  status: OrderStatus | (string & {});
+  hasBeenModified: boolean;
+  /** Estimates: an invoice was created from it. */
+  hasInvoice?: boolean;
+  isInQbo: boolean;
+  qboId: string | null;
+  syncToken: string | null;
+  subtotal: number;
+  truckingFee: number;
+  salesTax: number;
+  total: number;
+  createdAt: string;
+  CartProducts: OrderLine[];
+  User: { displayName: string; ownCompany: string | null; email: string; qboId: string | null };
+  actions?: Partial<OrderActions>;
+}
+
+/** The list's filter (spec §2): a status or the modified flag. */
+export type OrderFilter = 'all' | 'pending' | 'open' | 'closed' | 'completed' | 'voided' | 'hasBeenModified';
