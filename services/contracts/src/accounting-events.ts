@@ -47,8 +47,13 @@ export const QboRecordSynced = defineEvent(
     action: Type.Union(
       ['created', 'updated', 'sent', 'voided', 'rejected', 'deactivated'].map((a) => Type.Literal(a)),
     ),
-    /** The source revision this write carried (consumers ignore an older one). */
+    /** The sync record's revision this write carried. */
     revision: Type.Integer({ minimum: 0 }),
+    /**
+     * Orders: the order's own revision whose content was written (OrderState.revision), so the order
+     * service clears hasBeenModified only if no edit came after it.
+     */
+    sourceRevision: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 );
 

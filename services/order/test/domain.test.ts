@@ -209,6 +209,7 @@ describe('the estimate view', () => {
     orderType: 'estimate',
     estimateId: null,
     revision: 0,
+    editedRevision: 0,
     id: 'e1',
     docNumber: '1001',
     userId: 'user-1',

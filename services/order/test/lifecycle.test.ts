@@ -60,6 +60,7 @@ function order(
     customer: { email: 'pat@example.com', displayName: 'Pat', ownCompany: 'Evergreen', qboId: null },
     createdAt: new Date('2030-05-01T00:00:00Z'),
     revision: 3,
+    editedRevision: 0,
     ...extra,
   };
 }
@@ -299,7 +300,7 @@ describe('effects and events', () => {
     const details = { ...o.details, room: 'B', location: 'Garden' };
     const d = decide(o, { action: 'edit', details }, customer, TODAY);
     if (!d.ok) throw new Error('refused');
-    expect(d.set).toEqual({ details, hasBeenModified: true });
+    expect(d.set).toEqual({ details, hasBeenModified: true, editedRevision: 4 });
     expect(d.changed).toEqual(['location', 'room']);
     expect(d.events.map((e) => e.contract.type)).toEqual(['EstimateUpdated']);
     expect(d.events[0]?.payload).toMatchObject({
@@ -396,6 +397,35 @@ describe('effects and events', () => {
       TODAY,
     );
     expect(again).toEqual({ ok: true, status: 'Open', set: { syncToken: '5' }, events: [], changed: [] });
+  });
+
+  it('an edit newer than the content QuickBooks got stays modified; an edit records its revision', () => {
+    const edited = decide(
+      order('estimate', 'Open'),
+      { action: 'edit', details: { ...order('estimate', 'Open').details, room: 'B' } },
+      customer,
+      TODAY,
+    );
+    if (!edited.ok) throw new Error('refused');
+    expect(edited.set).toMatchObject({ hasBeenModified: true, editedRevision: 4 });
+
+    const o = order('estimate', 'Open', { hasBeenModified: true, revision: 6, editedRevision: 6 });
+    const stale = decide(
+      o,
+      { action: 'qboSynced', qboAction: 'updated', qboId: '77', syncToken: '4', sourceRevision: 5 },
+      system,
+      TODAY,
+    );
+    if (!stale.ok) throw new Error('refused');
+    expect(stale.set).toEqual({ syncToken: '4' });
+    const current = decide(
+      o,
+      { action: 'qboSynced', qboAction: 'updated', qboId: '77', syncToken: '4', sourceRevision: 6 },
+      system,
+      TODAY,
+    );
+    if (!current.ok) throw new Error('refused');
+    expect(current.set).toEqual({ hasBeenModified: false, syncToken: '4' });
   });
 
   it('a sent invoice opens (modification kept); a sent estimate only records the SyncToken', () => {

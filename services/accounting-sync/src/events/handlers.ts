@@ -115,6 +115,7 @@ function orderData(order: Static<typeof OrderState>) {
     truckingCents: order.truckingCents,
     customerEmail: order.customer.email,
     totalDollars: toDollars(order.totalCents),
+    orderRevision: order.revision,
     ...(order.estimateId ? { linkedEstimateId: order.estimateId } : {}),
   };
 }
@@ -153,6 +154,7 @@ export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, E
         truckingCents: e.truckingCents,
         customerEmail: e.customer.email,
         totalDollars: toDollars(e.totalCents),
+        orderRevision: 0,
       };
       await rememberRecord(ctx, 'estimate', e.estimateId, data, `Estimate ${e.docNumber}`, { sync: false });
     }),

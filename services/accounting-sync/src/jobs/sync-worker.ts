@@ -20,6 +20,12 @@ export interface SyncWorkerDeps extends PlanDeps {
   eventsWritten(): void;
 }
 
+/** Orders: the order revision whose content the record holds (what the written document shows). */
+function sourceRevisionOf(rec: SyncRecordDoc): { sourceRevision?: number } {
+  const revision = (rec.data as { orderRevision?: unknown }).orderRevision;
+  return typeof revision === 'number' ? { sourceRevision: revision } : {};
+}
+
 /** How long a job waits for a prerequisite record, or for another job holding its record. */
 const WAIT_MS = 2_000;
 const RECORD_LOCK_MS = 60_000;
@@ -87,6 +93,7 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
               syncToken: String(saved.SyncToken),
               action: outcome,
               revision: job.revision,
+              ...sourceRevisionOf(rec),
             },
           }),
         },

@@ -286,7 +286,14 @@ export type Command =
       lines?: readonly EstimateLine[];
     }
   | { action: 'requestInvoice' | 'sendToQbo' | 'updateInQbo' | 'complete' | 'cancel' | 'invoiced' }
-  | { action: 'qboSynced'; qboAction: QboAction; qboId: string; syncToken: string };
+  | {
+      action: 'qboSynced';
+      qboAction: QboAction;
+      qboId: string;
+      syncToken: string;
+      /** The order revision whose content QuickBooks now has (absent: assume the latest). */
+      sourceRevision?: number;
+    };
 
 /** Stored fields a decision sets (the store adds revision + 1 and the outbox). */
 export interface OrderChanges {
@@ -298,6 +305,7 @@ export interface OrderChanges {
   syncToken?: string | null;
   details?: EstimateDetails;
   lines?: EstimateLine[];
+  editedRevision?: number;
   subtotalCents?: number;
   truckingCents?: number;
   taxCents?: number;
@@ -432,7 +440,7 @@ function editChanges(order: OrderRecord, command: Extract<Command, { action: 'ed
     Object.assign(set, { lines }, estimateTotals(subtotal, order.truckingCents));
     changed.push('CartProducts');
   }
-  if (changed.length > 0) set.hasBeenModified = true;
+  if (changed.length > 0) Object.assign(set, { hasBeenModified: true, editedRevision: order.revision + 1 });
   return { set, changed };
 }
 
@@ -454,8 +462,11 @@ function qboChanges(
     ...bookkeeping,
     status: to,
     isInQbo: true,
-    // Created or updated there: QuickBooks now has this version, the modification is approved.
-    ...(qboAction === 'sent' ? {} : { hasBeenModified: false }),
+    // Created or updated there: QuickBooks now has this version, the modification is approved —
+    // unless an edit came after the content that was written (it still waits for its update).
+    ...(qboAction === 'sent' || (command.sourceRevision ?? order.editedRevision) < order.editedRevision
+      ? {}
+      : { hasBeenModified: false }),
   };
 }
 

@@ -27,6 +27,8 @@ export interface OrderRecord {
   createdAt: Date;
   /** Grows by one with every change of the order (the write guard and the events' revision). */
   revision: number;
+  /** The revision of the last edit of details or lines (0: never edited). */
+  editedRevision: number;
 }
 
 /** The older name, for an estimate. */

@@ -27,6 +27,7 @@ export function accountingEventHandlers(ctx: OrderContext): Record<string, Event
         qboAction: payload.action as QboAction,
         qboId: payload.qboId,
         syncToken: payload.syncToken,
+        ...(payload.sourceRevision === undefined ? {} : { sourceRevision: payload.sourceRevision }),
       },
       SYSTEM,
       correlationId,

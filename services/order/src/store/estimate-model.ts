@@ -35,6 +35,7 @@ export interface Estimate extends OutboxFields {
   customer: { email: string; displayName: string; ownCompany: string | null; qboId: string | null };
   /** +1 with every change: guards each write (with the status) and orders the events' states. */
   revision: number;
+  editedRevision?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -93,6 +94,7 @@ function orderSchema(orderType: OrderType) {
         required: true,
       },
       revision: { type: Number, default: 0, min: 0 },
+      editedRevision: { type: Number, default: 0, min: 0 },
     },
     { timestamps: true },
   );
@@ -143,6 +145,7 @@ export function estimateRecord(doc: Estimate): OrderRecord {
     orderType: 'estimate',
     estimateId: null,
     revision: doc.revision ?? 0,
+    editedRevision: doc.editedRevision ?? 0,
     id: doc._id.toString(),
     docNumber: doc.docNumber,
     userId: doc.userId,
