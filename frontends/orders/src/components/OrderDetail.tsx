@@ -2,7 +2,15 @@ import { formatDollars, isApiError, QboSessionBanner, useAppSelector } from '@de
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
 import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
-import { Dropdown, Form, InputNumber, type MenuProps, Modal, Tooltip } from '@decor/web-core/ui-forms';
+import {
+  Dropdown,
+  Form,
+  type FormInstance,
+  InputNumber,
+  type MenuProps,
+  Modal,
+  Tooltip,
+} from '@decor/web-core/ui-forms';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   type OrderChanges,
@@ -166,7 +174,8 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   const [requestInvoice] = useRequestInvoiceMutation();
   const [syncToQbo] = useSyncToQboMutation();
   const [copyCart] = useCopyCartMutation();
-  const [form] = Form.useForm<FormValues>();
+  // The edit form mounts afresh for each edit (its values start from the order as shown).
+  const form = useRef<FormInstance<FormValues>>(null);
   const [editing, setEditing] = useState(false);
   const [qtys, setQtys] = useState<Record<string, number>>({});
   const [cancelOpen, setCancelOpen] = useState(false);
@@ -207,8 +216,13 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   const submitEdit = async () => {
     let values: FormValues;
     try {
-      values = await form.validateFields();
-    } catch {
+      const current = form.current;
+      if (!current) return;
+      values = await current.validateFields();
+    } catch (invalid) {
+      // Spec §5: the first invalid field takes the focus.
+      const first = (invalid as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
+      if (first) form.current?.focusField(first.name);
       return;
     }
     const changes: OrderChanges = changedFields(order, values);
@@ -362,7 +376,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       />
       {editing ? (
         <Form<FormValues>
-          form={form}
+          ref={form}
           layout="vertical"
           requiredMark={false}
           initialValues={toForm(order)}
