@@ -11,5 +11,6 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }) =>
       './Checkout': './src/screens/Checkout.tsx',
       './Carts': './src/screens/Carts.tsx',
       './Profile': './src/screens/Profile.tsx',
+      './Orders': './src/screens/Orders.tsx',
     },
   });

@@ -7,6 +7,7 @@ export { COMING_SOON } from './components/ComingSoon';
 
 // Each feature is its own chunk, loaded when its route is first visited.
 const SyncRoutes = lazy(() => import('./features/sync/routes'));
+const Orders = lazy(() => import('./Orders'));
 
 /**
  * The admin remote's screen for /admin/* (the shell's Protected guard admits staff only): one route
@@ -17,6 +18,7 @@ export default function BackOffice() {
     <Suspense fallback={<Spin aria-label="Loading" style={{ margin: 48 }} />}>
       <Routes>
         <Route path="sync/*" element={<SyncRoutes />} />
+        <Route path="orders/*" element={<Orders />} />
         <Route path="*" element={<ComingSoon />} />
       </Routes>
     </Suspense>

@@ -3,7 +3,8 @@
  * (each is CPU-heavy; the machine has 2 cores). A frontend whose inputs did not change since its last
  * build is reused: the hash of its inputs is kept in dist/.build-hash.
  *   Inputs: its src/, index.html, webpack.config.mts and package.json, the shared frontends/core
- *   sources, frontends/webpack.shared.mts, the contracts' sources and the root package-lock.json.
+ *   sources, the order screens (frontends/orders, bundled into both remotes),
+ *   frontends/webpack.shared.mts, the contracts' sources and the root package-lock.json.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,6 +38,8 @@ export function inputsHash(app: Frontend): string {
     path.join(root, 'package.json'),
     path.join(FRONTENDS_DIR, 'core', 'src'),
     path.join(FRONTENDS_DIR, 'core', 'package.json'),
+    path.join(FRONTENDS_DIR, 'orders', 'src'), // the order screens, bundled into both remotes
+    path.join(FRONTENDS_DIR, 'orders', 'package.json'),
     path.join(FRONTENDS_DIR, 'webpack.shared.mts'),
     path.join(REPO_ROOT, 'services', 'contracts', 'src'), // money rules, summary formats
     path.join(REPO_ROOT, 'package-lock.json'),
