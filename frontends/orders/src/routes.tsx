@@ -7,6 +7,7 @@ import { isStaff, useAppSelector } from '@decor/web-core';
 import { Route, Routes, useLocation, useParams } from '@decor/web-core/router';
 import { OrderDetail } from './components/OrderDetail';
 import { OrdersList } from './components/OrdersList';
+import { useLiveOrders } from './live/use-live-orders';
 import type { OrderType } from './types';
 
 export { OrderDetail } from './components/OrderDetail';
@@ -29,6 +30,7 @@ export default function OrdersRoutes({ base }: { base?: string }) {
   const staff = useAppSelector((s) => isStaff(s.session.user?.permissions));
   const mountedAt = useBase();
   const root = base ?? mountedAt;
+  useLiveOrders();
   return (
     <Routes>
       <Route path="estimate/:id" element={<Detail type="estimate" staff={staff} base={root} />} />
