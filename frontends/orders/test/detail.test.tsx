@@ -153,6 +153,21 @@ describe('order detail', () => {
     expect(puts()[0]?.body).toEqual({ room: 'Terrace', operationsManager: 'Jo' });
   });
 
+  it('a required field left empty is refused on the spot (focused, nothing sent)', async () => {
+    renderOrders('/orders/estimate/e1');
+    await openOptions();
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    await userEvent.clear(await screen.findByLabelText('Group Name'));
+    await userEvent.click(screen.getByRole('button', { name: 'Update Order' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Group Name')).toHaveFocus());
+    expect(puts()).toHaveLength(0);
+    // The read-only customer names (event and will call) cannot be changed.
+    const names = screen.getAllByDisplayValue('Evergreen Weddings');
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(name).toBeDisabled();
+  });
+
   it('a refused update says so (estimate and invoice wording)', async () => {
     putReply = { status: 409, body: { message: 'nope' } };
     renderOrders('/orders/estimate/e1');
