@@ -269,7 +269,13 @@ describe('order detail', () => {
   it('staff: customer link, QuickBooks status, linked invoice, Pending Update and Update it in Quickbooks', async () => {
     estimate = anOrder({ hasInvoice: true, hasBeenModified: true, status: 'Closed' });
     server.routes.set('GET /invoice', () => ({ body: { result: [invoice] }, headers: { total_count: '1' } }));
-    server.routes.set('PUT /qbo/estimate/', () => ({ status: 202, body: { result: { queued: true } } }));
+    server.routes.set('PUT /qbo/estimate/', () => {
+      // Queued: QuickBooks is done a moment later (the order is no longer modified).
+      setTimeout(() => {
+        estimate = { ...estimate, hasBeenModified: false };
+      }, 300);
+      return { status: 202, body: { result: { queued: true } } };
+    });
     renderOrders('/admin/orders/estimate/e1', staffUser);
     expect(await screen.findByRole('link', { name: 'Casey Customer (Evergreen Weddings)' })).toHaveAttribute(
       'href',
@@ -295,6 +301,12 @@ describe('order detail', () => {
     const sync = server.requests.find((r) => r.url === '/api/qbo/estimate/');
     expect(sync?.method).toBe('PUT');
     expect(sync?.body).toEqual({ id: 'e1' });
+    // The screen reads the order again until QuickBooks is done.
+    await waitFor(
+      () => expect(screen.getByTestId('qbo-status')).toHaveTextContent('In QuickBooks (#77), up to date'),
+      { timeout: 8000 },
+    );
+    expect(screen.queryByText('Pending Update')).not.toBeInTheDocument();
   });
 
   it('a failed linked-invoice lookup has its own text', async () => {

@@ -1,4 +1,4 @@
-import { formatDollars, isApiError, QboSessionBanner, useAppSelector } from '@decor/web-core';
+import { formatDollars, isApiError, QboSessionBanner, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
 import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
@@ -14,6 +14,7 @@ import {
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   type OrderChanges,
+  ordersApi,
   useCopyCartMutation,
   useGetOrderQuery,
   useLinkedInvoicesQuery,
@@ -59,6 +60,10 @@ function useFlash(): [string | null, (text: string) => void] {
   };
   return [text, show];
 }
+
+/** After a QuickBooks send/update (202, queued): the order is read again this often until it is done. */
+export const QBO_POLL_MS = 2000;
+const QBO_POLL_LIMIT_MS = 60_000;
 
 /** A QuickBooks session refusal shows the session banner, not an error of its own. */
 const isQboSession = (error: unknown) => isApiError(error) && !!error.qboSessionExpired;
@@ -168,7 +173,22 @@ function OptionLabel({ text, decision: d }: { text: string; decision: ActionDeci
 
 /** /orders/{estimate|invoice}/{id} (spec §2 Order detail). */
 export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
-  const { data, isLoading, isError } = useGetOrderQuery({ type, id });
+  // Set while a QuickBooks send/update is queued: the order is polled until it is in QuickBooks, unmodified.
+  const [qboSince, setQboSince] = useState<number | null>(null);
+  const { data, isLoading, isError } = useGetOrderQuery(
+    { type, id },
+    { pollingInterval: qboSince === null ? 0 : QBO_POLL_MS },
+  );
+  const dispatch = useAppDispatch();
+  const synced = !!data && data.order.isInQbo && !data.order.hasBeenModified;
+  useEffect(() => {
+    if (qboSince === null) return;
+    if (synced || Date.now() - qboSince > QBO_POLL_LIMIT_MS) {
+      setQboSince(null);
+      // The lists show the new state too.
+      if (synced) dispatch(ordersApi.util.invalidateTags([{ type: 'OrderList', id: 'LIST' }]));
+    }
+  }, [qboSince, synced, dispatch]);
   const activeCartId = useAppSelector((s) => s.session.user?.cart?.id);
   const [updateOrder, { isLoading: updating }] = useUpdateOrderMutation();
   const [requestInvoice] = useRequestInvoiceMutation();
@@ -250,6 +270,15 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
     if (ok) setEditing(false);
   };
 
+  const queueQbo = async (update: boolean) => {
+    const queued = await run(
+      () => syncToQbo({ type, id, update }).unwrap(),
+      update ? TEXTS.success.updatedInQbo : TEXTS.success.sentToQbo,
+      TEXTS.submitError,
+    );
+    if (queued) setQboSince(Date.now());
+  };
+
   const act: Record<string, () => void> = {
     edit: startEditing,
     requestInvoice: () => {
@@ -264,18 +293,8 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         TEXTS.invoiceRequestError,
       );
     },
-    sendToQbo: () =>
-      void run(
-        () => syncToQbo({ type, id, update: false }).unwrap(),
-        TEXTS.success.sentToQbo,
-        TEXTS.submitError,
-      ),
-    updateInQbo: () =>
-      void run(
-        () => syncToQbo({ type, id, update: true }).unwrap(),
-        TEXTS.success.updatedInQbo,
-        TEXTS.submitError,
-      ),
+    sendToQbo: () => void queueQbo(false),
+    updateInQbo: () => void queueQbo(true),
     complete: () =>
       void run(
         () => updateOrder({ type, id, changes: { status: 'Completed' } }).unwrap(),
