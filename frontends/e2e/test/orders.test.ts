@@ -1,0 +1,369 @@
+/**
+ * The order screens in a real Chromium against the whole product with accounting-sync and the
+ * QuickBooks emulator (spec orders §2, §4, §6, §8): the invoice requested by the customer and sent and
+ * completed by staff, an edit awaiting approval cleared by staff, cancelling through the modal and the
+ * disabled actions' tooltips, and the orders list (tabs, search, status filter, infinite scroll).
+ * API calls only set up what is not the subject (QuickBooks connection, submitted estimates).
+ */
+import { qboConsentRedirect } from '@decor/infra';
+import { call, eventually } from '@decor/kit/src/testing';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
+import { newEmulatorCompany } from './support/quickbooks';
+import { signInFully, texts, until, visible } from './support/ui';
+
+let product: RunningQuickBooksProduct;
+let chromium: RunningBrowser;
+let staffToken: string;
+const pageErrors: string[][] = [];
+
+const STAFF = { email: 'staff@decor.example', password: 'demo1234', displayName: 'Sam Reyes' };
+const CUSTOMER = { email: 'customer@decor.example', password: 'demo1234', displayName: 'Casey Morgan' };
+/** The first page load may wait for the gateway to read the built frontends from disk. */
+const FIRST_LOAD_MS = 60_000;
+
+beforeAll(async () => {
+  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
+  chromium = await launchBrowser(product.url);
+  staffToken = await connectQuickBooks();
+}, 240_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await product?.stop();
+});
+
+afterEach(() => {
+  // Uncaught errors in the page fail the journey that caused them.
+  const errors = pageErrors.splice(0).flat();
+  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
+});
+
+async function signInApi(who: { email: string; password: string }) {
+  const answer = await call(product.api, '/auth/user', {
+    method: 'POST',
+    json: { email: who.email, password: who.password },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.result as { token: string; redirecturl?: string };
+}
+
+/** Staff connect the product to a fresh emulator company (as the consent page would). */
+async function connectQuickBooks(): Promise<string> {
+  const { realmId } = await newEmulatorCompany('Order Screens Co');
+  const staff = await signInApi(STAFF);
+  if (!staff.redirecturl) throw new Error('staff sign-in gave no QuickBooks redirect');
+  const back = await qboConsentRedirect(staff.redirecturl, realmId);
+  const connected = await call(product.api, `/auth/accessToken${back.search}`, { token: staff.token });
+  expect(connected.status).toBe(200);
+  return staff.token;
+}
+
+/** Carts already submitted: the next submission waits for the new active cart the cart service makes. */
+const submittedCarts = new Set<string>();
+
+/** The customer's order request, through the API as the checkout sends it. */
+async function submitEstimate(
+  token: string,
+  fields: { groupName?: string; location?: string } = {},
+): Promise<{ id: string; DocNumber: string }> {
+  const cartId = await eventually(
+    async () => {
+      const session = await call(product.api, '/auth/jwt', { token });
+      const id = session.body?.result?.cart?.id as string | undefined;
+      return id && !submittedCarts.has(id) ? id : undefined;
+    },
+    15_000,
+    'a new active cart',
+  );
+  const products = await call(product.api, '/product?gt=quantity:0&limit=1', { token });
+  const productId = products.body.result[0].id as string;
+  const saved = await call(product.api, '/saveBulk/cartProduct', {
+    method: 'POST',
+    token,
+    json: [{ CartId: cartId, ProductId: productId, qty: 1, price: 1 }],
+  });
+  expect(saved.status).toBe(200);
+  const estimate = await call(product.api, '/estimate', {
+    method: 'POST',
+    token,
+    json: {
+      CartId: cartId,
+      status: 'Pending',
+      groupName: fields.groupName ?? 'Orders Gala',
+      eventDate: '2031-05-05',
+      location: fields.location ?? 'Hall',
+    },
+  });
+  expect(estimate.status).toBe(201);
+  submittedCarts.add(cartId);
+  return estimate.body.result as { id: string; DocNumber: string };
+}
+
+/** Staff send an estimate to QuickBooks (API) and it becomes Open. */
+async function openInQuickBooks(estimateId: string): Promise<void> {
+  await eventually(async () => {
+    const sent = await call(product.api, '/qbo/estimate', {
+      method: 'POST',
+      token: staffToken,
+      json: { id: estimateId },
+    });
+    return sent.status === 202 || sent.status === 200 ? sent : undefined;
+  }, 30_000);
+  await until(
+    async () => {
+      const read = await call(product.api, `/estimate/${estimateId}`, { token: staffToken });
+      return read.body?.result?.status as string | undefined;
+    },
+    'Open',
+    'the estimate Open',
+    30_000,
+  );
+}
+
+async function open(): Promise<Page> {
+  const { page, errors } = await chromium.newPage();
+  pageErrors.push(errors);
+  return page;
+}
+
+async function signedInPage(who: typeof CUSTOMER | typeof STAFF): Promise<Page> {
+  const page = await open();
+  await page.goto('/', { timeout: FIRST_LOAD_MS });
+  await signInFully(page, who);
+  return page;
+}
+
+/** The status tag next to the order's title. */
+const statusTag = (page: Page, text: string) =>
+  page.locator('section.page .ant-tag').filter({ hasText: new RegExp(`^${text}$`) });
+
+async function chooseOption(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Options' }).click();
+  await page.getByRole('menuitem', { name, exact: true }).click();
+}
+
+/** Opens the options menu, hovers the disabled `name` and waits for its tooltip `reason`. */
+async function disabledWithTooltip(page: Page, name: string, reason: string): Promise<void> {
+  const item = page.getByRole('menuitem', { name, exact: true });
+  if (!(await item.isVisible())) await page.getByRole('button', { name: 'Options' }).click();
+  await visible(item);
+  expect(await item.getAttribute('aria-disabled')).toBe('true');
+  await item.getByText(name, { exact: true }).hover();
+  await visible(page.getByRole('tooltip').filter({ hasText: reason }));
+}
+
+const fail = (page: Page, name: string) => async (err: unknown) => {
+  await screenshot(page, name).catch(() => {});
+  throw err;
+};
+
+it('lets the customer request the invoice of an Open estimate, and staff send it to QuickBooks and complete it', async () => {
+  const customer = await signInApi(CUSTOMER);
+  const estimate = await submitEstimate(customer.token, { groupName: 'Invoice Gala' });
+  await openInQuickBooks(estimate.id);
+
+  const page = await signedInPage(CUSTOMER);
+  await (async () => {
+    await page.goto(`/orders/estimate/${estimate.id}`);
+    await visible(page.getByRole('heading', { name: `Estimate #${estimate.DocNumber}` }));
+    await visible(statusTag(page, 'Open'));
+    await chooseOption(page, 'Request Invoice');
+    await visible(page.getByText('Your invoice has been requested!', { exact: true }));
+    await visible(statusTag(page, 'Closed'));
+  })().catch(fail(page, 'orders-invoice-request'));
+  const invoiceLink = page.getByRole('link', { name: `#${estimate.DocNumber}`, exact: true });
+  await visible(invoiceLink);
+  const href = (await invoiceLink.getAttribute('href')) ?? '';
+  const invoiceId = decodeURIComponent(href.replace('/orders/invoice/', ''));
+  expect(href).toMatch(/^\/orders\/invoice\//);
+  await screenshot(page, 'orders-invoice-requested');
+
+  const staff = await signedInPage(STAFF);
+  await (async () => {
+    await staff.goto(`/orders/invoice/${encodeURIComponent(invoiceId)}`);
+    await visible(staff.getByRole('heading', { name: `Invoice #${estimate.DocNumber}` }));
+    await visible(statusTag(staff, 'Pending'));
+    await visible(staff.getByText('Not in QuickBooks yet', { exact: true }));
+    await disabledWithTooltip(
+      staff,
+      'Complete Order',
+      'This invoice must be opened before it can be confirmed',
+    );
+    await staff.keyboard.press('Escape');
+    await chooseOption(staff, 'Send to QuickBooks');
+    await visible(staff.getByText('The order is being sent to QuickBooks.', { exact: true }));
+    await statusTag(staff, 'Open').waitFor({ state: 'visible', timeout: 45_000 });
+    await chooseOption(staff, 'Complete Order');
+    await visible(staff.getByText('The order has been completed!', { exact: true }));
+    await visible(statusTag(staff, 'Completed'));
+  })().catch(fail(staff, 'orders-invoice-staff'));
+  await screenshot(staff, 'orders-invoice-completed');
+}, 180_000);
+
+it("shows a customer's edit as Pending Approval to them and Pending Update to staff, until staff update it in QuickBooks", async () => {
+  const customer = await signInApi(CUSTOMER);
+  const estimate = await submitEstimate(customer.token, { groupName: 'Edit Gala', location: 'Hall' });
+  await openInQuickBooks(estimate.id);
+
+  const page = await signedInPage(CUSTOMER);
+  await (async () => {
+    await page.goto(`/orders/estimate/${estimate.id}`);
+    await visible(statusTag(page, 'Open'));
+    await page.evaluate(() => {
+      (window as unknown as { stillHere: boolean }).stillHere = true;
+    });
+    await chooseOption(page, 'Edit');
+    const location = page.getByLabel('Location', { exact: true });
+    await location.fill('Rooftop Terrace');
+    await page.getByRole('button', { name: 'Update Order' }).click();
+    await visible(page.getByText('Your order has been updated!', { exact: true }));
+    await visible(statusTag(page, 'Pending Approval'));
+    await visible(page.getByText('Rooftop Terrace', { exact: true }));
+    await disabledWithTooltip(
+      page,
+      'Request Invoice',
+      'This order has been modified. You can request an invoice after your update has been approved.',
+    );
+    await page.keyboard.press('Escape');
+  })().catch(fail(page, 'orders-edit-customer'));
+
+  const staff = await signedInPage(STAFF);
+  await (async () => {
+    await staff.goto(`/orders/estimate/${estimate.id}`);
+    await visible(statusTag(staff, 'Pending Update'));
+    await visible(staff.getByText(/changes not yet sent/));
+    await chooseOption(staff, 'Update it in Quickbooks');
+    await visible(staff.getByText('The order is being updated in QuickBooks.', { exact: true }));
+    await statusTag(staff, 'Open').waitFor({ state: 'visible', timeout: 45_000 });
+    await visible(staff.getByText(/up to date$/));
+  })().catch(fail(staff, 'orders-edit-staff'));
+
+  // The customer's page, left open, follows without a reload.
+  await statusTag(page, 'Open')
+    .waitFor({ state: 'visible', timeout: 30_000 })
+    .catch(fail(page, 'orders-edit-customer-after'));
+  expect(await statusTag(page, 'Pending Approval').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+}, 180_000);
+
+it('cancels a Pending estimate through the modal, and explains disabled actions in tooltips', async () => {
+  const customer = await signInApi(CUSTOMER);
+  const estimate = await submitEstimate(customer.token, { groupName: 'Cancel Gala' });
+
+  const page = await signedInPage(CUSTOMER);
+  await (async () => {
+    await page.goto(`/orders/estimate/${estimate.id}`);
+    await visible(statusTag(page, 'Pending'));
+    await disabledWithTooltip(
+      page,
+      'Request Invoice',
+      'You may request an invoice once your estimate has been approved.',
+    );
+    // Staff-only actions are not offered to customers.
+    for (const name of ['Send to QuickBooks', 'Update it in Quickbooks', 'Complete Order']) {
+      expect(await page.getByRole('menuitem', { name, exact: true }).count()).toBe(0);
+    }
+    await page.keyboard.press('Escape');
+    await chooseOption(page, 'Cancel Order');
+    const modal = page.getByRole('dialog', { name: 'Cancel this order?' });
+    await visible(modal.getByText('The order will be voided. This cannot be undone.'));
+    // Keeping it changes nothing.
+    await modal.getByRole('button', { name: 'Keep the order' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await visible(statusTag(page, 'Pending'));
+    await chooseOption(page, 'Cancel Order');
+    await modal.getByRole('button', { name: 'Yes, cancel the order' }).click();
+    await visible(page.getByText('The order has been cancelled.', { exact: true }));
+    await modal.waitFor({ state: 'hidden' });
+    await visible(statusTag(page, 'Voided'));
+    for (const name of ['Edit', 'Request Invoice', 'Cancel Order']) {
+      await disabledWithTooltip(page, name, 'This order is Voided');
+      await page.mouse.move(0, 0);
+    }
+    await screenshot(page, 'orders-voided-tooltip');
+  })().catch(fail(page, 'orders-cancel'));
+  const read = await call(product.api, `/estimate/${estimate.id}`, { token: customer.token });
+  expect(read.body.result.status).toBe('Voided');
+}, 120_000);
+
+it('lists the orders with tabs, prefix search, status filter and infinite scroll', async () => {
+  const customer = await signInApi(CUSTOMER);
+  const made: { id: string; DocNumber: string }[] = [];
+  for (let i = 0; i < 25; i++) made.push(await submitEstimate(customer.token, { groupName: `List ${i}` }));
+  const at = (i: number) => {
+    const found = made[i];
+    if (!found) throw new Error(`no estimate ${i}`);
+    return found;
+  };
+  const voided = at(3);
+  const cancelled = await call(product.api, `/estimate/${voided.id}`, {
+    method: 'PUT',
+    token: customer.token,
+    json: { status: 'Voided' },
+  });
+  expect(cancelled.status).toBe(200);
+  const all = await call(product.api, '/estimate?limit=100', { token: customer.token });
+  const docNumbers = (all.body.result as { DocNumber: string }[]).map((e) => e.DocNumber);
+  expect(docNumbers.length).toBeGreaterThan(25);
+
+  const page = await signedInPage(CUSTOMER);
+  const rows = page.locator('tbody a[href^="/orders/estimate/"]');
+  await (async () => {
+    await page.goto('/orders');
+    await visible(page.getByRole('heading', { name: 'Orders', level: 1 }));
+    await visible(page.getByRole('tab', { name: 'Estimates' }));
+    await visible(page.getByRole('tab', { name: 'Invoices' }));
+    await visible(page.getByLabel('Filter by status'));
+    await visible(rows.first());
+    await until(() => rows.count(), 20, 'the first page of 20');
+
+    // Infinite scroll: reaching the bottom loads the rest.
+    await until(
+      async () => {
+        await page.getByTestId('orders-bottom').scrollIntoViewIfNeeded();
+        return rows.count();
+      },
+      docNumbers.length,
+      'every estimate after scrolling',
+      30_000,
+    );
+    expect((await texts(rows)).sort()).toEqual([...docNumbers].sort());
+    await screenshot(page, 'orders-list-scrolled');
+
+    // Search: a prefix of the DocNumber.
+    const search = page.getByPlaceholder('Search by estimate ID', { exact: true });
+    const prefix = at(made.length - 1).DocNumber.slice(0, 3);
+    await search.fill(prefix);
+    const expected = docNumbers.filter((d) => d.startsWith(prefix)).sort();
+    await until(async () => (await texts(rows)).sort(), expected, `the estimates ${prefix}…`);
+    await search.fill(at(10).DocNumber);
+    await until(() => texts(rows), [at(10).DocNumber], 'the one estimate');
+    await search.fill('9999');
+    await visible(page.getByText('Nothing was found', { exact: true }));
+    expect(await rows.count()).toBe(0);
+    // Clearing the search shows the whole list again (as far as it was loaded).
+    await search.fill('');
+    await until(async () => (await rows.count()) >= 20, true, 'the list again');
+
+    // Status filter.
+    await page.getByLabel('Filter by status').click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^Voided$/ })
+      .click();
+    await until(
+      async () => (await texts(rows)).includes(voided.DocNumber) && (await rows.count()) < 20,
+      true,
+      'the voided estimates',
+    );
+    const statuses = await texts(page.locator('tbody tr.ant-table-row .ant-tag'));
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['Voided']));
+
+    // The Invoices tab has its own search box.
+    await page.getByRole('tab', { name: 'Invoices' }).click();
+    await visible(page.getByPlaceholder('Search by invoice ID', { exact: true }));
+  })().catch(fail(page, 'orders-list'));
+}, 240_000);
