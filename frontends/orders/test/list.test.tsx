@@ -2,8 +2,9 @@ import { http } from '@decor/web-core';
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ApiServer, type Recorded, startApiServer } from '../../core/test/support/api-server';
+import { OrdersList } from '../src/routes';
 import type { Order } from '../src/types';
-import { anOrder, installIntersectionObserver, renderOrders, staffUser } from './support';
+import { anOrder, installIntersectionObserver, renderElement, renderOrders, staffUser } from './support';
 
 /** 45 estimates, newest first: DocNumber 1045 … 1001. */
 const ESTIMATES: Order[] = Array.from({ length: 45 }, (_, i) => {
@@ -174,5 +175,12 @@ describe('orders list', () => {
       `/admin/users/${ESTIMATES[0]?.UserId}`,
     );
     expect(screen.getByText('Pending Update')).toBeInTheDocument();
+  });
+
+  it("on a customer's page (back office) the list is that user's orders, without its own heading", async () => {
+    renderElement(<OrdersList staff base="/admin/orders" userId="u-42" embedded />, staffUser);
+    await findDocLink('1045');
+    expect(screen.queryByRole('heading', { name: 'Orders' })).not.toBeInTheDocument();
+    expect(query(listCalls('/estimate')[0] as Recorded).get('UserId')).toBe('u-42');
   });
 });

@@ -1,6 +1,7 @@
 import { createAppStore, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
 import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { demoUser } from '../../core/test/support/api-server';
 import OrdersRoutes from '../src/routes';
@@ -106,6 +107,17 @@ export function renderOrders(path: string, user: object = demoUser) {
     </Provider>,
   );
   return { store, ...view };
+}
+
+/** One element in a router with the real store, signed in as `user`. */
+export function renderElement(element: ReactNode, user: object = demoUser) {
+  const store = createAppStore();
+  store.dispatch(signedIn({ user: user as typeof demoUser, token: 'jwt' }));
+  return render(
+    <Provider store={store}>
+      <MemoryRouter>{element}</MemoryRouter>
+    </Provider>,
+  );
 }
 
 /** jsdom has no IntersectionObserver: this one lets a test say "the page bottom is in view". */
