@@ -36,6 +36,8 @@ export interface BenchStack {
   staffEmail: string;
   /** Connection to the user service's database (the checkout benchmark adds customers there). */
   userDb: { url: string; db: string };
+  /** Connection to the order service's database (the orders benchmark inserts estimates there). */
+  orderDb: { url: string; db: string };
   startEmailWorker(): Promise<void>;
   /**
    * Starts the accounting-sync service (once; needs `accountingSync` in the options) with these env
@@ -202,6 +204,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       gatewayUrl: gateway.url,
       staffEmail,
       userDb: { url: endpoints.mongoUrl, db: `${runId}_user` },
+      orderDb: { url: endpoints.mongoUrl, db: `${runId}_order` },
       pids,
       startEmailWorker: async () => {
         worker ??= run(

@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the
+ * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the orders list and live order status, the
  * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench-results.md;
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
@@ -14,6 +14,14 @@ import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
 import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
+import {
+  formatOrders,
+  measureOrders,
+  type OrdersFigures,
+  orderRow,
+  orderRows,
+  writeOrderRows,
+} from '../bench/orders';
 import {
   formatQboSync,
   measureQboSync,
@@ -75,7 +83,7 @@ async function main(): Promise<void> {
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
   };
-  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo'];
+  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo', 'orders'];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
@@ -174,15 +182,35 @@ async function main(): Promise<void> {
         log,
       );
     }
+    // After everything else: 10,000 estimates in the order database would weigh on the checkouts.
+    let orders: OrdersFigures | undefined;
+    if (runs('orders')) {
+      orders = await measureOrders(
+        {
+          runId: stack.runId,
+          gatewayUrl: stack.gatewayUrl,
+          kafkaBrokers: stack.endpoints.kafkaBrokers,
+          jwtSecret: BENCH_JWT_SECRET,
+          orderDb: stack.orderDb,
+          pids: stack.pids,
+        },
+        { estimates: 10_000, customers: 50, requests: 300, changes: 500, rate: 50, streams: 500 },
+        log,
+      );
+    }
     log(formatTable(results));
     if (qbo) log(formatQboSync(qbo));
+    if (orders) log(formatOrders(orders));
     if (!args['no-write']) {
       const out = args.out as string;
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
       const qboRows = qboSyncRows(out);
+      const ordersRows = orderRows(out);
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
+      // Last: the sections above each rewrite the file from their own heading on.
+      writeOrderRows(out, orders ? [...ordersRows, orderRow(machine, orders)] : ordersRows);
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }
