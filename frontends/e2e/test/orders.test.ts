@@ -5,12 +5,11 @@
  * disabled actions' tooltips, and the orders list (tabs, search, status filter, infinite scroll).
  * API calls only set up what is not the subject (QuickBooks connection, submitted estimates).
  */
-import { qboConsentRedirect } from '@decor/infra';
-import { call, eventually } from '@decor/kit/src/testing';
+import { call } from '@decor/kit/src/testing';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { CUSTOMER, orderSetup, STAFF } from './support/orders';
 import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
-import { newEmulatorCompany } from './support/quickbooks';
 import { signInFully, texts, until, visible } from './support/ui';
 
 let product: RunningQuickBooksProduct;
@@ -18,15 +17,15 @@ let chromium: RunningBrowser;
 let staffToken: string;
 const pageErrors: string[][] = [];
 
-const STAFF = { email: 'staff@decor.example', password: 'demo1234', displayName: 'Sam Reyes' };
-const CUSTOMER = { email: 'customer@decor.example', password: 'demo1234', displayName: 'Casey Morgan' };
+let setup: ReturnType<typeof orderSetup>;
 /** The first page load may wait for the gateway to read the built frontends from disk. */
 const FIRST_LOAD_MS = 60_000;
 
 beforeAll(async () => {
   product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
   chromium = await launchBrowser(product.url);
-  staffToken = await connectQuickBooks();
+  setup = orderSetup(product.api);
+  staffToken = await setup.connectQuickBooks('Order Screens Co');
 }, 240_000);
 
 afterAll(async () => {
@@ -39,88 +38,6 @@ afterEach(() => {
   const errors = pageErrors.splice(0).flat();
   expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
 });
-
-async function signInApi(who: { email: string; password: string }) {
-  const answer = await call(product.api, '/auth/user', {
-    method: 'POST',
-    json: { email: who.email, password: who.password },
-  });
-  expect(answer.status).toBe(200);
-  return answer.body.result as { token: string; redirecturl?: string };
-}
-
-/** Staff connect the product to a fresh emulator company (as the consent page would). */
-async function connectQuickBooks(): Promise<string> {
-  const { realmId } = await newEmulatorCompany('Order Screens Co');
-  const staff = await signInApi(STAFF);
-  if (!staff.redirecturl) throw new Error('staff sign-in gave no QuickBooks redirect');
-  const back = await qboConsentRedirect(staff.redirecturl, realmId);
-  const connected = await call(product.api, `/auth/accessToken${back.search}`, { token: staff.token });
-  expect(connected.status).toBe(200);
-  return staff.token;
-}
-
-/** Carts already submitted: the next submission waits for the new active cart the cart service makes. */
-const submittedCarts = new Set<string>();
-
-/** The customer's order request, through the API as the checkout sends it. */
-async function submitEstimate(
-  token: string,
-  fields: { groupName?: string; location?: string } = {},
-): Promise<{ id: string; DocNumber: string }> {
-  const cartId = await eventually(
-    async () => {
-      const session = await call(product.api, '/auth/jwt', { token });
-      const id = session.body?.result?.cart?.id as string | undefined;
-      return id && !submittedCarts.has(id) ? id : undefined;
-    },
-    15_000,
-    'a new active cart',
-  );
-  const products = await call(product.api, '/product?gt=quantity:0&limit=1', { token });
-  const productId = products.body.result[0].id as string;
-  const saved = await call(product.api, '/saveBulk/cartProduct', {
-    method: 'POST',
-    token,
-    json: [{ CartId: cartId, ProductId: productId, qty: 1, price: 1 }],
-  });
-  expect(saved.status).toBe(200);
-  const estimate = await call(product.api, '/estimate', {
-    method: 'POST',
-    token,
-    json: {
-      CartId: cartId,
-      status: 'Pending',
-      groupName: fields.groupName ?? 'Orders Gala',
-      eventDate: '2031-05-05',
-      location: fields.location ?? 'Hall',
-    },
-  });
-  expect(estimate.status).toBe(201);
-  submittedCarts.add(cartId);
-  return estimate.body.result as { id: string; DocNumber: string };
-}
-
-/** Staff send an estimate to QuickBooks (API) and it becomes Open. */
-async function openInQuickBooks(estimateId: string): Promise<void> {
-  await eventually(async () => {
-    const sent = await call(product.api, '/qbo/estimate', {
-      method: 'POST',
-      token: staffToken,
-      json: { id: estimateId },
-    });
-    return sent.status === 202 || sent.status === 200 ? sent : undefined;
-  }, 30_000);
-  await until(
-    async () => {
-      const read = await call(product.api, `/estimate/${estimateId}`, { token: staffToken });
-      return read.body?.result?.status as string | undefined;
-    },
-    'Open',
-    'the estimate Open',
-    30_000,
-  );
-}
 
 async function open(): Promise<Page> {
   const { page, errors } = await chromium.newPage();
@@ -160,9 +77,9 @@ const fail = (page: Page, name: string) => async (err: unknown) => {
 };
 
 it('lets the customer request the invoice of an Open estimate, and staff send it to QuickBooks and complete it', async () => {
-  const customer = await signInApi(CUSTOMER);
-  const estimate = await submitEstimate(customer.token, { groupName: 'Invoice Gala' });
-  await openInQuickBooks(estimate.id);
+  const customer = await setup.signInApi(CUSTOMER);
+  const estimate = await setup.submitEstimate(customer.token, { groupName: 'Invoice Gala' });
+  await setup.openInQuickBooks(staffToken, estimate.id);
 
   const page = await signedInPage(CUSTOMER);
   await (async () => {
@@ -203,9 +120,9 @@ it('lets the customer request the invoice of an Open estimate, and staff send it
 }, 180_000);
 
 it("shows a customer's edit as Pending Approval to them and Pending Update to staff, until staff update it in QuickBooks", async () => {
-  const customer = await signInApi(CUSTOMER);
-  const estimate = await submitEstimate(customer.token, { groupName: 'Edit Gala', location: 'Hall' });
-  await openInQuickBooks(estimate.id);
+  const customer = await setup.signInApi(CUSTOMER);
+  const estimate = await setup.submitEstimate(customer.token, { groupName: 'Edit Gala', location: 'Hall' });
+  await setup.openInQuickBooks(staffToken, estimate.id);
 
   const page = await signedInPage(CUSTOMER);
   await (async () => {
@@ -249,8 +166,8 @@ it("shows a customer's edit as Pending Approval to them and Pending Update to st
 }, 180_000);
 
 it('cancels a Pending estimate through the modal, and explains disabled actions in tooltips', async () => {
-  const customer = await signInApi(CUSTOMER);
-  const estimate = await submitEstimate(customer.token, { groupName: 'Cancel Gala' });
+  const customer = await setup.signInApi(CUSTOMER);
+  const estimate = await setup.submitEstimate(customer.token, { groupName: 'Cancel Gala' });
 
   const page = await signedInPage(CUSTOMER);
   await (async () => {
@@ -289,9 +206,10 @@ it('cancels a Pending estimate through the modal, and explains disabled actions 
 }, 120_000);
 
 it('lists the orders with tabs, prefix search, status filter and infinite scroll', async () => {
-  const customer = await signInApi(CUSTOMER);
+  const customer = await setup.signInApi(CUSTOMER);
   const made: { id: string; DocNumber: string }[] = [];
-  for (let i = 0; i < 25; i++) made.push(await submitEstimate(customer.token, { groupName: `List ${i}` }));
+  for (let i = 0; i < 25; i++)
+    made.push(await setup.submitEstimate(customer.token, { groupName: `List ${i}` }));
   const at = (i: number) => {
     const found = made[i];
     if (!found) throw new Error(`no estimate ${i}`);
