@@ -84,7 +84,8 @@ describe('QuickBooks ids', () => {
       displayName: 'Evergreen Weddings',
       city: 'Portland',
     });
-    const companyId = (company?.payload as { companyId: string }).companyId;
+    if (!company) throw new Error('no CompanyUpserted on the user topic');
+    const companyId = (company.payload as { companyId: string }).companyId;
     const customer = await createUser(service, 'customer', 'pw');
     await publish(
       ...[
