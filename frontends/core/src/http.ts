@@ -2,6 +2,8 @@
  * The one HTTP client of the product (spec §7), created once in the shell's bundle and shared with
  * every remote through module federation (@decor/web-core is a singleton).
  */
+
+import { QBO_SESSION_EXPIRED_HEADER } from '@decor/contracts/src/qbo-session';
 import axios, { type AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 
 export const API_BASE_URL = '/api';
@@ -56,7 +58,7 @@ function headerValue(headers: unknown, name: string): string | undefined {
 }
 
 /** Response header of a 401 that is about the QuickBooks connection, not the site session. */
-export const QBO_SESSION_EXPIRED_HEADER = 'qbo-session-expired';
+export { QBO_SESSION_EXPIRED_HEADER };
 
 /** Spec §7 client-side normalisation. */
 export function toApiError(error: unknown): ApiError {

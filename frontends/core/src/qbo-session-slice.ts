@@ -4,17 +4,12 @@
  * `qbo-session-expired: true`. That is NOT the site session (nobody is signed out): the axios
  * interceptor raises this flag and QboSessionBanner offers to renew it.
  */
+import { QBO_SESSION_TEXTS } from '@decor/contracts/src/qbo-session';
 import { createAsyncThunk, createSlice, isAnyOf } from '@reduxjs/toolkit';
 import { type ApiError, FALLBACK_MESSAGE, http, toApiError } from './http';
 import { sessionExpired, signOut } from './session-slice';
 
-export const QBO_TEXTS = {
-  expired: 'Your session with QuickBooks has expired, and the request was not completed!',
-  clickHere: 'Click here',
-  renewed: 'Your session with QuickBooks has been renewed! Please try your previous request again.',
-  renewFailed: 'There was an error renewing your token',
-  connect: 'Connect',
-} as const;
+export const QBO_TEXTS = { ...QBO_SESSION_TEXTS, clickHere: 'Click here', connect: 'Connect' } as const;
 
 /** A renewal (GET /qbo/get/renewToken): none asked, under way, or its outcome until dismissed. */
 export type QboRenewal = 'idle' | 'pending' | 'renewed' | 'failed';

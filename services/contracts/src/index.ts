@@ -6,4 +6,5 @@ export * from './events';
 export * from './money';
 export * from './order-events';
 export * from './password-rule';
+export * from './qbo-session';
 export * from './summary-format';
