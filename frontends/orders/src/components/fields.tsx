@@ -59,11 +59,24 @@ export function changedFields(order: Order, values: FormValues): Record<string, 
   return changes;
 }
 
+/**
+ * In the date and time pickers Enter confirms the picker and must not also submit the form: rc-picker
+ * handles Enter before calling onKeyDown, so cancelling the native default stops only the implicit
+ * submission (cancelling React's would make rc-picker skip its own Enter handling).
+ */
 const enterConfirmsOnly = (event: KeyboardEvent<HTMLElement>) => {
   if (event.key === 'Enter') event.nativeEvent.preventDefault();
 };
 
-function FieldInput({ field, ...control }: { field: OrderFieldSpec } & Record<string, unknown>) {
+/** What a field's control needs to know (the order screens' and the checkout's field tables both fit). */
+export interface FieldControlSpec {
+  kind: 'text' | 'date' | 'time' | 'textarea';
+  maxLength: number;
+  readOnly?: boolean;
+}
+
+/** The control of one field; Form.Item hands it id, value and onChange, passed on to the antd control. */
+export function FieldInput({ field, ...control }: { field: FieldControlSpec } & Record<string, unknown>) {
   if (field.kind === 'date') {
     return (
       <DatePicker

@@ -1,9 +1,9 @@
 import { type EventDetails, useAppSelector, type WillCall } from '@decor/web-core';
 import { Navigate, useLocation, useNavigate } from '@decor/web-core/router';
 import { Button } from '@decor/web-core/ui';
-import { Collapse, DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-data';
-import { Form, Input } from '@decor/web-core/ui-forms';
-import type { KeyboardEvent } from 'react';
+import { Collapse, type Dayjs, dayjs } from '@decor/web-core/ui-data';
+import { Form } from '@decor/web-core/ui-forms';
+import { FieldInput } from '@decor/web-orders/fields';
 import { TEXTS } from '../texts';
 import { type CheckoutState, EVENT_FIELDS, type FieldSpec, labelOf, WILL_CALL_FIELDS } from './fields';
 
@@ -35,43 +35,12 @@ function fromForm(values: FormValues, fields: FieldSpec<string>[]): Record<strin
   return out;
 }
 
-/**
- * Enter in a picker only confirms its value: rc-picker takes the typed text (and closes its panel) before
- * calling onKeyDown, so cancelling the browser's default here stops just the implicit submission of the
- * surrounding form. The native event is cancelled, not React's, because rc-picker skips its own Enter
- * handling (opening a closed panel) when React's event says defaultPrevented.
- */
-const enterConfirmsOnly = (event: KeyboardEvent<HTMLElement>) => {
-  if (event.key === 'Enter') event.nativeEvent.preventDefault();
-};
-
-/** The control of one field; Form.Item hands it id, value and onChange, passed on to the antd control. */
-function FieldInput({ field, ...control }: { field: FieldSpec<string> } & Record<string, unknown>) {
-  if (field.kind === 'date') {
-    return (
-      <DatePicker
-        format="MMMM D, YYYY"
-        style={{ width: '100%' }}
-        onKeyDown={enterConfirmsOnly}
-        {...control}
-      />
-    );
-  }
-  if (field.kind === 'time') {
-    return (
-      <TimePicker
-        use12Hours
-        format="h:mm A"
-        minuteStep={5}
-        style={{ width: '100%' }}
-        onKeyDown={enterConfirmsOnly}
-        {...control}
-      />
-    );
-  }
-  if (field.kind === 'textarea') return <Input.TextArea rows={3} maxLength={2000} {...control} />;
-  return <Input disabled={field.locked} readOnly={field.locked} maxLength={200} {...control} />;
-}
+/** The checkout's limits: 2,000 characters for comments, 200 for the rest. */
+const control = (field: FieldSpec<string>) => ({
+  kind: field.kind,
+  maxLength: field.kind === 'textarea' ? 2000 : 200,
+  readOnly: field.locked,
+});
 
 const item = (field: FieldSpec<string>) => (
   <Form.Item
@@ -80,7 +49,7 @@ const item = (field: FieldSpec<string>) => (
     label={labelOf(field)}
     rules={field.required ? [{ required: true, message: TEXTS.required }] : []}
   >
-    <FieldInput field={field} />
+    <FieldInput field={control(field)} />
   </Form.Item>
 );
 
