@@ -18,13 +18,14 @@
  * The stream clients run in the bench process on the same cores, so the latencies include their reading.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EstimateStatusChanged } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import mongoose from 'mongoose';
 import type { Machine } from './report';
+import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, percentile, processRoles } from './stats';
 
 export interface OrdersStack {
@@ -565,14 +566,6 @@ const METHOD = [
   'The stream clients and Kafka share the cores with the gateway; the load column is the 1-minute load average.',
 ].join('\n');
 
-export function orderRows(file: string): string[] {
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => ROW.test(line))
-    : [];
-}
-
 export function orderRow(machine: Machine, f: OrdersFigures): string {
   const [prefix, status] = f.lists as [ListFigures, ListFigures];
   const day = new Date(`${machine.date.replace(' ', 'T').replace(/Z$/, ':00Z')}`).toUTCString().slice(0, 3);
@@ -592,25 +585,6 @@ export function orderRow(machine: Machine, f: OrdersFigures): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** Puts the section (rows given, newest last) at the end of `file`, replacing any there. */
-export function writeOrderRows(file: string, rows: string[]): void {
-  if (rows.length === 0) return;
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  let head = text;
-  const at = text.indexOf(`\n${SECTION}\n`);
-  if (at >= 0) {
-    const next = text.indexOf('\n## ', at + 1);
-    head = text.slice(0, at) + (next >= 0 ? text.slice(next) : '');
-  }
-  const section = [
-    SECTION,
-    '',
-    `One row per run, newest last (last ${KEEP_RUNS} kept).`,
-    '',
-    ...HEADER,
-    ...rows.slice(-KEEP_RUNS),
-    '',
-    METHOD,
-  ];
-  writeFileSync(file, `${head.replace(/\n+$/, '')}\n\n${section.join('\n')}\n`);
-}
+const section = resultsSection({ title: SECTION, header: HEADER, row: ROW, method: METHOD, keep: KEEP_RUNS });
+export const orderRows = section.rows;
+export const writeOrderRows = section.write;

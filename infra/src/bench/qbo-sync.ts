@@ -10,12 +10,12 @@
  * The emulator runs inside the bench process (test-mode infrastructure), so its CPU counts as "bench".
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompanyUpserted, UserCreated } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import { consentRedirect } from '../qbo';
 import type { Machine } from './report';
+import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, processRoles } from './stats';
 
 export interface QboSyncStack {
@@ -422,15 +422,6 @@ const METHOD = [
   'slices of what the rest of the machine used. The emulator runs inside the bench process.',
 ].join('\n');
 
-/** The QuickBooks sync rows already in `file` (read them before report.ts rewrites the file). */
-export function qboSyncRows(file: string): string[] {
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => ROW.test(line))
-    : [];
-}
-
 export function qboSyncRow(machine: Machine, f: QboSyncFigures): string {
   const cells = [
     `${machine.date.replace(' ', 'T')}`,
@@ -450,21 +441,6 @@ export function qboSyncRow(machine: Machine, f: QboSyncFigures): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** Puts the section (the rows given, newest last) back at the end of `file`, replacing any there. */
-export function writeQboSyncRows(file: string, rows: string[]): void {
-  if (rows.length === 0) return;
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = text.indexOf(`\n${SECTION}\n`);
-  const head = (at < 0 ? text : text.slice(0, at)).replace(/\n+$/, '');
-  const section = [
-    SECTION,
-    '',
-    `One row per run, newest last (last ${KEEP_RUNS} kept).`,
-    '',
-    ...HEADER,
-    ...rows.slice(-KEEP_RUNS),
-    '',
-    METHOD,
-  ];
-  writeFileSync(file, `${head}\n\n${section.join('\n')}\n`);
-}
+const section = resultsSection({ title: SECTION, header: HEADER, row: ROW, method: METHOD, keep: KEEP_RUNS });
+export const qboSyncRows = section.rows;
+export const writeQboSyncRows = section.write;
