@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EstimateSubmitted, type EventEnvelope } from '@decor/contracts';
-import type { KitLogger } from '@decor/kit';
+import { type KitLogger, topicEndOffsets } from '@decor/kit';
 import type { Consumer, Kafka } from 'kafkajs';
 
 /** What a stream tells about one order change: never the order itself (no lines, no customer). */
@@ -211,7 +211,7 @@ export class OrderFeed {
     const c = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
     this.consumer = c;
     try {
-      const ends = await endOffsets(kafka, topic);
+      const ends = await topicEndOffsets(kafka, topic);
       if (this.stopped) return false;
       await c.connect();
       await c.subscribe({ topic, fromBeginning: false });
@@ -286,24 +286,4 @@ export class OrderFeed {
 
 function newEpoch(): string {
   return randomBytes(5).toString('hex');
-}
-
-/** Where the topic ends now, per partition (as the kit's broadcast invalidation notes it). */
-async function endOffsets(kafka: Kafka, topic: string): Promise<{ partition: number; offset: string }[]> {
-  const admin = kafka.admin();
-  try {
-    await admin.connect();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const offsets = await admin.fetchTopicOffsets(topic);
-        return offsets.map(({ partition, high }) => ({ partition, offset: high }));
-      } catch (err) {
-        if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
-      }
-    }
-  } finally {
-    await admin.disconnect().catch(() => {});
-  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka } from 'kafkajs';
-import { EVENT_HEADERS } from '../messaging/kafka';
+import { EVENT_HEADERS, topicEndOffsets } from '../messaging/kafka';
 import type { KitLogger } from '../messaging/log';
 
 /** The event that cleared a cache (for logs and tests). */
@@ -74,7 +74,7 @@ export function startBroadcastInvalidation(opts: BroadcastInvalidationOptions): 
     const c = opts.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
     consumer = c;
     try {
-      const ends = await endOffsets(opts.kafka, opts.topic);
+      const ends = await topicEndOffsets(opts.kafka, opts.topic);
       if (stopped) return false;
       opts.onInvalidate(undefined);
       await c.connect();
@@ -153,30 +153,5 @@ export function startBroadcastInvalidation(opts: BroadcastInvalidationOptions): 
     } finally {
       await admin.disconnect().catch(() => {});
     }
-  }
-}
-
-/**
- * Where the topic ends now, per partition. Retriable refusals are tried again a few times here:
- * kafkajs' admin retries only an unknown topic and passes the rest on (a broker still saying "not
- * the leader" just after the topic was created), and the next attempt to join is seconds away.
- */
-async function endOffsets(kafka: Kafka, topic: string): Promise<{ partition: number; offset: string }[]> {
-  const admin = kafka.admin();
-  try {
-    await admin.connect();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const offsets = await admin.fetchTopicOffsets(topic);
-        return offsets.map(({ partition, high }) => ({ partition, offset: high }));
-      } catch (err) {
-        if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        // A leader may have moved: ask again where the partitions are.
-        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
-      }
-    }
-  } finally {
-    await admin.disconnect().catch(() => {});
   }
 }

@@ -30,6 +30,7 @@ export {
   type Publisher,
   publishEnvelopes,
   toMessage,
+  topicEndOffsets,
   topicFor,
 } from './kafka';
 export { type KitLogger, silentLogger } from './log';

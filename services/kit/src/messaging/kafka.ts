@@ -213,3 +213,31 @@ export async function publishEnvelopes(
     topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
   });
 }
+
+/**
+ * Where the topic ends now, per partition. Retriable refusals are tried again a few times here:
+ * kafkajs' admin retries only an unknown topic and passes the rest on (a broker still saying "not
+ * the leader" just after the topic was created), and the next attempt to join is seconds away.
+ */
+export async function topicEndOffsets(
+  kafka: Kafka,
+  topic: string,
+): Promise<{ partition: number; offset: string }[]> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const offsets = await admin.fetchTopicOffsets(topic);
+        return offsets.map(({ partition, high }) => ({ partition, offset: high }));
+      } catch (err) {
+        if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        // A leader may have moved: ask again where the partitions are.
+        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
+      }
+    }
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
