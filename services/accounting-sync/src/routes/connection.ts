@@ -17,7 +17,7 @@ const Message = Type.Object({ message: Type.String() });
 
 /** The staff connection to QuickBooks: callback, Connect, Renew and the status of /admin/sync. */
 export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
-  const staff = { preHandler: app.requireRole('staff') };
+  const staff = { onRequest: app.requireRole('staff') };
 
   app.get(
     '/auth/accessToken',

@@ -19,7 +19,7 @@ export async function queueBoardRoutes(app: ServiceApp, ctx: AccountingSyncConte
   app.post(
     '/qbo/board-session',
     {
-      preHandler: app.requireRole('superadmin'),
+      onRequest: app.requireRole('superadmin'),
       schema: {
         summary: 'A 15-minute cookie for the queue dashboard at /api/admin/queues (superadmins)',
         security: [{ session: [] }],

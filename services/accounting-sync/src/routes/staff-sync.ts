@@ -30,7 +30,7 @@ const LABELS: Record<SyncedRecordKind, string> = {
  * Reads (categories, users) ask QuickBooks directly.
  */
 export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
-  const staff = { preHandler: app.requireRole('staff') };
+  const staff = { onRequest: app.requireRole('staff') };
 
   async function requireSession() {
     if (!(await ctx.sessions.status()).connected) throw qboSessionExpired();

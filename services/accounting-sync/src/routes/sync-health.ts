@@ -7,7 +7,7 @@ import { recordKey } from '../store/record-model';
 
 /** /admin/sync's failed jobs: the record, QuickBooks' message, and Retry. */
 export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
-  const staff = { preHandler: app.requireRole('staff') };
+  const staff = { onRequest: app.requireRole('staff') };
 
   app.get(
     '/qbo/jobs/failed',
@@ -85,7 +85,7 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
 
 /** /admin/sync's dead-lettered events and Replay. */
 export async function deadLetterRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
-  const staff = { preHandler: app.requireRole('staff') };
+  const staff = { onRequest: app.requireRole('staff') };
   app.get(
     '/qbo/dead-letters',
     {
