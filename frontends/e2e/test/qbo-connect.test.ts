@@ -280,6 +280,36 @@ it('once connected, staff sign in without a redirect (the user service learns it
   await screenshot(page, 'q4-staff-signed-in-connected');
 });
 
+it('/admin/sync shows staff the connection and the queue; customers are sent home', async () => {
+  if (!callbackUrl) throw new Error('the connection journey did not get back to /callback');
+  const page = await open();
+  await page.goto('/', { timeout: FIRST_LOAD_MS });
+  await signInFully(page, STAFF);
+  await page.goto('/admin/sync');
+  await visible(page.getByRole('heading', { name: 'QuickBooks sync' }));
+  await visible(page.getByText(`Connected to ${company.name}`, { exact: true }));
+  await visible(page.getByText(`Realm ID ${company.realmId}`, { exact: true }));
+  await visible(page.getByRole('button', { name: 'Renew' }));
+  await visible(page.getByRole('cell', { name: 'qbo-sync', exact: true }));
+  await visible(page.getByText('No failed jobs', { exact: true }));
+  await visible(page.getByText('No dead-lettered events', { exact: true }));
+  // Renew: QuickBooks refreshes the token and the page says so in the spec's words.
+  await page.getByRole('button', { name: 'Renew' }).click();
+  await visible(
+    page
+      .getByText('Your session with QuickBooks has been renewed! Please try your previous request again.')
+      .first(),
+  );
+  await screenshot(page, 'q5-admin-sync');
+
+  const customerPage = await open();
+  await customerPage.goto('/', { timeout: FIRST_LOAD_MS });
+  await signInFully(customerPage, CUSTOMER);
+  await customerPage.goto('/admin/sync');
+  await until(async () => new URL(customerPage.url()).pathname, '/', 'the customer sent home', 15_000);
+  expect(await customerPage.getByRole('heading', { name: 'QuickBooks sync' }).count()).toBe(0);
+});
+
 it('a replayed callback (same code and state) is refused', async () => {
   if (!callbackUrl) throw new Error('the connection journey did not get back to /callback');
   const page = staffPage;
@@ -289,7 +319,7 @@ it('a replayed callback (same code and state) is refused', async () => {
   await visible(page.getByText(CALLBACK_FAILED, { exact: true }));
   // Spec: the failure clears session storage.
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
-  await screenshot(page, 'q5-replay-refused');
+  await screenshot(page, 'q6-replay-refused');
 
   // The refusal changed nothing: still connected to the same company.
   const staff = await signInAnswer(STAFF);
