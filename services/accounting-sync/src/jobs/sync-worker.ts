@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { contentHash } from '../domain/documents';
 import type { QboApi, QboEntity } from '../qbo/client';
 import { QboFault, SessionExpired } from '../qbo/faults';
+import { withRedisLock } from '../qbo/redis-lock';
 import { recordKey, type SyncRecordDoc } from '../store/record-model';
 import { type PlanDeps, planFor } from './plans';
 import { enqueueSync, requestIdFor, SYNC_QUEUE, type SyncJob, syncBackoff } from './sync-queue';
@@ -48,21 +49,9 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     throw new DelayedError();
   }
 
-  async function withRecordLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
-    const lock = `${deps.redisPrefix}:qbo-record-lock:${key}`;
-    const owner = randomUUID();
-    if ((await redis.set(lock, owner, 'PX', RECORD_LOCK_MS, 'NX')) !== 'OK') return undefined;
-    try {
-      return await work();
-    } finally {
-      await redis.eval(
-        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end",
-        1,
-        lock,
-        owner,
-      );
-    }
-  }
+  /** Undefined when another job holds this record's lock right now. */
+  const withRecordLock = <T>(key: string, work: () => Promise<T>) =>
+    withRedisLock(redis, `${deps.redisPrefix}:qbo-record-lock:${key}`, RECORD_LOCK_MS, work);
 
   async function recordOutcome(
     job: SyncJob,

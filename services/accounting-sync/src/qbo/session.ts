@@ -6,6 +6,7 @@ import type pino from 'pino';
 import { CONNECTION_ID, type QboConnectionDoc, type QboConnectionModel } from '../store/connection-model';
 import { SessionExpired } from './faults';
 import { GrantRefused, type OAuthEndpoints, refreshTokens, type TokenSet } from './oauth';
+import { withRedisLock } from './redis-lock';
 import type { TokenCipher } from './token-cipher';
 
 /** Refresh a little before the access token expires, so no call goes out with a dying token. */
@@ -74,23 +75,11 @@ export function qboSessions(deps: {
     doc.accessExpiresAt !== null && doc.accessExpiresAt.getTime() - REFRESH_MARGIN_MS > Date.now();
 
   async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
-    const owner = randomUUID();
-    const deadline = Date.now() + LOCK_TTL_MS;
-    while ((await redis.set(lockKey, owner, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK') {
-      if (Date.now() > deadline)
-        throw new Error('timed out waiting for another process to refresh the QuickBooks token');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    try {
-      return await work();
-    } finally {
-      await redis.eval(
-        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end",
-        1,
-        lockKey,
-        owner,
-      );
-    }
+    const done = await withRedisLock(redis, lockKey, LOCK_TTL_MS, async () => ({ value: await work() }), {
+      waitMs: LOCK_TTL_MS,
+    });
+    if (!done) throw new Error('timed out waiting for another process to refresh the QuickBooks token');
+    return done.value;
   }
 
   async function lose(reason: string, generation?: number): Promise<void> {

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+const RELEASE =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+
+/**
+ * Runs `work` while holding the Redis lock `key` (SET NX PX; released only by its owner). With
+ * `waitMs` it waits that long for the lock, else it gives up at once and answers undefined.
+ */
+export async function withRedisLock<T>(
+  redis: Redis,
+  key: string,
+  ttlMs: number,
+  work: () => Promise<T>,
+  { waitMs = 0 }: { waitMs?: number } = {},
+): Promise<T | undefined> {
+  const owner = randomUUID();
+  const deadline = Date.now() + waitMs;
+  while ((await redis.set(key, owner, 'PX', ttlMs, 'NX')) !== 'OK') {
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    return await work();
+  } finally {
+    await redis.eval(RELEASE, 1, key, owner);
+  }
+}
