@@ -1,12 +1,9 @@
-/** Roles of spec §6. 'staff' = admin or superadmin: any permission string containing "admin". */
+/** Route guards by the roles of spec §6 (the rule itself is @decor/contracts' roles). */
+import { isCustomer, isStaff, isSuperadmin, type Permission } from '@decor/contracts/src/roles';
 import type { SessionState } from './session-slice';
 
-export type Role = 'customer' | 'admin' | 'superadmin';
-
-export const isStaff = (permissions: string | undefined | null): boolean =>
-  !!permissions && permissions.includes('admin');
-export const isCustomer = (permissions: string | undefined | null): boolean => permissions === 'customer';
-export const isSuperadmin = (permissions: string | undefined | null): boolean => permissions === 'superadmin';
+export { isCustomer, isStaff, isSuperadmin };
+export type Role = Permission;
 
 /** Whether a permission string is one of the allowed roles ('admin' admits superadmin too). */
 export function hasRole(permissions: string | undefined | null, allowed: readonly Role[]): boolean {

@@ -6,5 +6,7 @@ export * from './events';
 export * from './money';
 export * from './order-events';
 export * from './password-rule';
+export * from './product-images';
 export * from './qbo-session';
+export * from './roles';
 export * from './summary-format';

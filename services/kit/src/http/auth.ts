@@ -1,10 +1,11 @@
+import { isCustomer, isPermission, isStaff, isSuperadmin, type Permission } from '@decor/contracts';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, HttpError, unauthorized } from './errors';
 
-/** Permission strings of the spec: a staff member's contains 'admin' (spec: "a contains test"). */
-export type Permissions = 'customer' | 'admin' | 'superadmin';
+/** Permission strings of the spec (roles in @decor/contracts). */
+export type Permissions = Permission;
 export type Role = 'customer' | 'staff' | 'superadmin';
 
 /** What the session token carries (the JWT claims). */
@@ -69,11 +70,11 @@ export const EXPIRED_HEADER = 'expiredtoken';
 export function hasRole(user: SessionUser, role: Role): boolean {
   switch (role) {
     case 'customer':
-      return user.permissions === 'customer';
+      return isCustomer(user.permissions);
     case 'staff':
-      return user.permissions.includes('admin');
+      return isStaff(user.permissions);
     case 'superadmin':
-      return user.permissions === 'superadmin';
+      return isSuperadmin(user.permissions);
   }
 }
 
@@ -96,12 +97,7 @@ export function viewerClass(user: SessionUser | null): ViewerClass {
 
 function isClaims(value: unknown): value is TokenClaims {
   const c = value as Partial<TokenClaims> | null;
-  return (
-    !!c &&
-    typeof c.sub === 'string' &&
-    typeof c.email === 'string' &&
-    (c.permissions === 'customer' || c.permissions === 'admin' || c.permissions === 'superadmin')
-  );
+  return !!c && typeof c.sub === 'string' && typeof c.email === 'string' && isPermission(c.permissions);
 }
 
 /**

@@ -1,11 +1,4 @@
-/** Spec §3: permissions of a user record. */
-export const PERMISSIONS = ['customer', 'admin', 'superadmin'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-
-/** Spec §6: admin checks test whether the permission string contains 'admin'. */
-export function isStaff(permissions: string): boolean {
-  return permissions.includes('admin');
-}
+export { isStaff, PERMISSIONS, type Permission } from '@decor/contracts';
 
 /** Spec §3: the display name joins first and last name with a space. */
 export function displayName(user: { firstName?: string | null; lastName?: string | null }): string {

@@ -1,0 +1,16 @@
+/**
+ * Spec §6 roles, the one copy: a user's permission string is 'customer', 'admin' or 'superadmin';
+ * staff are those whose permission string contains 'admin' (the spec's "contains" test), so a
+ * superadmin is staff too. The kit, the services and the frontends all ask these functions.
+ */
+export const PERMISSIONS = ['customer', 'admin', 'superadmin'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+type MaybePermission = string | null | undefined;
+
+export const isPermission = (value: unknown): value is Permission =>
+  typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
+export const isStaff = (permissions: MaybePermission): boolean =>
+  !!permissions && permissions.includes('admin');
+export const isSuperadmin = (permissions: MaybePermission): boolean => permissions === 'superadmin';
+export const isCustomer = (permissions: MaybePermission): boolean => permissions === 'customer';
