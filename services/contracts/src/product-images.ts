@@ -7,7 +7,7 @@
 
 /** Spec §9: max 5 images per product. */
 export const MAX_PRODUCT_IMAGES = 5;
-/** Spec §9: each image under 100 KB (1e5 bytes); a file of more bytes has "exceeded the max file size". */
+/** Spec §9: each image under 100 KB (1e5 bytes): a file of 1e5 bytes or more has "exceeded the max file size". */
 export const MAX_IMAGE_BYTES = 100_000;
 /** Spec §5: image names over 30 characters are cut to 30 plus an ellipsis. */
 export const IMAGE_NAME_DISPLAY_LENGTH = 30;
@@ -36,7 +36,7 @@ function imageTypeProblem(files: readonly ImageFileFacts[]): string | undefined 
 }
 
 export function isImageTooLarge(size: number): boolean {
-  return size > MAX_IMAGE_BYTES;
+  return size >= MAX_IMAGE_BYTES;
 }
 
 /**
