@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
 import type { GatewayConfig } from './config';
+import { registerCsp } from './csp';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
@@ -51,10 +52,14 @@ export async function buildGateway(
     trustProxy: false,
   });
   await app.register(helmet, {
-    // The shell loads remotes and images from its own origin and the S3 host; a CSP for them is
-    // set with the frontends. Everything else helmet offers stays on.
+    // The shell loads remotes and images from its own origin and the S3 host: the gateway's own
+    // Content-Security-Policy (src/csp.ts) says so. Everything else helmet offers stays on.
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  registerCsp(app, {
+    imageBaseUrl: config.S3_PUBLIC_URL,
+    ...(config.S3_UPLOAD_ENDPOINT ? { uploadEndpoint: config.S3_UPLOAD_ENDPOINT } : {}),
   });
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),

@@ -48,6 +48,19 @@ export const gatewayConfigSchema = Type.Object({
   ORDER_STREAM_BUFFER_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 300_000 }),
   /** Built frontends: the shell at /, remotes under /<folder>/. Missing folders are skipped. */
   FRONTENDS_DIR: Type.String({ default: '' }),
+  /**
+   * Where browsers load product images from, bucket included (the catalogue's S3_PUBLIC_URL): the
+   * only image host the Content-Security-Policy of the pages allows besides the gateway (src/csp.ts).
+   */
+  S3_PUBLIC_URL: Type.String({
+    pattern: '^https?://',
+    'x-message': 'must start with http:// or https://',
+    default: 'http://127.0.0.1:4569/decor-images',
+  }),
+  /** Where browsers PUT presigned uploads (the catalogue's S3_UPLOAD_ENDPOINT); default: S3_PUBLIC_URL's origin. */
+  S3_UPLOAD_ENDPOINT: Type.Optional(
+    Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
+  ),
 });
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
