@@ -1,4 +1,4 @@
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { type Stack, startStack } from './support/stack';
 
 let stack: Stack;

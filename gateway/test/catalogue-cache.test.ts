@@ -5,17 +5,15 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CatalogueContext } from '@decor/catalogue';
+import { catalogueService, loadCatalogueConfig, saveProduct } from '@decor/catalogue';
+import { catalogueEnv, catalogueEvents, stopAndClean } from '@decor/catalogue/testing';
 import { testEndpoints } from '@decor/infra';
 import type { ServiceApp, StartedService } from '@decor/kit';
 import { startService } from '@decor/kit';
-import { type Answer, call, eventually, RUN_ID } from '@decor/kit/src/testing';
+import { type Answer, call, eventually, RUN_ID } from '@decor/kit/testing';
 import { createSigner } from 'fast-jwt';
 import { Kafka, logLevel } from 'kafkajs';
-import { catalogueService } from '../../services/catalogue/src/app';
-import { loadCatalogueConfig } from '../../services/catalogue/src/config';
-import type { CatalogueContext } from '../../services/catalogue/src/context';
-import { saveProduct } from '../../services/catalogue/src/store/writes';
-import { catalogueEnv, catalogueEvents, stopAndClean } from '../../services/catalogue/test/support';
 import { buildGateway } from '../src/app';
 import type { CatalogueCache } from '../src/catalogue-cache';
 import { loadGatewayConfig } from '../src/config';

@@ -5,7 +5,7 @@
  * the notification service down during checkout, the e-mails come once it is back.
  */
 import { estimateTotals, toCents, toDollars } from '@decor/contracts';
-import { type CaughtMail, eventually, mailTo } from '@decor/kit/src/testing';
+import { type CaughtMail, eventually, mailTo } from '@decor/kit/testing';
 import { daysFromNow, signedIn } from './support/storefront-client';
 import { STAFF_EMAIL, type StorefrontStack, startStorefrontStack } from './support/storefront-stack';
 

@@ -7,23 +7,18 @@
  */
 import { freePort, testEndpoints } from '@decor/infra';
 import { createRedis, type RunningService, startService, startWorkers, topicFor } from '@decor/kit';
+import { type CaughtMail, deleteRunKeys, eventually, mailTo, RUN_ID, serviceEnv } from '@decor/kit/testing';
 import {
-  type CaughtMail,
-  deleteRunKeys,
-  eventually,
-  mailTo,
-  RUN_ID,
-  serviceEnv,
-} from '@decor/kit/src/testing';
+  type EmailJob,
+  emailQueue,
+  loadNotificationConfig,
+  notificationService,
+  notificationWorkers,
+} from '@decor/notification';
+import { loadUserConfig, userService } from '@decor/user';
 import type { Queue } from 'bullmq';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
-import { notificationService } from '../../services/notification/src/app';
-import { loadNotificationConfig } from '../../services/notification/src/config';
-import { type EmailJob, emailQueue } from '../../services/notification/src/jobs/email-queue';
-import { notificationWorkers } from '../../services/notification/src/worker-app';
-import { userService } from '../../services/user/src/app';
-import { loadUserConfig } from '../../services/user/src/config';
 import { type ServiceProcess, spawnService, startServiceProcess } from './support/processes';
 
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@
  * outbox → Kafka EstimateSubmitted) shows on that customer's open stream and on staff's, within 2 s
  * of the checkout's answer, and never on another customer's stream.
  */
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { openSse, orderEvents, type SseStream } from './support/sse-client';
 import { daysFromNow, signedIn } from './support/storefront-client';
 import { type StorefrontStack, startStorefrontStack } from './support/storefront-stack';

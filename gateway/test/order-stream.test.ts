@@ -20,7 +20,7 @@ import {
   type ServiceApp,
   topicFor,
 } from '@decor/kit';
-import { call, RUN_ID } from '@decor/kit/src/testing';
+import { call, RUN_ID } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';

@@ -1,4 +1,4 @@
-import { type CaughtMail, eventually, mailTo } from '@decor/kit/src/testing';
+import { type CaughtMail, eventually, mailTo } from '@decor/kit/testing';
 import { type Stack, startStack } from './support/stack';
 
 const CUSTOMER = 'customer@decor.example';

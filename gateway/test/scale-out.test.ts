@@ -12,24 +12,18 @@ import {
   startWorkers,
   topicFor,
 } from '@decor/kit';
+import { type CaughtMail, deleteRunKeys, eventually, mailTo, RUN_ID, serviceEnv } from '@decor/kit/testing';
+import type { NotificationContext } from '@decor/notification';
 import {
-  type CaughtMail,
-  deleteRunKeys,
-  eventually,
-  mailTo,
-  RUN_ID,
-  serviceEnv,
-} from '@decor/kit/src/testing';
+  emailQueue,
+  loadNotificationConfig,
+  notificationService,
+  notificationWorkers,
+} from '@decor/notification';
+import type { UserContext } from '@decor/user';
+import { loadUserConfig, userService } from '@decor/user';
 import { Kafka } from 'kafkajs';
 import mongoose from 'mongoose';
-import { notificationService } from '../../services/notification/src/app';
-import { loadNotificationConfig } from '../../services/notification/src/config';
-import type { NotificationContext } from '../../services/notification/src/context';
-import { emailQueue } from '../../services/notification/src/jobs/email-queue';
-import { notificationWorkers } from '../../services/notification/src/worker-app';
-import { userService } from '../../services/user/src/app';
-import { loadUserConfig } from '../../services/user/src/config';
-import type { UserContext } from '../../services/user/src/context';
 
 jest.setTimeout(60_000);
 

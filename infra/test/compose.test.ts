@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { accountingSyncConfigSchema } from '@decor/accounting-sync';
+import { cartConfigSchema } from '@decor/cart';
+import { catalogueConfigSchema } from '@decor/catalogue';
+import { gatewayConfigSchema } from '@decor/gateway';
 import { ConfigError, loadConfig } from '@decor/kit';
+import { notificationConfigSchema } from '@decor/notification';
+import { orderConfigSchema } from '@decor/order';
+import { userConfigSchema } from '@decor/user';
 import type { TObject } from '@sinclair/typebox';
 import { parse } from 'yaml';
-import { gatewayConfigSchema } from '../../gateway/src/config';
-import { accountingSyncConfigSchema } from '../../services/accounting-sync/src/config';
-import { cartConfigSchema } from '../../services/cart/src/config';
-import { catalogueConfigSchema } from '../../services/catalogue/src/config';
-import { notificationConfigSchema } from '../../services/notification/src/config';
-import { orderConfigSchema } from '../../services/order/src/config';
-import { userConfigSchema } from '../../services/user/src/config';
 import { REPO_ROOT, RUNNABLES } from '../src/cli/runnables';
 
 interface ComposeService {

@@ -3,7 +3,7 @@
  * every remote through module federation (@decor/web-core is a singleton).
  */
 
-import { QBO_SESSION_EXPIRED_HEADER } from '@decor/contracts/src/qbo-session';
+import { QBO_SESSION_EXPIRED_HEADER } from '@decor/contracts/rules';
 import axios, { type AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 
 export const API_BASE_URL = '/api';

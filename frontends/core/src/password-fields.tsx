@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '@decor/contracts/src/password-rule';
+import { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from '@decor/contracts/rules';
 import { Form, Input } from 'antd';
 
 /**

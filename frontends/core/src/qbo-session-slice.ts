@@ -4,7 +4,7 @@
  * `qbo-session-expired: true`. That is NOT the site session (nobody is signed out): the axios
  * interceptor raises this flag and QboSessionBanner offers to renew it.
  */
-import { QBO_SESSION_TEXTS } from '@decor/contracts/src/qbo-session';
+import { QBO_SESSION_TEXTS } from '@decor/contracts/rules';
 import { createAsyncThunk, createSlice, isAnyOf } from '@reduxjs/toolkit';
 import { type ApiError, FALLBACK_MESSAGE, http, toApiError } from './http';
 import { sessionExpired, signOut } from './session-slice';

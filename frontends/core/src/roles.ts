@@ -1,5 +1,5 @@
 /** Route guards by the roles of spec §6 (the rule itself is @decor/contracts' roles). */
-import { isCustomer, isStaff, isSuperadmin, type Permission } from '@decor/contracts/src/roles';
+import { isCustomer, isStaff, isSuperadmin, type Permission } from '@decor/contracts/rules';
 import type { SessionState } from './session-slice';
 
 export { isCustomer, isStaff, isSuperadmin };

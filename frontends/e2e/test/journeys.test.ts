@@ -4,9 +4,10 @@
  * storefront service on this file's databases and topics. One browser for the file; each journey gets
  * its own context (own session storage) and saves a screenshot under frontends/e2e/test-output/.
  */
-import { call, eventually, mailTo } from '@decor/kit/src/testing';
+
+import { DEMO_PRODUCTS } from '@decor/catalogue';
+import { call, eventually, mailTo } from '@decor/kit/testing';
 import type { Page, Route } from 'playwright-core';
-import { DEMO_PRODUCTS } from '../../../services/catalogue/src/demo-data';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
 import { type RunningProduct, startProduct } from './support/product';
 import {

@@ -5,7 +5,7 @@
  * disabled actions' tooltips, and the orders list (tabs, search, status filter, infinite scroll).
  * API calls only set up what is not the subject (QuickBooks connection, submitted estimates).
  */
-import { call } from '@decor/kit/src/testing';
+import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
 import { CUSTOMER, orderSetup, STAFF } from './support/orders';

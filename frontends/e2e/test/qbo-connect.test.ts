@@ -4,9 +4,10 @@
  * emulator's consent page, Connect brings it back to /callback, the staff member ends on / signed in
  * and the company is connected. The tokens never reach the browser; a replayed callback is refused.
  */
-import { call, eventually, RUN_ID } from '@decor/kit/src/testing';
+
+import { CONNECTION_ID } from '@decor/accounting-sync';
+import { call, eventually, RUN_ID } from '@decor/kit/testing';
 import type { Page, Request, Response } from 'playwright-core';
-import { CONNECTION_ID } from '../../../services/accounting-sync/src/store/connection-model';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
 import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
 import { emulator, newEmulatorCompany } from './support/quickbooks';

@@ -1,5 +1,5 @@
 /** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
-import type { EstimateDetailField } from '@decor/contracts/src/estimate-fields';
+import type { EstimateDetailField } from '@decor/contracts/rules';
 
 export type OrderType = 'estimate' | 'invoice';
 export type OrderStatus = 'Pending' | 'Open' | 'Closed' | 'Completed' | 'Voided';

@@ -1,12 +1,9 @@
 import type { RunningService, ServiceApp } from '@decor/kit';
 import { type StartedService, startService, startWorkers } from '@decor/kit';
-import { serviceEnv } from '@decor/kit/src/testing';
-import { notificationService } from '../../../services/notification/src/app';
-import { loadNotificationConfig } from '../../../services/notification/src/config';
-import { notificationWorkers } from '../../../services/notification/src/worker-app';
-import { userService } from '../../../services/user/src/app';
-import { loadUserConfig } from '../../../services/user/src/config';
-import type { UserContext } from '../../../services/user/src/context';
+import { serviceEnv } from '@decor/kit/testing';
+import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
+import type { UserContext } from '@decor/user';
+import { loadUserConfig, userService } from '@decor/user';
 import { buildGateway } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
 

@@ -1,4 +1,4 @@
-import { call, eventually } from '@decor/kit/src/testing';
+import { call, eventually } from '@decor/kit/testing';
 
 /** A signed-in client of the public API (through the gateway), as the storefront uses it. */
 export async function signedIn(api: string, email: string, password: string) {

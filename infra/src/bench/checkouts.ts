@@ -4,11 +4,11 @@
  * succeeded, the latency of those calls, and — once the events have done their work — the counts
  * of estimates, checked-out carts and e-mails (each should equal N).
  */
-import mongoose from 'mongoose';
+
 // The benchmark adds its customers as the user service stores users (with their UserCreated event);
 // there is no sign-up call in the product.
-import { hashPassword } from '../../../services/user/src/domain/password';
-import { newUserWithEvent, userModel } from '../../../services/user/src/store/user-model';
+import { hashPassword, newUserWithEvent, userModel } from '@decor/user';
+import mongoose from 'mongoose';
 import { percentile } from './stats';
 
 export interface CheckoutFigures {

@@ -1,5 +1,11 @@
 /**
- * The demo company: records the site does not have, so a first sync has something to reconcile.
+ * The demo company: records the site does not have, so a first sync has something to reconcile
+ * and the admin's Import User dialog (spec §5 import rules) has every case to walk:
+ * - companies with a CompanyName (importable) and two without one ('Ralph Nguyen', a person at the
+ *   top level, and 'Oak Hollow Barn'): not selectable;
+ * - customers (Jobs) with an e-mail whose company is not on the site yet ('Please import the parent
+ *   company first' until it is imported), and two without an e-mail ('Lena Brooks', 'Omar Haddad'):
+ *   not selectable, update the user in QuickBooks.
  * The site's own demo company ('Evergreen Weddings', services/user/src/demo-data.ts) is left for
  * the sync to create.
  */
@@ -43,6 +49,13 @@ const companies: Rec[] = [
     BillAddr: addr('5 Lighthouse Rd', 'San Diego', 'CA', '92106'),
     PrimaryPhone: { FreeFormNumber: '(619) 555-0110' },
   },
+  // A top-level customer with no CompanyName: a company without a name (not importable).
+  {
+    DisplayName: 'Oak Hollow Barn',
+    BillAddr: addr('17 Mill Pond Rd', 'Asheville', 'NC', '28801'),
+    PrimaryPhone: { FreeFormNumber: '(828) 555-0123' },
+    PrimaryEmailAddr: { Address: 'bookings@oakhollow.example' },
+  },
 ];
 
 /** [parent DisplayName or null, given, family, e-mail or null] */
@@ -54,6 +67,9 @@ const people: [string | null, string, string, string | null][] = [
   ['Magnolia Corporate Events', 'Priya', 'Shah', 'priya.shah@magnoliaevents.example'],
   [null, 'Ralph', 'Nguyen', null],
   ['Harbor Lights Events', 'Nina', 'Patel', 'nina@harborlights.example'],
+  // Customers without an e-mail: the import dialog says to update them in QuickBooks.
+  ['Blue Harbor Weddings', 'Lena', 'Brooks', null],
+  ['Magnolia Corporate Events', 'Omar', 'Haddad', null],
 ];
 
 /** [name, parent category or null] */
@@ -78,12 +94,27 @@ const services: Rec[] = [
   { Name: 'Candle Pack', Type: 'NonInventory', UnitPrice: 24, Description: 'Pack of 24 unscented votives' },
 ];
 
+/**
+ * Adds the demo records the company lacks (by DisplayName / Name), so it is safe to run again: a
+ * demo company kept in an older data file gets the records added since.
+ */
 export function demoRecords(company: CompanyState): void {
+  const byName = (entity: 'Customer' | 'Item', key: 'DisplayName' | 'Name', name: string) =>
+    Object.values(company.records[entity]).find(
+      (r) => String(r[key] ?? '').toLowerCase() === name.toLowerCase(),
+    );
+  const customer = (rec: Rec) =>
+    String(
+      (byName('Customer', 'DisplayName', String(rec.DisplayName)) ?? createRecord(company, 'Customer', rec))
+        .Id,
+    );
+  const item = (rec: Rec) =>
+    String((byName('Item', 'Name', String(rec.Name)) ?? createRecord(company, 'Item', rec)).Id);
+
   const customerIds = new Map<string, string>();
-  for (const c of companies)
-    customerIds.set(String(c.DisplayName), String(createRecord(company, 'Customer', c).Id));
+  for (const c of companies) customerIds.set(String(c.DisplayName), customer(c));
   for (const [parent, GivenName, FamilyName, email] of people) {
-    createRecord(company, 'Customer', {
+    customer({
       GivenName,
       FamilyName,
       DisplayName: `${GivenName} ${FamilyName}`,
@@ -94,14 +125,16 @@ export function demoRecords(company: CompanyState): void {
   }
   const itemIds = new Map<string, string>();
   for (const [Name, parent] of categories) {
-    const rec = createRecord(company, 'Item', {
+    itemIds.set(
       Name,
-      Type: 'Category',
-      ...(parent ? { SubItem: true, ParentRef: { value: itemIds.get(parent) } } : {}),
-    });
-    itemIds.set(Name, String(rec.Id));
+      item({
+        Name,
+        Type: 'Category',
+        ...(parent ? { SubItem: true, ParentRef: { value: itemIds.get(parent) } } : {}),
+      }),
+    );
   }
-  for (const s of services) createRecord(company, 'Item', { ...s, IncomeAccountRef: { value: '1' } });
+  for (const s of services) item({ ...s, IncomeAccountRef: { value: '1' } });
 }
 
 export function demoCompany(): CompanyState {

@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer';
 import { registerApi } from './api';
 import { Ctx } from './context';
 import { registerControl } from './control';
-import { DEMO_REALM_ID, demoCompany } from './demo-company';
+import { DEMO_REALM_ID, demoCompany, demoRecords } from './demo-company';
 import { faults } from './faults';
 import { registerOAuth } from './oauth';
 import { recordsPage } from './page';
@@ -49,9 +49,15 @@ export const QBO_DEV_CLIENT = { clientId: 'decor-local-client', clientSecret: 'd
 
 export async function startQboEmulator(opts: QboEmulatorOptions): Promise<QboEmulator> {
   const store = new Store(opts.dataFile);
-  if (!store.state.companies[DEMO_REALM_ID]) {
+  const demo = store.state.companies[DEMO_REALM_ID];
+  if (!demo) {
     store.state.companies[DEMO_REALM_ID] = demoCompany();
     store.changed();
+  } else {
+    // A demo company from an older data file gets the demo records added since (by name).
+    const before = JSON.stringify(demo.nextId);
+    demoRecords(demo);
+    if (JSON.stringify(demo.nextId) !== before) store.changed();
   }
   const mailer = opts.smtp
     ? nodemailer.createTransport({

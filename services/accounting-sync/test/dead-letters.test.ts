@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type EventEnvelope, UserCreated } from '@decor/contracts';
 import { publishEnvelopes } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { newId, request, type Sync, staffToken, startSync, stopAndClean } from './support';
 
 describe('dead-lettered events on /admin/sync', () => {

@@ -1,5 +1,5 @@
 import { CompanyUpserted, EstimateSubmitted, ProductUpserted, UserCreated } from '@decor/contracts';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { newId, publish, type Sync } from './support';
 
 /** A company, a customer under it and one product, all in QuickBooks: what an estimate needs. */

@@ -1,4 +1,4 @@
-import { expectServiceStartsReady, serviceEnv } from '@decor/kit/src/testing';
+import { expectServiceStartsReady, serviceEnv } from '@decor/kit/testing';
 import { accountingSyncService } from '../src/app';
 import { loadAccountingSyncConfig } from '../src/config';
 

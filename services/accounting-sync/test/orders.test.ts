@@ -6,7 +6,7 @@ import {
   InvoiceStatusChanged,
   type OrderState,
 } from '@decor/contracts';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { customerWithProduct, estimatePayload } from './fixtures';
 import {

@@ -1,4 +1,4 @@
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { customerWithProduct, submittedEstimates } from './fixtures';
 import {
   connect,

@@ -1,5 +1,5 @@
 import { EstimateSubmitted } from '@decor/contracts';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { enqueueSync } from '../src/jobs/sync-queue';
 import { customerWithProduct, estimatePayload, submittedEstimates } from './fixtures';
 import {

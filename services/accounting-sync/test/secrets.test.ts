@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { CompanyUpserted, EstimateSubmitted, UserCreated } from '@decor/contracts';
 import { testEndpoints } from '@decor/infra';
 import { connectMongo, createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
-import { type Answer, eventually, RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { type Answer, eventually, RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { createSigner } from 'fast-jwt';
 import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@decor/contracts';
 import { qboEnv as emulatorEnv, qboConsentRedirect, qboEmulatorControl, testEndpoints } from '@decor/infra';
 import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
-import { type Answer, call, RUN_ID, serviceEnv } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { accountingSyncService } from '../src/app';
 import { loadAccountingSyncConfig } from '../src/config';

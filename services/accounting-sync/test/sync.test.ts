@@ -5,7 +5,7 @@ import {
   QboRecordSynced,
   UserCreated,
 } from '@decor/contracts';
-import { eventually, mailTo, RUN_ID, topicEvents } from '@decor/kit/src/testing';
+import { eventually, mailTo, RUN_ID, topicEvents } from '@decor/kit/testing';
 import {
   connect,
   newId,

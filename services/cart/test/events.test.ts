@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { EstimateSubmitted, type EventEnvelope, UserCreated } from '@decor/contracts';
 import { applyOnce, type EventContext, silentLogger } from '@decor/kit';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { checkoutConsumer } from '../src/events/handlers';
 import {
   type Answer,

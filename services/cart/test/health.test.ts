@@ -1,4 +1,4 @@
-import { expectServiceStartsReady, serviceEnv } from '@decor/kit/src/testing';
+import { expectServiceStartsReady, serviceEnv } from '@decor/kit/testing';
 import { cartService } from '../src/app';
 import { loadCartConfig } from '../src/config';
 

@@ -6,7 +6,7 @@ import {
   ProductUpserted,
 } from '@decor/contracts';
 import { newEvent, publishEnvelopes, type StartedService, startService, waitForCatchUp } from '@decor/kit';
-import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { cartService } from '../src/app';
 import { loadCartConfig } from '../src/config';

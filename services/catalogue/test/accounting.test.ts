@@ -1,7 +1,7 @@
 /** The catalogue records a product's QuickBooks id once accounting-sync reports it, with an event. */
 import { ProductUpserted, QboRecordSynced } from '@decor/contracts';
 import { newEvent, publishEnvelopes } from '@decor/kit';
-import { consumerCaughtUp, RUN_ID } from '@decor/kit/src/testing';
+import { consumerCaughtUp, RUN_ID } from '@decor/kit/testing';
 import { type Catalogue, catalogueEvents, startCatalogue, stopAndClean } from './support';
 
 let service: Catalogue;

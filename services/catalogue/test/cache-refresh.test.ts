@@ -1,5 +1,5 @@
 /** `Cache-Control: no-cache` (what the gateway sends on its own cache misses) reads past the cache. */
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { saveProduct } from '../src/store/writes';
 import { type Catalogue, call, startCatalogue, stopAndClean, tokenFor } from './support';
 

@@ -1,5 +1,5 @@
 /** The read cache: its rules in isolation, then two instances kept fresh by catalogue events. */
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { type CachedAnswer, ResponseCache } from '../src/cache';
 import { saveProduct } from '../src/store/writes';
 import { type Catalogue, call, startCatalogue, stopAndClean, tokenFor } from './support';

@@ -1,4 +1,4 @@
-import { expectServiceStartsReady } from '@decor/kit/src/testing';
+import { expectServiceStartsReady } from '@decor/kit/testing';
 import { catalogueService } from '../src/app';
 import { loadCatalogueConfig } from '../src/config';
 import { catalogueEnv } from './support';

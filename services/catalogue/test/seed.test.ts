@@ -1,6 +1,6 @@
 /** The demo catalogue: seeded once per database, also when two instances start at the same time. */
 import { CategoryUpserted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { DEMO_CATEGORIES, DEMO_PRODUCTS, seedDemoCatalogue } from '../src/demo-data';
 import { type Catalogue, catalogueEvents, startCatalogue, stopAndClean } from './support';
 

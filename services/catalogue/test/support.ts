@@ -3,7 +3,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { EventEnvelope } from '@decor/contracts';
 import { testEndpoints } from '@decor/infra';
 import { type StartedService, startService } from '@decor/kit';
-import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
 
 export { type Answer, call };
 

@@ -1,6 +1,6 @@
 /** The trucking fee: staff only, validated, and every change published as TruckingFeeChanged. */
 import { TruckingFeeChanged } from '@decor/contracts';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import {
   type Catalogue,
   call,

@@ -1,7 +1,7 @@
 /**
  * Test helpers for services: each jest test file gets its own run id, and with it its own Mongo
  * databases, Kafka topics, consumer groups and Redis keys on the shared test servers.
- * Import as '@decor/kit/src/testing' (test code only).
+ * Import as '@decor/kit/testing' (test code only).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AggregateType, EventEnvelope } from '@decor/contracts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EstimateSubmitted, estimateTotals, type PayloadOf } from '@decor/contracts';
 import { newEvent, PROCESSED_EVENTS_COLLECTION, type RunningService } from '@decor/kit';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import {
   address,
   consumed,

@@ -1,5 +1,5 @@
 import { startWorkers } from '@decor/kit';
-import { expectServiceStartsReady, serviceEnv } from '@decor/kit/src/testing';
+import { expectServiceStartsReady, serviceEnv } from '@decor/kit/testing';
 import { notificationService } from '../src/app';
 import { loadNotificationConfig } from '../src/config';
 import { notificationWorkers } from '../src/worker-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@decor/kit';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import {
   address,
   mailTo,

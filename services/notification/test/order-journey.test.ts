@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { CartChanged, type EventContract, QboRecordSynced, UserCreated } from '@decor/contracts';
 import { newEvent, type RunningService, type StartedService, startService } from '@decor/kit';
-import { type Answer, call, consumerCaughtUp, eventually, serviceEnv } from '@decor/kit/src/testing';
+import { type Answer, call, consumerCaughtUp, eventually, serviceEnv } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../../order/src/app';
 import { loadOrderConfig } from '../../order/src/config';

@@ -13,7 +13,7 @@ import {
   type PayloadOf,
 } from '@decor/contracts';
 import { type EventContext, newEvent, PROCESSED_EVENTS_COLLECTION, type RunningService } from '@decor/kit';
-import { consumerCaughtUp, eventually } from '@decor/kit/src/testing';
+import { consumerCaughtUp, eventually } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { orderEventHandlers } from '../src/events/order-events';
 import {

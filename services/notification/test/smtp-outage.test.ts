@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { UserCreated } from '@decor/contracts';
 import { freePort } from '@decor/infra';
 import { newEvent, type RunningService } from '@decor/kit';
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import {
   address,
   mailsArrive,

@@ -19,7 +19,7 @@ import {
   mailTo,
   RUN_ID,
   serviceEnv,
-} from '@decor/kit/src/testing';
+} from '@decor/kit/testing';
 import { notificationService } from '../src/app';
 import { loadNotificationConfig } from '../src/config';
 import type { NotificationContext } from '../src/context';

@@ -1,6 +1,6 @@
 /** An estimate turns Open once accounting-sync reports it landed in QuickBooks (spec §4). */
 import { QboRecordSynced } from '@decor/contracts';
-import { consumerCaughtUp } from '@decor/kit/src/testing';
+import { consumerCaughtUp } from '@decor/kit/testing';
 import {
   addCustomer,
   cartProjected,

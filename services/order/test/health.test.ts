@@ -1,4 +1,4 @@
-import { expectServiceStartsReady, serviceEnv } from '@decor/kit/src/testing';
+import { expectServiceStartsReady, serviceEnv } from '@decor/kit/testing';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';
 

@@ -1,5 +1,5 @@
 /** Invoices against a real server: requested from estimates, QuickBooks outcomes, completion, races. */
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import { Types } from 'mongoose';
 import { closeInvoicedEstimate, insertInvoice, readOrder } from '../src/store/orders';
 import {

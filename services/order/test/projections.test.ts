@@ -1,7 +1,7 @@
 /** What the service keeps from other services' events: carts, the trucking fee and users. */
 import { TruckingFeeChanged, UserCreated } from '@decor/contracts';
 import { newEvent, publishEnvelopes } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { TRUCKING_FEE_DOC } from '../src/store/projection-models';
 import {
   addCustomer,

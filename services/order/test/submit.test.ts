@@ -1,7 +1,7 @@
 /** POST /estimate: a customer submits their active cart as an order request. */
 import { CartChanged, EstimateSubmitted } from '@decor/contracts';
 import { newEvent, publishEnvelopes } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import {
   addCustomer,
   allOrderEvents,

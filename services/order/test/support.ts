@@ -18,7 +18,7 @@ import {
   RUN_ID,
   serviceEnv,
   topicEvents,
-} from '@decor/kit/src/testing';
+} from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';

@@ -1,7 +1,7 @@
 /** Staff sign-in sends staff to QuickBooks while it is not connected; qboIds come from accounting-sync. */
 import { CompanyUpserted, QboConnectionChanged, QboRecordSynced } from '@decor/contracts';
 import { newEvent, publishEnvelopes, verifyConnectState } from '@decor/kit';
-import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/src/testing';
+import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/testing';
 import {
   createUser,
   signIn,

@@ -1,6 +1,6 @@
 /** The demo accounts: a customer of a demo company, each user announced by UserCreated; seeded once. */
 import { UserCreated } from '@decor/contracts';
-import { eventually, RUN_ID } from '@decor/kit/src/testing';
+import { eventually, RUN_ID } from '@decor/kit/testing';
 import { DEMO_COMPANY, seedDemoUsers } from '../src/demo-data';
 import {
   call,

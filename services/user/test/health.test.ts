@@ -1,4 +1,4 @@
-import { expectServiceStartsReady, serviceEnv } from '@decor/kit/src/testing';
+import { expectServiceStartsReady, serviceEnv } from '@decor/kit/testing';
 import { userService } from '../src/app';
 import { loadUserConfig } from '../src/config';
 

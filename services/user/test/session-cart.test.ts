@@ -1,7 +1,7 @@
 /** GET /auth/jwt shows a customer's active cart, learnt from the cart service's CartChanged events. */
 import { CartChanged, type PayloadOf } from '@decor/contracts';
 import { newEvent, publishEnvelopes } from '@decor/kit';
-import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/src/testing';
+import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/testing';
 import {
   call,
   createUser,

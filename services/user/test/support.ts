@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
-import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/src/testing';
+import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
 
 export { type Answer, call };
 

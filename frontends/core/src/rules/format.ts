@@ -1,2 +1,2 @@
 /** Spec §5 summary formats: the same code as the e-mails (services/contracts/src/summary-format.ts). */
-export { formatLongDate, formatTime, ordinal } from '@decor/contracts/src/summary-format';
+export { formatLongDate, formatTime, ordinal } from '@decor/contracts/rules';

@@ -2,7 +2,7 @@
  * Money on screen. The rules themselves (line total = price × qty, cart total = sum of lines) come
  * from @decor/contracts, the same code the services run; this module only shows dollars.
  */
-import { cartTotalCents, toCents, toDollars } from '@decor/contracts/src/money';
+import { cartTotalCents, toCents, toDollars } from '@decor/contracts/rules';
 import type { Product } from '../types';
 
 export const CALL_FOR_DETAILS = 'Call or Email us for Details!';

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { launchHeadlessChromium } from '@decor/infra/tools';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchHeadlessChromium } from '../../../../infra/src/chromium';
 
 /** Screenshots of the journeys (git-ignored). */
 export const OUTPUT_DIR = path.join(__dirname, '..', '..', 'test-output');

@@ -3,7 +3,7 @@
  * connecting QuickBooks to a fresh emulator company, submitted estimates, estimates sent to QuickBooks.
  */
 import { qboConsentRedirect } from '@decor/infra';
-import { call, eventually } from '@decor/kit/src/testing';
+import { call, eventually } from '@decor/kit/testing';
 import { newEmulatorCompany } from './quickbooks';
 import { until } from './ui';
 

@@ -1,12 +1,10 @@
 import path from 'node:path';
+import { DEMO_PRODUCTS } from '@decor/catalogue';
+import { type Customer, signedIn, startStorefrontStack } from '@decor/gateway/testing';
+import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/infra/tools';
 import type { StartedService } from '@decor/kit';
-import { eventually } from '@decor/kit/src/testing';
-import { signedIn } from '../../../../gateway/test/support/storefront-client';
-import { type Customer, startStorefrontStack } from '../../../../gateway/test/support/storefront-stack';
-import { buildFrontends, describeFrontendBuilds } from '../../../../infra/src/cli/frontends';
-import { REPO_ROOT } from '../../../../infra/src/cli/runnables';
-import { DEMO_PRODUCTS } from '../../../../services/catalogue/src/demo-data';
-import type { UserContext } from '../../../../services/user/src/context';
+import { eventually } from '@decor/kit/testing';
+import type { UserContext } from '@decor/user';
 import { type QuickBooksStack, startQuickBooksStack } from './quickbooks';
 
 export type { Customer };

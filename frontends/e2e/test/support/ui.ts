@@ -1,4 +1,4 @@
-import { eventually } from '@decor/kit/src/testing';
+import { eventually } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
 
 /** Waits until `read` returns `expected` (compared as JSON), failing with the last value seen. */

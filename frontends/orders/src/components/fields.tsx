@@ -1,4 +1,4 @@
-import { ORDER_FIELDS, type OrderFieldSpec } from '@decor/contracts/src/estimate-fields';
+import { ORDER_FIELDS, type OrderFieldSpec } from '@decor/contracts/rules';
 import { formatLongDate, formatTime } from '@decor/web-core';
 import { DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-data';
 import { Form, Input } from '@decor/web-core/ui-forms';

@@ -1,4 +1,4 @@
-import { PASSWORD_TOO_SHORT } from '@decor/contracts/src/password-rule';
+import { PASSWORD_TOO_SHORT } from '@decor/contracts/rules';
 import { type ApiError, http, TOKEN_KEY } from '@decor/web-core';
 import { Link, useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Spin } from '@decor/web-core/ui';

@@ -4,6 +4,7 @@ import { notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { splitCategoryKey } from '../domain/documents';
+import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domain/import-listing';
 import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
 import { type QboEntity, QboFault } from '../qbo/client';
 import { SessionExpired } from '../qbo/faults';
@@ -170,32 +171,79 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     },
   );
 
+  const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+  const Text = Nullable(Type.String());
+  const Marks = {
+    onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
+    siteId: Nullable(Type.String({ description: "that site record's id" })),
+    selectable: Type.Boolean(),
+    reason: Nullable(Type.String({ description: 'why it cannot be ticked (shown as it is)' })),
+  };
+  const Address = { street: Text, city: Text, state: Text, zipCode: Text };
+  const ImportCompany = Type.Object({
+    qboId: Type.String(),
+    displayName: Type.String(),
+    name: Nullable(Type.String({ description: "QuickBooks' CompanyName (none: not selectable)" })),
+    email: Text,
+    phone: Text,
+    ...Address,
+    ...Marks,
+  });
+  const ImportCustomer = Type.Object({
+    qboId: Type.String(),
+    displayName: Type.String(),
+    firstName: Text,
+    lastName: Text,
+    email: Nullable(Type.String({ description: 'none: not selectable' })),
+    phone: Text,
+    company: Nullable(Type.String({ description: "its CompanyName, else its parent company's name" })),
+    parentQboId: Type.String({ description: 'the top-level QuickBooks Customer it sits under' }),
+    parentName: Text,
+    parentOnSite: Type.Boolean(),
+    parentSiteId: Nullable(Type.String({ description: "the site's company id (the new user's CompanyId)" })),
+    ...Address,
+    ...Marks,
+  });
+
   app.get(
     '/qbo/users',
     {
       ...staff,
       schema: {
         summary:
-          "QuickBooks' customers for the import: companies (top level) and customers (jobs under a company)",
+          "QuickBooks' customers for the import: companies (top level) and customers (jobs under a company), " +
+          'marked when already on the site, with the import rules applied (selectable, reason)',
         security: [{ session: [] }],
         response: {
           200: Type.Object({
             result: Type.Object({
-              companies: Type.Array(Type.Unknown()),
-              customers: Type.Array(Type.Unknown()),
+              companies: Type.Array(ImportCompany),
+              customers: Type.Array(ImportCustomer),
             }),
           }),
         },
       },
     },
     async () => {
-      const all = await live(() => ctx.api.query('Customer'));
-      return {
-        result: {
-          companies: all.filter((c) => !c.Job && !c.ParentRef),
-          customers: all.filter((c) => c.Job || c.ParentRef),
-        },
-      };
+      const rows = (await live(() => ctx.api.query('Customer'))) as QboCustomerRow[];
+      const qboIds = rows.map((r) => String(r.Id));
+      // Which QuickBooks ids belong to site records: this service's own records of what it synced
+      // (or adopted), never another service's database.
+      const recs = qboIds.length
+        ? await ctx.records
+            .find(
+              { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds } },
+              { kind: 1, recordId: 1, qboId: 1 },
+            )
+            .lean<Array<{ kind: 'company' | 'customer'; recordId: string; qboId: string }>>()
+        : [];
+      const site = new Map<string, SiteRecordRef>();
+      for (const r of recs) {
+        // A company record wins over a customer record holding the same id (a parent needs a company).
+        if (!site.has(r.qboId) || r.kind === 'company')
+          site.set(r.qboId, { kind: r.kind, recordId: r.recordId });
+      }
+      return { result: importListing(rows, site) };
     },
   );
 }

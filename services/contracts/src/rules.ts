@@ -1,0 +1,11 @@
+/**
+ * The public entry for browsers (`@decor/contracts/rules`): the spec's rules and texts the frontends
+ * share with the services, without the event schemas (and their validator) the services need.
+ */
+export * from './estimate-fields';
+export * from './money';
+export * from './password-rule';
+export * from './product-images';
+export * from './qbo-session';
+export * from './roles';
+export * from './summary-format';
