@@ -1,0 +1,281 @@
+/**
+ * GET /qbo/users, the Import User dialog's listing (spec §2, §5, §7), against the QuickBooks emulator:
+ * the demo company's companies and customers with the import rules applied, records already on the
+ * site marked (from this service's own sync records), the role matrix, and the expired session.
+ */
+import { CompanyUpserted, QBO_SESSION_EXPIRED_HEADER, UserCreated } from '@decor/contracts';
+import { eventually, RUN_ID } from '@decor/kit/testing';
+import { IMPORT_TEXTS, type ImportCompany, type ImportCustomer } from '../src/domain/import-listing';
+import { QBO_TEXTS } from '../src/routes/texts';
+import {
+  connect,
+  emulatorCall,
+  newId,
+  publish,
+  qboRecords,
+  qboStats,
+  request,
+  type Sync,
+  staffToken,
+  startSync,
+  stopAndClean,
+} from './support';
+
+interface Listing {
+  companies: ImportCompany[];
+  customers: ImportCustomer[];
+}
+
+let sync: Sync;
+let realmId: string;
+let admin: string;
+
+const listing = async (token = admin): Promise<Listing> => {
+  const answer = await request(sync.url, '/qbo/users', { token });
+  if (answer.status !== 200)
+    throw new Error(`GET /qbo/users answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.result as Listing;
+};
+const company = (l: Listing, displayName: string) => l.companies.find((c) => c.displayName === displayName);
+const customer = (l: Listing, displayName: string) => l.customers.find((c) => c.displayName === displayName);
+
+/** Waits until this service has the record in QuickBooks (its qboId stored) and returns that id. */
+const syncedQboId = (kind: 'company' | 'customer', recordId: string) =>
+  eventually(
+    async () =>
+      (await sync.ctx.records.findOne({ kind, recordId, qboId: { $ne: null } }, { qboId: 1 }).lean())
+        ?.qboId ?? undefined,
+    30_000,
+    `${kind} ${recordId} in QuickBooks`,
+  );
+
+beforeAll(async () => {
+  sync = await startSync();
+  // A copy of the demo company of this file alone (the one `npm start` shows, with every import case).
+  ({ realmId } = await emulatorCall<{ realmId: string }>('/__emulator/companies', {
+    method: 'POST',
+    json: { name: `Import ${RUN_ID}`, demo: true },
+  }));
+  // The test's own creates go well past QuickBooks' 500/min (the service's limiter is set to 30,000).
+  await emulatorCall(`/__emulator/realms/${realmId}/settings`, {
+    method: 'PUT',
+    json: { rateLimitPerMinute: 60_000 },
+  });
+  admin = staffToken(sync);
+  const connected = await connect(sync, realmId, admin);
+  if (connected.status !== 200) throw new Error(`connect answered ${connected.status}`);
+});
+afterAll(() => stopAndClean(sync));
+
+describe('GET /qbo/users', () => {
+  it('answers visitors 401, customers 403, admins and superadmins 200', async () => {
+    expect((await request(sync.url, '/qbo/users')).status).toBe(401);
+    const customerToken = sync.app.signToken({
+      id: newId(),
+      permissions: 'customer',
+      email: 'c@decor.example',
+    });
+    const asCustomer = await request(sync.url, '/qbo/users', { token: customerToken });
+    expect(asCustomer.status).toBe(403);
+    expect(asCustomer.body.message).toEqual(expect.any(String));
+    expect((await request(sync.url, '/qbo/users', { token: admin })).status).toBe(200);
+    expect(
+      (await request(sync.url, '/qbo/users', { token: staffToken(sync, newId(), 'superadmin') })).status,
+    ).toBe(200);
+  });
+
+  it('lists every active QuickBooks customer of the company: top-level ones as companies, Jobs as customers, with the §5 rules', async () => {
+    const all = await qboRecords(realmId, 'Customer');
+    const l = await listing();
+    expect(l.companies.length + l.customers.length).toBe(all.filter((c) => c.Active !== false).length);
+    expect(l.companies.map((c) => c.qboId).sort()).toEqual(
+      all
+        .filter((c) => !c.ParentRef)
+        .map((c) => String(c.Id))
+        .sort(),
+    );
+
+    const sunset = all.find((c) => c.DisplayName === 'Sunset Gala Planners');
+    expect(company(l, 'Sunset Gala Planners')).toEqual({
+      qboId: String(sunset?.Id),
+      displayName: 'Sunset Gala Planners',
+      name: 'Sunset Gala Planners',
+      email: 'office@sunsetgala.example',
+      phone: '(512) 555-0187',
+      street: '410 Congress Ave',
+      city: 'Austin',
+      state: 'TX',
+      zipCode: '78701',
+      onSite: false,
+      siteId: null,
+      selectable: true,
+      reason: null,
+    });
+    // Companies without a name (no CompanyName): not selectable.
+    for (const name of ['Oak Hollow Barn', 'Ralph Nguyen'])
+      expect(company(l, name)).toMatchObject({
+        name: null,
+        selectable: false,
+        reason: IMPORT_TEXTS.companyWithoutName,
+      });
+
+    // A customer whose company is not on the site: 'Please import the parent company first'.
+    expect(customer(l, 'Ava Thompson')).toMatchObject({
+      email: 'ava.thompson@sunsetgala.example',
+      firstName: 'Ava',
+      lastName: 'Thompson',
+      company: 'Sunset Gala Planners',
+      parentQboId: String(sunset?.Id),
+      parentName: 'Sunset Gala Planners',
+      parentOnSite: false,
+      parentSiteId: null,
+      onSite: false,
+      selectable: false,
+      reason: 'Please import the parent company first',
+    });
+    // Customers without an e-mail: not selectable, update the user in QuickBooks.
+    for (const name of ['Lena Brooks', 'Omar Haddad'])
+      expect(customer(l, name)).toMatchObject({
+        email: null,
+        selectable: false,
+        reason: IMPORT_TEXTS.customerWithoutEmail,
+      });
+    expect(IMPORT_TEXTS.customerWithoutEmail).toMatch(/update the user in QuickBooks/);
+    // Nothing is selectable before anything is on the site but companies with a name.
+    expect(l.customers.filter((c) => c.selectable)).toEqual([]);
+  });
+
+  it("marks what is on the site from this service's own records, and a customer under a site company becomes selectable", async () => {
+    const companyId = newId();
+    const name = `Site Co ${RUN_ID}`;
+    await publish(sync, CompanyUpserted, companyId, {
+      companyId,
+      name,
+      displayName: name,
+      street: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      zipCode: '78701',
+    });
+    const companyQboId = await syncedQboId('company', companyId);
+    const userId = newId();
+    await publish(sync, UserCreated, userId, {
+      userId,
+      email: `site-${userId}@decor.example`,
+      displayName: `Site Customer ${RUN_ID}`,
+      permissions: 'customer',
+      companyId,
+      ownCompany: name,
+      firstName: 'Site',
+      lastName: 'Customer',
+    });
+    const userQboId = await syncedQboId('customer', userId);
+    // Someone adds a customer under that company in QuickBooks only (not on the site yet).
+    const onlyInQbo = await sync.ctx.api.create(
+      'Customer',
+      {
+        DisplayName: `QuickBooks Only ${RUN_ID}`,
+        GivenName: 'Quinn',
+        FamilyName: 'Books',
+        PrimaryEmailAddr: { Address: `quinn-${RUN_ID}@decor.example` },
+        Job: true,
+        ParentRef: { value: companyQboId },
+      },
+      `import-test-${RUN_ID}`,
+    );
+
+    const l = await listing();
+    expect(company(l, name)).toMatchObject({
+      qboId: companyQboId,
+      onSite: true,
+      siteId: companyId,
+      selectable: false,
+      reason: IMPORT_TEXTS.onSite,
+    });
+    expect(customer(l, `Site Customer ${RUN_ID}`)).toMatchObject({
+      qboId: userQboId,
+      onSite: true,
+      siteId: userId,
+      parentSiteId: companyId,
+      selectable: false,
+      reason: IMPORT_TEXTS.onSite,
+    });
+    expect(customer(l, `QuickBooks Only ${RUN_ID}`)).toEqual({
+      qboId: String(onlyInQbo.Id),
+      displayName: `QuickBooks Only ${RUN_ID}`,
+      firstName: 'Quinn',
+      lastName: 'Books',
+      email: `quinn-${RUN_ID}@decor.example`,
+      phone: null,
+      company: name,
+      parentQboId: companyQboId,
+      parentName: name,
+      parentOnSite: true,
+      parentSiteId: companyId,
+      street: null,
+      city: null,
+      state: null,
+      zipCode: null,
+      onSite: false,
+      siteId: null,
+      selectable: true,
+      reason: null,
+    });
+  });
+
+  it('pages through QuickBooks (1000 a query) when the company has more customers than one page', async () => {
+    const have = (await qboRecords(realmId, 'Customer')).length;
+    const parent = await sync.ctx.api.create(
+      'Customer',
+      { DisplayName: `Big Co ${RUN_ID}`, CompanyName: 'Big Co' },
+      `big-${RUN_ID}`,
+    );
+    const missing = Array.from({ length: 1_001 - have }, (_, i) => i);
+    for (let i = 0; i < missing.length; i += 25)
+      await Promise.all(
+        missing
+          .slice(i, i + 25)
+          .map((n) =>
+            sync.ctx.api.create(
+              'Customer',
+              { DisplayName: `Many ${n} ${RUN_ID}`, Job: true, ParentRef: { value: String(parent.Id) } },
+              `many-${n}-${RUN_ID}`,
+            ),
+          ),
+      );
+    const all = await qboRecords(realmId, 'Customer');
+    expect(all.length).toBeGreaterThan(1_000);
+    const l = await listing();
+    expect(new Set([...l.companies, ...l.customers].map((c) => c.qboId)).size).toBe(all.length);
+    expect(customer(l, `Many 0 ${RUN_ID}`)).toMatchObject({
+      parentName: `Big Co ${RUN_ID}`,
+      company: 'Big Co',
+    });
+  }, 60_000);
+
+  it('goes through the rate limiter and renews an expired access token on its own', async () => {
+    const before = await qboStats(realmId);
+    const takes = jest.spyOn(sync.ctx.limiter, 'take');
+    await emulatorCall(`/__emulator/realms/${realmId}/expire-access-tokens`, { method: 'POST' });
+    expect((await request(sync.url, '/qbo/users', { token: admin })).status).toBe(200);
+    expect(takes).toHaveBeenCalledWith(realmId);
+    takes.mockRestore();
+    expect((await qboStats(realmId)).grants.refresh_token).toBe(before.grants.refresh_token + 1);
+  });
+
+  it('answers the session-expired 401 when QuickBooks revoked the connection (the site session is unaffected)', async () => {
+    await emulatorCall(`/__emulator/realms/${realmId}/revoke`, { method: 'POST' });
+    const refused = await request(sync.url, '/qbo/users', { token: admin });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBe('true');
+    expect(refused.headers.get('expiredtoken')).toBeNull();
+    expect(refused.body).toEqual({ message: QBO_TEXTS.sessionExpired });
+    expect(QBO_TEXTS.sessionExpired).toBe(
+      'Your session with QuickBooks has expired, and the request was not completed!',
+    );
+    // And again once the connection is known to be lost (no call to QuickBooks at all).
+    const again = await request(sync.url, '/qbo/users', { token: admin });
+    expect(again.status).toBe(401);
+    expect(again.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBe('true');
+  });
+});
