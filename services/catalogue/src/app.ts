@@ -4,6 +4,7 @@ import { buildCatalogueContext, type CatalogueContext } from './context';
 import { seedDemoCatalogue } from './demo-data';
 import { accountingEventHandlers } from './events/accounting';
 import { categoryRoutes } from './routes/categories';
+import { productImageRoutes } from './routes/product-images';
 import { productRoutes } from './routes/products';
 import { truckingRoutes } from './routes/trucking';
 import { ensureTruckingFee } from './store/writes';
@@ -13,6 +14,7 @@ export type { CatalogueContext } from './context';
 export async function registerRoutes(app: ServiceApp, ctx: CatalogueContext): Promise<void> {
   await app.register(async (scope) => categoryRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => productRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => productImageRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => truckingRoutes(scope as ServiceApp, ctx));
 }
 
@@ -34,9 +36,19 @@ export function catalogueService(
       await ensureTruckingFee(ctx);
       await seedDemoCatalogue(ctx);
     },
+    // Closed in reverse order: the worker stops before the queue and the S3 client it uses.
     closers: (ctx) => [
-      { name: 'cache invalidation', close: () => ctx.cacheInvalidation.stop() },
       { name: 's3 client', close: () => ctx.images.close() },
+      { name: 'image job queue', close: () => ctx.imageQueue.close() },
+      ...(ctx.imageWorker
+        ? [
+            {
+              name: 'image job worker',
+              close: () => (ctx.imageWorker as NonNullable<typeof ctx.imageWorker>).close(),
+            },
+          ]
+        : []),
+      { name: 'cache invalidation', close: () => ctx.cacheInvalidation.stop() },
     ],
   };
 }

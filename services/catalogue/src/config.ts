@@ -38,6 +38,29 @@ export const catalogueConfigSchema = serviceConfigSchema({
     default: 'products',
   }),
   /**
+   * Where browsers PUT presigned uploads (the S3 endpoint as they reach it, without the bucket);
+   * defaults to S3_ENDPOINT, which is right whenever browsers and this service reach S3 alike.
+   */
+  S3_UPLOAD_ENDPOINT: Type.Optional(
+    Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
+  ),
+  /** How long a presigned upload URL is valid, in seconds. */
+  UPLOAD_URL_EXPIRES_S: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600, default: 600 }),
+  /**
+   * Seconds after presigning when a file uploaded but never attached to its product is deleted
+   * (a delayed job per upload). Keep it above UPLOAD_URL_EXPIRES_S plus the time to attach.
+   */
+  UPLOAD_CLEANUP_AFTER_S: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600, default: 1800 }),
+  /**
+   * The image link saved when a product's last image is deleted (spec §4). Default: a placeholder
+   * picture this service keeps in the bucket (the image host the site already allows).
+   */
+  PLACEHOLDER_IMAGE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
+  ),
+  /** Image jobs (upload cleanup, file deletion) this instance runs at once; 0 runs none here. */
+  IMAGE_JOB_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 50, default: 2 }),
+  /**
    * Longest time a cached product or category answer is served. Writes of this instance clear the
    * cache at once and other instances' writes arrive as catalogue events; this bounds staleness if
    * those events stop arriving. 0 turns the cache off.

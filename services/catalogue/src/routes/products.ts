@@ -1,17 +1,30 @@
 import {
-  findList,
+  badRequest,
+  conflict,
   type ListSpec,
   listQuerySchema,
   notFound,
   type ServiceApp,
+  toMongoList,
   unauthorized,
 } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryName, imageView, primaryFirst, productView } from '../domain/product';
-import { type Product, productState } from '../store/product-model';
+import {
+  ConflictError,
+  checkCategory,
+  FormError,
+  MESSAGES,
+  newSku,
+  type ProductInput,
+  productFields,
+} from '../domain/product-form';
+import { deleteFilesLater } from '../jobs/image-jobs';
+import { LIVE, type Product, productState } from '../store/product-model';
+import { changeProduct, createProduct, deleteProduct, type StoredProduct } from '../store/writes';
 import { answer, cacheOptions, sendAnswer, viewerOf } from './respond';
-import { ImageView, NoQuery, ProductView, SkuParam } from './schemas';
+import { ImageView, NoQuery, ProductInputSchema, ProductView, Sku, SkuParam } from './schemas';
 
 const CategoryFilter = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -70,12 +83,12 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
             ...(category === undefined ? {} : { category: categoryName(category) }),
             ...(subcategory === undefined ? {} : { subcategory: subcategory.map(categoryName) }),
           };
-          const { items, total } = await findList<Product>(
-            ctx.products,
-            query,
-            productListSpec,
-            PRODUCT_FIELDS,
-          );
+          const { filter, sort, skip, limit } = toMongoList(query, productListSpec);
+          const live = { ...filter, ...LIVE };
+          const [items, total] = await Promise.all([
+            ctx.products.find(live, PRODUCT_FIELDS).sort(sort).skip(skip).limit(limit).lean<Product[]>(),
+            ctx.products.countDocuments(live),
+          ]);
           return answer(
             items.map((p) => productView(productState(p), viewer)),
             { total_count: String(total) },
@@ -135,10 +148,135 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
       return sendAnswer(reply, cached);
     },
   );
+
+  productWriteRoutes(app, ctx);
 }
 
-async function findProduct(ctx: CatalogueContext, sku: string): Promise<Product> {
-  const product = await ctx.products.findById(sku, PRODUCT_FIELDS).lean<Product>();
+/** The form's rule errors as answers: 400 for a field, 409 for a taken name. */
+export function formAnswer<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof FormError) throw badRequest(err.message);
+    if (err instanceof ConflictError) throw conflict(err.message);
+    throw err;
+  }
+}
+
+async function categoryTree(ctx: CatalogueContext) {
+  const all = await ctx.categories.find({}, { name: 1, parentId: 1 }).lean();
+  return all.map((c) => ({ id: c._id, name: c.name, parentId: c.parentId ?? null }));
+}
+
+/** The product as staff see it (the answer of every write). */
+function staffView(product: StoredProduct) {
+  return productView(product, 'staff');
+}
+
+const staffOnly = 'Staff only (admin or superadmin): a visitor gets 401, a customer 403.';
+
+function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
+  const staff = { onRequest: app.requireRole('staff') };
+
+  app.post(
+    '/product',
+    {
+      ...staff,
+      schema: {
+        summary: 'Create a product (spec §5 product form); publishes ProductUpserted',
+        description:
+          `${staffOnly} Every field is required; \`id\` is the SKU the admin types (unique: 409 when taken; ` +
+          "a deleted product's SKU may be used again). `price` in dollars and `quantity` as numbers or numeric " +
+          'text; the subcategory must belong to the category (names, or `{id}__{name}` pairs). Images are ' +
+          'added afterwards: `POST /product/{id}/presignedUrl`, then `POST /product/{id}/image`.',
+        security: [{ session: [] }],
+        querystring: NoQuery,
+        body: ProductInputSchema,
+        response: { 201: Type.Object({ result: ProductView }) },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body as ProductInput;
+      const { sku, fields } = formAnswer(() => ({ sku: newSku(input), fields: productFields(input) }));
+      const tree = await categoryTree(ctx);
+      formAnswer(() => checkCategory(tree, fields.category, fields.subcategory));
+      const product: StoredProduct = { sku, ...fields, qboId: null, syncToken: null, images: [] };
+      await createProduct(ctx, product, request.id, MESSAGES.skuTaken(sku));
+      return reply.code(201).send({ result: staffView(product) });
+    },
+  );
+
+  app.put(
+    '/product/:id',
+    {
+      ...staff,
+      schema: {
+        summary: "Change a product's details (spec §5 product form); publishes ProductUpserted",
+        description:
+          `${staffOnly} Send the fields that change (at least one); the result must still satisfy every ` +
+          'rule of the form (a new category needs a subcategory of it). `id` may be sent but must be the SKU ' +
+          'of the URL: a SKU cannot change. Images have their own calls.',
+        security: [{ session: [] }],
+        params: SkuParam,
+        querystring: NoQuery,
+        body: Type.Partial(ProductInputSchema, { additionalProperties: false, minProperties: 1 }),
+        response: { 200: Type.Object({ result: ProductView }) },
+      },
+    },
+    async (request) => {
+      const input = request.body as ProductInput;
+      const sku = request.params.id;
+      if (input.id !== undefined && input.id !== sku) throw badRequest(MESSAGES.skuChanged);
+      const tree = await categoryTree(ctx);
+      const { after } = await changeProduct(ctx, sku, request.id, (current) => {
+        const fields = formAnswer(() =>
+          productFields({
+            name: current.name,
+            description: current.description,
+            category: current.category,
+            subcategory: current.subcategory,
+            price: current.priceCents / 100,
+            quantity: current.quantity,
+            ...input,
+          }),
+        );
+        const categoryChanged =
+          fields.category !== current.category || fields.subcategory !== current.subcategory;
+        if (categoryChanged) formAnswer(() => checkCategory(tree, fields.category, fields.subcategory));
+        const next = { ...current, ...fields };
+        const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => fields[k] === current[k]);
+        return same ? null : next;
+      });
+      return { result: staffView(after) };
+    },
+  );
+
+  app.delete(
+    '/product/:id',
+    {
+      ...staff,
+      schema: {
+        summary: 'Delete a product: gone from the site, its image files removed; publishes ProductDeleted',
+        description:
+          `${staffOnly} QuickBooks follows from the event (accounting-sync sets the item inactive). ` +
+          '404 when the product is not on the site.',
+        security: [{ session: [] }],
+        params: SkuParam,
+        querystring: NoQuery,
+        response: { 200: Type.Object({ result: Type.Object({ id: Sku }) }) },
+      },
+    },
+    async (request) => {
+      const sku = request.params.id;
+      const { keys, revision } = await deleteProduct(ctx, sku, request.id);
+      await deleteFilesLater(ctx.imageQueue, `${sku}.${revision}`, keys);
+      return { result: { id: sku } };
+    },
+  );
+}
+
+export async function findProduct(ctx: CatalogueContext, sku: string): Promise<Product> {
+  const product = await ctx.products.findOne({ _id: sku, ...LIVE }, PRODUCT_FIELDS).lean<Product>();
   if (!product) throw notFound('Product not found');
   return product;
 }

@@ -32,3 +32,36 @@ export const TruckingView = Type.Object({
   id: Type.String(),
   value: Type.Number({ description: 'Dollars' }),
 });
+
+const NumberOrText = (description: string) =>
+  Type.Union([Type.Number(), Type.String({ maxLength: 32 })], { description });
+
+/**
+ * Spec §3 "New product" form (without the files, which are uploaded apart). Every field is optional
+ * here so that a missing one gets the form's message ('Name: This field is required'), not a schema's.
+ */
+export const ProductInputSchema = Type.Object(
+  {
+    id: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: 'The SKU',
+        pattern: `^$|${SKU_PATTERN}`,
+        'x-message':
+          'SKU may hold letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit',
+      }),
+    ),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    category: Type.Optional(Type.String({ maxLength: 200, description: "Category name or '{id}__{name}'" })),
+    subcategory: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: "Subcategory name or '{id}__{name}'; must belong to the category",
+      }),
+    ),
+    price: Type.Optional(NumberOrText('Dollars, rounded to the cent; 0 or more')),
+    quantity: Type.Optional(NumberOrText('Stock, a whole number; 0 or more')),
+  },
+  { additionalProperties: false },
+);

@@ -2,9 +2,11 @@ import {
   CreateBucketCommand,
   DeleteObjectsCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { CatalogueConfig } from '../config';
 
 /** Product image files in S3; browsers load them straight from the bucket's public URL. */
@@ -18,6 +20,15 @@ export interface ImageStore {
   /** Creates the bucket when it is missing (local runs; production buckets are made by operations). */
   ensureBucket(): Promise<void>;
   deleteKeys(keys: string[]): Promise<void>;
+  /**
+   * A URL a browser PUTs one file to, straight to S3, for `expiresIn` seconds. The content type is
+   * signed (S3 refuses another one), and the URL carries no checksum parameter (STACK-NOTES).
+   */
+  presignPut(key: string, contentType: string, expiresIn: number): Promise<string>;
+  /** Size and content type of a stored object; null when there is none. */
+  head(key: string): Promise<{ bytes: number; type: string | undefined } | null>;
+  /** The key of a URL this store hands out (public URL or upload URL); null for any other URL. */
+  keyOf(url: string): string | null;
   close(): void;
 }
 
@@ -33,6 +44,29 @@ export function imageStore(config: CatalogueConfig): ImageStore {
   });
   const bucket = config.S3_BUCKET;
   const base = config.S3_PUBLIC_URL.replace(/\/+$/, '');
+  // Browsers upload to the endpoint they can reach (in a compose network S3_ENDPOINT is internal).
+  const uploadEndpoint = (config.S3_UPLOAD_ENDPOINT ?? config.S3_ENDPOINT).replace(/\/+$/, '');
+  const uploadClient =
+    uploadEndpoint === config.S3_ENDPOINT.replace(/\/+$/, '')
+      ? client
+      : new S3Client({
+          endpoint: uploadEndpoint,
+          region: config.S3_REGION,
+          forcePathStyle: true,
+          credentials: {
+            accessKeyId: config.S3_ACCESS_KEY_ID,
+            secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+          },
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+        });
+  const uploadBase = `${uploadEndpoint}/${bucket}/`;
+  const decodeKey = (path: string) => {
+    try {
+      return path.split('/').map(decodeURIComponent).join('/');
+    } catch {
+      return null;
+    }
+  };
   return {
     client,
     publicUrl: (key) => `${base}/${key.split('/').map(encodeURIComponent).join('/')}`,
@@ -64,6 +98,34 @@ export function imageStore(config: CatalogueConfig): ImageStore {
         new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } }),
       );
     },
-    close: () => client.destroy(),
+    presignPut(key, contentType, expiresIn) {
+      return getSignedUrl(
+        uploadClient,
+        new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
+        { expiresIn, signableHeaders: new Set(['content-type']) },
+      );
+    },
+    async head(key) {
+      try {
+        const res = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return { bytes: res.ContentLength ?? 0, type: res.ContentType };
+      } catch (err) {
+        const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+        if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404)
+          return null;
+        throw err;
+      }
+    },
+    keyOf(url) {
+      const bare = url.split(/[?#]/, 1)[0] ?? '';
+      for (const prefix of [`${base}/`, uploadBase]) {
+        if (bare.startsWith(prefix)) return decodeKey(bare.slice(prefix.length));
+      }
+      return null;
+    },
+    close: () => {
+      client.destroy();
+      if (uploadClient !== client) uploadClient.destroy();
+    },
   };
 }

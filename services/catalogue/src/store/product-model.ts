@@ -6,6 +6,10 @@ import type { ProductImage, ProductState } from '../domain/product';
 export interface Product extends OutboxFields, Omit<ProductState, 'sku' | 'images'> {
   _id: string;
   images: (ProductImage & { key?: string })[];
+  /** Bumped by every change: writes are guarded by the revision they computed from. */
+  revision?: number;
+  /** A deleted product stays as a tombstone until its ProductDeleted event (in its outbox) is out. */
+  deleted?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,12 +37,17 @@ const productSchema = new Schema<Product>(
     qboId: { type: String, default: null },
     syncToken: { type: String, default: null },
     images: { type: [imageSchema], default: [] },
+    revision: { type: Number, default: 0 },
+    deleted: { type: Boolean, default: false },
   },
   { timestamps: true },
 );
 // The storefront lists one subcategory at a time (and the quick add one category), by name.
 productSchema.index({ category: 1, subcategory: 1, name: 1 });
 productSchema.plugin(outboxPlugin);
+
+/** Products on the site (not deleted ones), for every read and write filter. */
+export const LIVE = { deleted: { $ne: true } } as const;
 
 export type ProductModel = Model<Product>;
 

@@ -1,8 +1,9 @@
-import { CategoryUpserted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
-import { newEvent } from '@decor/kit';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CategoryUpserted, ProductDeleted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
+import { conflict, newEvent, notFound } from '@decor/kit';
 import type { CatalogueContext } from '../context';
 import { imageView, type ProductState } from '../domain/product';
-import type { Product } from './product-model';
+import { LIVE, type Product, productState } from './product-model';
 import { TRUCKING_FEE_ID, type TruckingFee } from './trucking-model';
 
 /**
@@ -10,7 +11,7 @@ import { TRUCKING_FEE_ID, type TruckingFee } from './trucking-model';
  * outbox, so the change and its event are stored together or not at all (the relay publishes it).
  */
 
-type StoredProduct = ProductState & { images: (ProductState['images'][number] & { key?: string })[] };
+export type StoredProduct = ProductState & { images: (ProductState['images'][number] & { key?: string })[] };
 
 export function productEvent(product: ProductState, correlationId: string) {
   return newEvent(ProductUpserted, {
@@ -52,7 +53,11 @@ export async function saveProduct(
 ): Promise<void> {
   await ctx.products.updateOne(
     { _id: product.sku },
-    { $set: productFields(product), $push: { outbox: productEvent(product, correlationId) } },
+    {
+      $set: { ...productFields(product), deleted: false },
+      $inc: { revision: 1 },
+      $push: { outbox: productEvent(product, correlationId) },
+    },
     { upsert: true },
   );
   ctx.catalogueChanged();
@@ -75,6 +80,113 @@ export async function createProductIfMissing(
       { upsert: true },
     ),
   );
+}
+
+export const PRODUCT_NOT_FOUND = 'Product not found';
+const CHANGED_MEANWHILE = 'This product kept changing while it was saved; reload it and try again';
+const ATTEMPTS = 5;
+
+function stored(doc: Product): StoredProduct {
+  return { ...productState(doc), images: doc.images ?? [] };
+}
+
+/**
+ * Creates a product whose SKU is new on the site (a deleted product's SKU may be used again):
+ * one insert, or one write over the tombstone guarded by its revision; 409 if the SKU is taken.
+ */
+export async function createProduct(
+  ctx: CatalogueContext,
+  product: StoredProduct,
+  correlationId: string,
+  skuTaken: string,
+): Promise<void> {
+  const fields = { ...productFields(product), revision: 1, deleted: false };
+  const event = productEvent(product, correlationId);
+  const existing = await ctx.products.findById(product.sku, { deleted: 1, revision: 1 }).lean();
+  if (existing && !existing.deleted) throw conflict(skuTaken);
+  const written = existing
+    ? (
+        await ctx.products.updateOne(
+          { _id: product.sku, deleted: true, revision: existing.revision ?? null },
+          { $set: fields, $push: { outbox: event } },
+        )
+      ).modifiedCount > 0
+    : await insertIfMissing(() =>
+        ctx.products.updateOne(
+          { _id: product.sku },
+          { $setOnInsert: { ...fields, outbox: [event] } as Partial<Product> },
+          { upsert: true },
+        ),
+      );
+  // Someone else created (or re-created) this SKU in between.
+  if (!written) throw conflict(skuTaken);
+  ctx.catalogueChanged();
+  await ctx.eventsPublished();
+}
+
+/**
+ * Changes a product on the site: reads it, computes the new state (`compute` throws the rule's
+ * error, or returns null for "nothing to change"), then one write guarded by the revision it read,
+ * with ProductUpserted in the same write; recomputed if someone else wrote first. 404 when the
+ * product is not on the site. Returns the state before and after.
+ */
+export async function changeProduct(
+  ctx: CatalogueContext,
+  sku: string,
+  correlationId: string,
+  compute: (product: StoredProduct) => StoredProduct | null | Promise<StoredProduct | null>,
+): Promise<{ before: StoredProduct; after: StoredProduct }> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const doc = await ctx.products.findOne({ _id: sku, ...LIVE }).lean<Product>();
+    if (!doc) throw notFound(PRODUCT_NOT_FOUND);
+    const before = stored(doc);
+    const after = await compute(before);
+    if (!after) return { before, after: before };
+    const res = await ctx.products.updateOne(
+      { _id: sku, ...LIVE, revision: doc.revision ?? null },
+      {
+        $set: productFields(after),
+        $inc: { revision: 1 },
+        $push: { outbox: productEvent(after, correlationId) },
+      },
+    );
+    if (res.modifiedCount > 0) {
+      ctx.catalogueChanged();
+      await ctx.eventsPublished();
+      return { before, after };
+    }
+    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+  }
+  throw conflict(CHANGED_MEANWHILE);
+}
+
+/**
+ * Takes a product off the site: the document stays as a tombstone (deleted, no images) so its
+ * ProductDeleted event travels from its outbox like every other; its files are removed by a job.
+ * Returns the files to remove and the revision of the deletion (the job's cause).
+ */
+export async function deleteProduct(
+  ctx: CatalogueContext,
+  sku: string,
+  correlationId: string,
+): Promise<{ keys: string[]; revision: number }> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const doc = await ctx.products.findOne({ _id: sku, ...LIVE }).lean<Product>();
+    if (!doc) throw notFound(PRODUCT_NOT_FOUND);
+    const revision = (doc.revision ?? 0) + 1;
+    const event = newEvent(ProductDeleted, { aggregateId: sku, correlationId, payload: { sku } });
+    const res = await ctx.products.updateOne(
+      { _id: sku, ...LIVE, revision: doc.revision ?? null },
+      { $set: { deleted: true, images: [], revision }, $push: { outbox: event } },
+    );
+    if (res.modifiedCount > 0) {
+      ctx.catalogueChanged();
+      await ctx.eventsPublished();
+      return { keys: (doc.images ?? []).flatMap((i) => (i.key ? [i.key] : [])), revision };
+    }
+    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+  }
+  throw conflict(CHANGED_MEANWHILE);
 }
 
 export async function createCategoryIfMissing(

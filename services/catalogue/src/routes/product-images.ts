@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, HttpError, type ServiceApp } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { CatalogueContext } from '../context';
+import {
+  attachImages,
+  checkRoom,
+  IMAGE_MESSAGES,
+  ImageRuleError,
+  oversized,
+  PLACEHOLDER_ID,
+  removeImage,
+  setPrimary,
+  UPLOAD_TYPES,
+} from '../domain/images';
+import { imageView, primaryFirst } from '../domain/product';
+import { deleteFilesLater, scheduleUploadCleanup } from '../jobs/image-jobs';
+import type { Upload } from '../store/upload-model';
+import { changeProduct, type StoredProduct } from '../store/writes';
+import { findProduct } from './products';
+import { ImageView, NoQuery, SkuParam } from './schemas';
+
+type StoredImage = StoredProduct['images'][number];
+
+const staffOnly = 'Staff only (admin or superadmin): a visitor gets 401, a customer 403.';
+
+const ImageParams = Type.Object(
+  {
+    id: SkuParam.properties.id,
+    imageId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', 'x-message': 'Invalid {field}' }),
+  },
+  { additionalProperties: false },
+);
+
+const UploadRequest = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The file as the admin picked it (its name): error messages name it',
+    }),
+    category: Type.Optional(
+      Type.String({ maxLength: 200, description: "The product's category (not used)" }),
+    ),
+    type: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Content type of the file, e.g. image/png',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const UploadAnswer = Type.Object({
+  id: Type.String({ description: 'The file as sent' }),
+  url: Type.String({ description: 'PUT the file here with header Content-Type: <type> (no Authorization)' }),
+  imageUrl: Type.String({
+    description: 'Where the file will be served; send it (or url) to POST /product/{id}/image',
+  }),
+  type: Type.String(),
+  expiresAt: Type.String({ description: 'The upload URL stops working then (ISO date-time)' }),
+});
+
+const ImageList = Type.Object({ result: Type.Array(ImageView, { description: 'Primary image first' }) });
+
+function ruleAnswer(err: unknown): never {
+  if (err instanceof ImageRuleError) throw new HttpError(err.status, err.message);
+  throw err;
+}
+
+const PLACEHOLDER_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300">' +
+  '<rect width="400" height="300" fill="#efe6da"/>' +
+  '<path d="M150 190l35-45 28 34 20-24 37 35z" fill="#c9b49c"/><circle cx="240" cy="120" r="16" fill="#c9b49c"/>' +
+  '<text x="200" y="245" font-family="Georgia,serif" font-size="20" fill="#8a5a44" text-anchor="middle">' +
+  'Photo coming soon</text></svg>';
+
+/** The placeholder image saved after a product's last image is deleted (spec §4). */
+function placeholderImage(ctx: CatalogueContext): () => Promise<StoredImage> {
+  let uploaded: Promise<string> | undefined;
+  const url = () => {
+    const configured = ctx.config.PLACEHOLDER_IMAGE_URL;
+    if (configured) return Promise.resolve(configured);
+    if (!uploaded) {
+      const key = ctx.images.key('placeholder.svg');
+      uploaded = ctx.images.put(key, PLACEHOLDER_SVG, 'image/svg+xml').then(() => ctx.images.publicUrl(key));
+      uploaded.catch(() => {
+        uploaded = undefined;
+      });
+    }
+    return uploaded;
+  };
+  return async () => ({ id: PLACEHOLDER_ID, url: await url(), primary: true, type: 'image/svg+xml' });
+}
+
+export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext): Promise<void> {
+  const staff = { onRequest: app.requireRole('staff') };
+  const placeholder = placeholderImage(ctx);
+
+  app.post(
+    '/product/:id/presignedUrl',
+    {
+      ...staff,
+      schema: {
+        summary: 'Upload links for new images of a product, one per file (spec §7)',
+        description:
+          `${staffOnly} The browser PUTs each file straight to its \`url\` with its content type, then attaches ` +
+          `them with \`POST /product/{id}/image\`. Image types only (${Object.keys(UPLOAD_TYPES).join(', ')}): ` +
+          'else 400. More files than the product has room for (5 images per product): 409. A file uploaded ' +
+          'but not attached is deleted after UPLOAD_CLEANUP_AFTER_S.',
+        security: [{ session: [] }],
+        params: SkuParam,
+        querystring: NoQuery,
+        body: Type.Array(UploadRequest, { minItems: 1, maxItems: 5 }),
+        response: { 200: Type.Object({ result: Type.Array(UploadAnswer) }) },
+      },
+    },
+    async (request) => {
+      const sku = request.params.id;
+      const files = request.body;
+      for (const f of files) if (!UPLOAD_TYPES[f.type]) throw badRequest(IMAGE_MESSAGES.notImage(f.type));
+      const product = await findProduct(ctx, sku);
+      try {
+        checkRoom(product.images, files.length);
+      } catch (err) {
+        ruleAnswer(err);
+      }
+      const expiresIn = ctx.config.UPLOAD_URL_EXPIRES_S;
+      const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
+      const result = [];
+      for (const f of files) {
+        const key = ctx.images.key(sku, 'uploads', `${randomUUID()}.${UPLOAD_TYPES[f.type]}`);
+        const url = await ctx.images.presignPut(key, f.type, expiresIn);
+        await ctx.uploads.create({ _id: key, sku, type: f.type, fileName: f.id, state: 'pending' });
+        await scheduleUploadCleanup(ctx.imageQueue, key, ctx.config.UPLOAD_CLEANUP_AFTER_S);
+        result.push({ id: f.id, url, imageUrl: ctx.images.publicUrl(key), type: f.type, expiresAt });
+      }
+      return { result };
+    },
+  );
+
+  app.post(
+    '/product/:id/image',
+    {
+      ...staff,
+      schema: {
+        summary: 'Attach uploaded images to a product (spec §7: a list of URLs); publishes ProductUpserted',
+        description:
+          `${staffOnly} Each URL is one this service presigned for this product (its \`imageUrl\` or its ` +
+          "upload `url`), else 400. At most 5 images per product: 409 with the spec's sentence. Each stored " +
+          "file must be under 100 KB (1e5 bytes): a larger one is refused (400, the spec's message) and " +
+          'deleted, and nothing of the request is attached. The first image is primary when none is; a ' +
+          "placeholder image goes. Answers the product's images, primary first.",
+        security: [{ session: [] }],
+        params: SkuParam,
+        querystring: NoQuery,
+        body: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 5 }),
+        response: { 201: ImageList },
+      },
+    },
+    async (request, reply) => {
+      const sku = request.params.id;
+      const urls = request.body;
+      const keys = urls.map((url) => {
+        const key = ctx.images.keyOf(url);
+        if (!key) throw badRequest(IMAGE_MESSAGES.notPresigned(url));
+        return key;
+      });
+      if (new Set(keys).size !== keys.length) throw badRequest(IMAGE_MESSAGES.duplicate);
+      const product = await findProduct(ctx, sku);
+      const uploads = await ctx.uploads.find({ _id: { $in: keys }, sku, state: 'pending' }).lean<Upload[]>();
+      const byKey = new Map(uploads.map((u) => [u._id, u]));
+      keys.forEach((key, i) => {
+        if (!byKey.has(key)) throw badRequest(IMAGE_MESSAGES.notPresigned(urls[i] as string));
+      });
+      try {
+        checkRoom(product.images, keys.length);
+      } catch (err) {
+        ruleAnswer(err);
+      }
+      // Claimed, an upload can no longer be cleaned up (nor attached twice); released on failure.
+      const claimed: string[] = [];
+      const release = () =>
+        ctx.uploads.updateMany({ _id: { $in: claimed }, state: 'attaching' }, { $set: { state: 'pending' } });
+      try {
+        for (const key of keys) {
+          const res = await ctx.uploads.updateOne(
+            { _id: key, sku, state: 'pending' },
+            { $set: { state: 'attaching' } },
+          );
+          if (res.modifiedCount === 0)
+            throw badRequest(IMAGE_MESSAGES.notPresigned(urls[keys.indexOf(key)] as string));
+          claimed.push(key);
+        }
+        const stored = await Promise.all(keys.map((key) => ctx.images.head(key)));
+        const files = keys.map((key, i) => ({ key, upload: byKey.get(key) as Upload, head: stored[i] }));
+        const missing = files.find((f) => !f.head);
+        if (missing) throw badRequest(IMAGE_MESSAGES.notUploaded(missing.upload.fileName));
+        // The stored object decides, whatever the browser claimed: too large, or not the signed type.
+        const tooLarge = oversized(
+          files.map((f) => ({ name: f.upload.fileName, bytes: f.head?.bytes ?? 0 })),
+        );
+        const wrongType = files.filter((f) => f.head?.type !== f.upload.type);
+        const refused = files.filter((f) => tooLarge.includes(f.upload.fileName) || wrongType.includes(f));
+        if (refused.length > 0) {
+          const gone = refused.map((f) => f.key);
+          await ctx.images.deleteKeys(gone);
+          await ctx.uploads.deleteMany({ _id: { $in: gone } });
+          claimed.splice(0, claimed.length, ...claimed.filter((k) => !gone.includes(k)));
+          if (tooLarge.length > 0) throw badRequest(IMAGE_MESSAGES.tooLarge(tooLarge));
+          throw badRequest(
+            IMAGE_MESSAGES.typeMismatch((wrongType[0] as (typeof files)[number]).upload.fileName),
+          );
+        }
+        const added: StoredImage[] = files.map((f) => ({
+          id: randomUUID().replace(/-/g, ''),
+          url: ctx.images.publicUrl(f.key),
+          primary: false,
+          type: f.upload.type,
+          key: f.key,
+        }));
+        const { after } = await changeProduct(ctx, sku, request.id, (current) => {
+          try {
+            return { ...current, images: attachImages(current.images, added) };
+          } catch (err) {
+            return ruleAnswer(err);
+          }
+        });
+        await ctx.uploads.deleteMany({ _id: { $in: claimed } });
+        claimed.length = 0;
+        return reply.code(201).send({ result: primaryFirst(after.images).map(imageView) });
+      } finally {
+        if (claimed.length > 0) await release();
+      }
+    },
+  );
+
+  app.put(
+    '/product/:id/image/:imageId',
+    {
+      ...staff,
+      schema: {
+        summary: 'Set primary: this image becomes the only primary one; publishes ProductUpserted',
+        description: `${staffOnly} Body \`{ "primary": true }\`. Answers the images, primary first; 404 unknown image.`,
+        security: [{ session: [] }],
+        params: ImageParams,
+        querystring: NoQuery,
+        body: Type.Object(
+          {
+            primary: Type.Literal(true, {
+              'x-message': 'Only { "primary": true } can be sent: set another image primary instead',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ImageList },
+      },
+    },
+    async (request) => {
+      const { id: sku, imageId } = request.params;
+      const { after } = await changeProduct(ctx, sku, request.id, (current) => {
+        if (current.images.find((i) => i.id === imageId)?.primary) return null;
+        try {
+          return { ...current, images: setPrimary(current.images, imageId) };
+        } catch (err) {
+          return ruleAnswer(err);
+        }
+      });
+      return { result: primaryFirst(after.images).map(imageView) };
+    },
+  );
+
+  app.delete(
+    '/product/:id/image/:imageId',
+    {
+      ...staff,
+      schema: {
+        summary: "Delete one of a product's images (its file too); publishes ProductUpserted",
+        description:
+          `${staffOnly} If it was primary, the first remaining image becomes primary; after the last one the ` +
+          "placeholder image link is saved (id 'placeholder', which cannot be deleted: 409). 404 unknown image. " +
+          'Answers the images, primary first.',
+        security: [{ session: [] }],
+        params: ImageParams,
+        querystring: NoQuery,
+        response: { 200: ImageList },
+      },
+    },
+    async (request) => {
+      const { id: sku, imageId } = request.params;
+      const saved = await placeholder();
+      let removed: StoredImage | undefined;
+      const { after } = await changeProduct(ctx, sku, request.id, (current) => {
+        try {
+          const next = removeImage(current.images, imageId, saved);
+          removed = next.removed;
+          return { ...current, images: next.images };
+        } catch (err) {
+          return ruleAnswer(err);
+        }
+      });
+      if (removed?.key) await deleteFilesLater(ctx.imageQueue, `${sku}.image.${imageId}`, [removed.key]);
+      return { result: primaryFirst(after.images).map(imageView) };
+    },
+  );
+}
