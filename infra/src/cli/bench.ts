@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the orders list and live order status, the
+ * back office's users and companies lists, the
  * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench-results.md;
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
@@ -33,6 +34,14 @@ import {
 import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
 import { BENCH_JWT_SECRET, type BenchStack, startBenchStack } from '../bench/stack';
 import { processRoles } from '../bench/stats';
+import {
+  formatUsers,
+  measureUsers,
+  type UsersFigures,
+  usersRow,
+  usersRows,
+  writeUsersRows,
+} from '../bench/users';
 import { REPO_ROOT } from './runnables';
 
 const { values: args } = parseArgs({
@@ -83,7 +92,7 @@ async function main(): Promise<void> {
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
   };
-  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo', 'orders'];
+  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo', 'orders', 'users'];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
@@ -198,19 +207,37 @@ async function main(): Promise<void> {
         log,
       );
     }
+    // Then the users lists (10,000 customers and 1,000 companies in the user database).
+    let users: UsersFigures | undefined;
+    if (runs('users')) {
+      users = await measureUsers(
+        {
+          runId: stack.runId,
+          gatewayUrl: stack.gatewayUrl,
+          jwtSecret: BENCH_JWT_SECRET,
+          userDb: stack.userDb,
+          pids: stack.pids,
+        },
+        { companies: 1_000, users: 10_000, requests: 300 },
+        log,
+      );
+    }
     log(formatTable(results));
     if (qbo) log(formatQboSync(qbo));
     if (orders) log(formatOrders(orders));
+    if (users) log(formatUsers(users));
     if (!args['no-write']) {
       const out = args.out as string;
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
       const qboRows = qboSyncRows(out);
       const ordersRows = orderRows(out);
+      const userListRows = usersRows(out);
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
       // Last: the sections above each rewrite the file from their own heading on.
       writeOrderRows(out, orders ? [...ordersRows, orderRow(machine, orders)] : ordersRows);
+      writeUsersRows(out, users ? [...userListRows, usersRow(machine, users)] : userListRows);
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }

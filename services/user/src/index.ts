@@ -3,4 +3,5 @@ export { userService } from './app';
 export { loadUserConfig, userConfigSchema } from './config';
 export type { UserContext } from './context';
 export { hashPassword } from './domain/password';
+export { companyModel } from './store/company-model';
 export { newUserWithEvent, userModel } from './store/user-model';
