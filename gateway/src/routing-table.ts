@@ -21,7 +21,8 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/auth', service: 'user', access: 'public' },
   // sign-in only: the session check (/auth/jwt) runs on every page load
   { prefix: '/auth/user', service: 'user', access: 'public', rateLimited: true },
-  // public: PUT /user/{id} also takes a reset link's token (no permissions claim); the user service checks every /user route itself.
+  // public: PUT /user/{id} also takes a reset link's token (no permissions claim); the user service checks every /user route
+  // itself (the staff list GET /user, POST /user and DELETE /user/{id} refuse visitors 401 and customers 403 there).
   { prefix: '/user', service: 'user', access: 'public' },
   { prefix: '/users', service: 'user', access: 'staff' },
   { prefix: '/company', service: 'user', access: 'staff' },
@@ -38,7 +39,8 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/estimate', service: 'order', access: 'signedIn' },
   { prefix: '/invoice', service: 'order', access: 'signedIn' },
   // e-mail triggers
-  { prefix: '/send/welcomeEmail', service: 'notification', access: 'staff' },
+  // the user service mints the welcome e-mail's set-password link; notification sends it from its event
+  { prefix: '/send/welcomeEmail', service: 'user', access: 'staff' },
   { prefix: '/send/newEstimate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/orderUpdate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/info', service: 'notification', access: 'public', rateLimited: true },

@@ -34,6 +34,85 @@ export const UserCreated = defineEvent(
     firstName: Type.Optional(Type.String()),
     lastName: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
+    /**
+     * Set when the account was imported from QuickBooks: it is already a QuickBooks customer with this
+     * id, so accounting-sync adopts it instead of creating a second record.
+     */
+    qboId: Type.Optional(Type.String()),
+  }),
+);
+
+/** A user's state after a change of profile or role fields (its whole current state, not a diff). */
+export const UserUpdated = defineEvent(
+  'UserUpdated',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    displayName: Type.String(),
+    permissions: Type.String(),
+    active: Type.Boolean(),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    companyId: Type.Optional(Type.String()),
+    ownCompany: Type.Optional(Type.String()),
+    qboId: Type.Optional(Type.String()),
+  }),
+);
+
+/**
+ * Staff suspended the account: it cannot sign in, and every gateway instance refuses the sessions it
+ * already holds (tokens issued before `at`) from now on, also after it is enabled again.
+ */
+export const UserSuspended = defineEvent(
+  'UserSuspended',
+  1,
+  'user',
+  Type.Object({ userId: Type.String(), email: Type.String(), at: Type.String() }),
+);
+
+/** Staff enabled a suspended account again: new sign-ins work (older sessions stay refused). */
+export const UserEnabled = defineEvent(
+  'UserEnabled',
+  1,
+  'user',
+  Type.Object({ userId: Type.String(), email: Type.String(), at: Type.String() }),
+);
+
+/**
+ * The account was deleted for good: its sessions are refused everywhere. Orders keep the copy of the
+ * user's fields their service holds, so staff can still read them.
+ */
+export const UserDeleted = defineEvent(
+  'UserDeleted',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    permissions: Type.String(),
+    at: Type.String(),
+    qboId: Type.Optional(Type.String()),
+  }),
+);
+
+/**
+ * A welcome e-mail is due (a new account, or staff re-sending it): the notification service sends
+ * it with a link to set a password. `setPasswordToken` is a single-use password-reset token (the
+ * reset page's link); only the notification service uses it.
+ */
+export const WelcomeEmailRequested = defineEvent(
+  'WelcomeEmailRequested',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    displayName: Type.String(),
+    setPasswordToken: Type.String(),
+    expiresAt: Type.String(),
   }),
 );
 
@@ -51,7 +130,27 @@ export const CompanyUpserted = defineEvent(
     state: Type.Optional(Type.String()),
     zipCode: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
+    /** Set when the company was imported from QuickBooks (accounting-sync adopts that record). */
+    qboId: Type.Optional(Type.String()),
   }),
 );
 
-export const ALL_EVENTS = [PasswordResetRequested, UserCreated, CompanyUpserted] as const;
+/** A company without customers was deleted. */
+export const CompanyDeleted = defineEvent(
+  'CompanyDeleted',
+  1,
+  'user',
+  Type.Object({ companyId: Type.String(), name: Type.String(), qboId: Type.Optional(Type.String()) }),
+);
+
+export const ALL_EVENTS = [
+  PasswordResetRequested,
+  UserCreated,
+  UserUpdated,
+  UserSuspended,
+  UserEnabled,
+  UserDeleted,
+  WelcomeEmailRequested,
+  CompanyUpserted,
+  CompanyDeleted,
+] as const;

@@ -4,14 +4,20 @@ import { buildUserContext, type UserContext } from './context';
 import { seedDemoUsers } from './demo-data';
 import { accountingEventHandlers } from './events/accounting-events';
 import { cartEventHandlers } from './events/cart-events';
+import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
+import { companyRoutes } from './routes/companies';
 import { passwordResetRoutes } from './routes/password-reset';
 import { userRoutes } from './routes/user';
+import { welcomeRoutes } from './routes/welcome';
 
 export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => userRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => adminUserRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => companyRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => welcomeRoutes(scope as ServiceApp, ctx));
 }
 
 /** The user service: accounts, companies, sign-in and password reset. */

@@ -7,6 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
  */
 export const RESET_PURPOSE = 'password-reset';
 export const RESET_TTL_SECONDS = 60 * 60;
+/** The welcome e-mail's set-password link is a reset link that lasts a week. */
+export const WELCOME_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired';
 
 export interface PendingReset {
@@ -14,11 +16,14 @@ export interface PendingReset {
   expiresAt: Date;
 }
 
-export function newReset(now: Date): { jti: string; pending: PendingReset } {
+export function newReset(
+  now: Date,
+  ttlSeconds: number = RESET_TTL_SECONDS,
+): { jti: string; pending: PendingReset } {
   const jti = randomUUID();
   return {
     jti,
-    pending: { jtiHash: hashJti(jti), expiresAt: new Date(now.getTime() + RESET_TTL_SECONDS * 1000) },
+    pending: { jtiHash: hashJti(jti), expiresAt: new Date(now.getTime() + ttlSeconds * 1000) },
   };
 }
 

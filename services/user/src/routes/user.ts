@@ -12,9 +12,11 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserContext } from '../context';
+import { MESSAGES } from '../domain/admin-rules';
 import { hashPassword, passwordProblem } from '../domain/password';
 import { RESET_LINK_INVALID, RESET_PURPOSE } from '../domain/password-reset';
 import { publicUser } from '../store/user-model';
+import { changeUser, UserChangeFields, type UserChanges } from './admin-users';
 import { usableResetUser } from './password-reset';
 import { MessageResult, UserView } from './schemas';
 
@@ -54,7 +56,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       const { id } = request.params;
       // A customer asking for someone else learns nothing, not even that the id exists.
       if (request.user.id !== id && !hasRole(request.user, 'staff')) throw notFound(USER_NOT_FOUND);
-      const user = await ctx.users.findById(id);
+      const user = await ctx.users.findOne({ _id: id, deletedAt: null });
       if (!user) throw notFound(USER_NOT_FOUND);
       return { result: publicUser(user) };
     },
@@ -66,16 +68,29 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       onRequest: sessionOrResetToken,
       schema: {
         summary:
-          "Change one's own password, with a session token or with a password reset link's token (then spent)",
+          "Change one's own password (alone), with a session token or with a password reset link's token " +
+          '(then spent); or staff: Suspend / Enable (active) and profile fields of a user (admins: superadmins only)',
         security: [{ session: [] }],
         params: objectIdParam,
-        body: Type.Object({ password: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
-        response: { 200: MessageResult },
+        body: Type.Object(
+          { password: Type.Optional(Type.String({ maxLength: 200 })), ...UserChangeFields },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Union([MessageResult, Type.Object({ result: UserView })]) },
       },
     },
     async (request) => {
       const { id } = request.params;
-      const problem = passwordProblem(request.body.password);
+      const { password, ...changes } = request.body;
+      if (password === undefined) {
+        if (Object.keys(changes).length === 0) throw badRequest(MESSAGES.nothingToChange);
+        if (isResetToken(app, bearerToken(request) ?? '')) throw unauthorized(RESET_LINK_INVALID);
+        if (!hasRole(request.user, 'staff')) throw forbidden(AUTH_MESSAGES.forbidden);
+        const user = await changeUser(ctx, request.user, id, changes as UserChanges, request.id);
+        return { result: publicUser(user) };
+      }
+      if (Object.keys(changes).length > 0) throw badRequest(MESSAGES.passwordAlone);
+      const problem = passwordProblem(password);
       const token = bearerToken(request) ?? '';
 
       if (isResetToken(app, token)) {
@@ -86,7 +101,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
         // of two requests racing with the same link, only one changes the password.
         const spent = await ctx.users.updateOne(
           { _id: user._id, active: true, 'passwordReset.jtiHash': user.passwordReset?.jtiHash },
-          { $set: { passwordHash: await hashPassword(request.body.password), passwordReset: null } },
+          { $set: { passwordHash: await hashPassword(password), passwordReset: null } },
         );
         if (spent.modifiedCount !== 1) throw unauthorized(RESET_LINK_INVALID);
         return { result: { message: PASSWORD_UPDATED } };
@@ -99,7 +114,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       // A changed password also spends any reset link still pending for this account.
       const changed = await ctx.users.updateOne(
         { _id: id, active: true },
-        { $set: { passwordHash: await hashPassword(request.body.password), passwordReset: null } },
+        { $set: { passwordHash: await hashPassword(password), passwordReset: null } },
       );
       if (changed.matchedCount !== 1) throw notFound(USER_NOT_FOUND);
       return { result: { message: PASSWORD_UPDATED } };
