@@ -14,7 +14,13 @@ const brand = { companyName: 'Gala & Co Event Rentals', baseUrl: 'https://rental
 const links = (text: string) => text.match(/https?:\/\/[^\s"<>]+/g) ?? [];
 
 describe('welcome e-mail', () => {
-  const mail = welcomeEmail(brand, { email: 'ana@example.com', displayName: 'Ana <b>Diaz</b>' });
+  const setPasswordUrl = 'https://rentals.example/reset/abc.def';
+  const mail = welcomeEmail(brand, {
+    email: 'ana@example.com',
+    displayName: 'Ana <b>Diaz</b>',
+    setPasswordUrl,
+    expiresAt: '2026-11-30T12:00:00.000Z',
+  });
 
   it('is addressed to the new user and says what it is', () => {
     expect(mail.to).toBe('ana@example.com');
@@ -29,16 +35,22 @@ describe('welcome e-mail', () => {
     expect(mail.text).toContain('Gala & Co Event Rentals');
   });
 
-  it("links to the site in both parts and explains 'Forgot password'", () => {
-    expect(links(mail.text)).toContain('https://rentals.example/');
-    expect(mail.html).toContain('href="https://rentals.example/"');
-    expect(mail.text).toContain("'Forgot password'");
-    expect(mail.html).toContain('Forgot password');
+  it('carries the set-password link in both parts, with its last day, and the site', () => {
+    expect(links(mail.text)).toEqual(expect.arrayContaining([setPasswordUrl, 'https://rentals.example/']));
+    expect(mail.html).toContain(`href="${setPasswordUrl}"`);
+    expect(mail.html).toContain('Choose your password');
+    expect(mail.text).toContain('until November 30, 2026');
   });
 
-  it('says plain "Hello," when no name is known (a staff re-send)', () => {
-    const resend = welcomeEmail(brand, { email: 'ana@example.com', displayName: '  ' });
-    expect(resend.text.startsWith('Hello,\n')).toBe(true);
+  it('says plain "Hello," when no name is known', () => {
+    const plain = welcomeEmail(brand, {
+      email: 'ana@example.com',
+      displayName: '  ',
+      setPasswordUrl,
+      expiresAt: '',
+    });
+    expect(plain.text.startsWith('Hello,\n')).toBe(true);
+    expect(plain.text).toContain('The link works once.');
   });
 });
 

@@ -3,7 +3,7 @@
  * when the server is back (or a worker with the right address takes over).
  */
 import { randomUUID } from 'node:crypto';
-import { UserCreated } from '@decor/contracts';
+import { WelcomeEmailRequested } from '@decor/contracts';
 import { freePort } from '@decor/infra';
 import { newEvent, type RunningService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
@@ -30,10 +30,16 @@ afterAll(() => stopAndClean(service, ...workers));
 
 function welcomeFor(email: string) {
   const userId = randomUUID().replace(/-/g, '').slice(0, 24);
-  return newEvent(UserCreated, {
+  return newEvent(WelcomeEmailRequested, {
     aggregateId: userId,
     correlationId: randomUUID(),
-    payload: { userId, email, displayName: 'Outage Olive', permissions: 'customer' },
+    payload: {
+      userId,
+      email,
+      displayName: 'Outage Olive',
+      setPasswordToken: 'token',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    },
   });
 }
 

@@ -1,20 +1,33 @@
-import { PasswordResetRequested, UserCreated } from '@decor/contracts';
+import { PasswordResetRequested, WelcomeEmailRequested } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
 import { passwordResetEmail } from '../domain/password-reset-email';
 import { welcomeEmail } from '../domain/welcome-email';
 import { enqueueEmail } from '../jobs/email-queue';
 
-/** Handlers stay short: they render the e-mail and hand the slow SMTP work to the queue. */
+/** The site's page that takes a reset link's token (also the welcome e-mail's set-password link). */
+const resetPage = (ctx: NotificationContext, token: string) =>
+  `${ctx.brand.baseUrl}/reset/${encodeURIComponent(token)}`;
+
+/**
+ * Handlers stay short: they render the e-mail and hand the slow SMTP work to the queue. The welcome
+ * e-mail comes from WelcomeEmailRequested (a new account, or staff re-sending it), which carries the
+ * set-password token; UserCreated itself sends nothing (seeded and imported accounts get none).
+ */
 export function userEventHandlers(ctx: NotificationContext): Record<string, EventHandler> {
   return {
     ...eventHandler(PasswordResetRequested, async (event) => {
-      const resetUrl = `${ctx.brand.baseUrl}/reset/${encodeURIComponent(event.payload.resetToken)}`;
+      const resetUrl = resetPage(ctx, event.payload.resetToken);
       await enqueueEmail(ctx.emails, event.id, passwordResetEmail(ctx.brand, { ...event.payload, resetUrl }));
     }),
-    ...eventHandler(UserCreated, async (event) => {
-      if (event.payload.welcome === false) return; // seeded or imported accounts (demo logins)
-      await enqueueEmail(ctx.emails, event.id, welcomeEmail(ctx.brand, event.payload));
+    ...eventHandler(WelcomeEmailRequested, async (event) => {
+      const { email, displayName, setPasswordToken, expiresAt } = event.payload;
+      const setPasswordUrl = resetPage(ctx, setPasswordToken);
+      await enqueueEmail(
+        ctx.emails,
+        event.id,
+        welcomeEmail(ctx.brand, { email, displayName, setPasswordUrl, expiresAt }),
+      );
     }),
   };
 }

@@ -5,7 +5,6 @@ import type { FastifyRequest } from 'fastify';
 import type { NotificationContext } from '../context';
 import { INVALID_EMAIL } from '../domain/email-address';
 import { enquiryEmail } from '../domain/enquiry-email';
-import { welcomeEmail } from '../domain/welcome-email';
 import { enqueueEmail } from '../jobs/email-queue';
 import { EmailAddress, IdempotencyHeaders, NoQuery, QueuedResult } from './schemas';
 import { refuseInvalid } from './validation';
@@ -25,32 +24,6 @@ function requestCause(request: FastifyRequest): string {
 }
 
 export async function sendRoutes(app: ServiceApp, ctx: NotificationContext): Promise<void> {
-  app.post(
-    '/send/welcomeEmail',
-    {
-      attachValidation: true,
-      preHandler: [app.requireRole('staff'), refuseInvalid({ email: INVALID_EMAIL })],
-      schema: {
-        summary: 'E-mail the welcome message again (staff only); once per Idempotency-Key',
-        security: [{ session: [] }],
-        querystring: NoQuery,
-        headers: IdempotencyHeaders,
-        body: Type.Object({ email: EmailAddress }, { additionalProperties: false }),
-        response: { 200: QueuedResult },
-      },
-    },
-    async (request) => {
-      // Scoped by the staff member: two people's keys never collide.
-      const cause = `welcome.${currentUser(request)?.id}.${requestCause(request)}`;
-      await enqueueEmail(
-        ctx.emails,
-        cause,
-        welcomeEmail(ctx.brand, { email: request.body.email, displayName: '' }),
-      );
-      return { result: { queued: true } };
-    },
-  );
-
   app.post(
     '/send/newEstimate',
     {
