@@ -45,6 +45,15 @@ export async function apiProxy(
             failed: (reply, error) => upstreamFailed(reply, route, error),
           }),
         );
+        // A staff write of products or categories through this gateway clears its cache before the
+        // answer leaves, so the writer's next read here sees the change (other instances clear on
+        // the catalogue event). The trucking fee is in none of the cached answers.
+        if (route.prefix === '/product' || route.prefix === '/categories')
+          scope.addHook('onSend', async (request, reply, payload) => {
+            if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
+              catalogueCache.cache.invalidate();
+            return payload;
+          });
       }
       await scope.register(httpProxy, {
         upstream: upstreams[route.service],
