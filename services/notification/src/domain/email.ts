@@ -27,6 +27,36 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
+/**
+ * A link target an e-mail may carry: an absolute http(s) URL, nothing else (no `javascript:`,
+ * `data:` or relative targets, whatever a stored value holds). Null when it is not one.
+ */
+export function safeHref(url: string): string | null {
+  const trimmed = url.trim();
+  if (!/^https?:\/\/[^\s]+$/i.test(trimmed)) return null;
+  try {
+    const parsed = new URL(trimmed);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? trimmed : null;
+  } catch {
+    return null;
+  }
+}
+
+const BUTTON_STYLE =
+  'display:inline-block;padding:10px 18px;background:#1f4e79;color:#fff;text-decoration:none;border-radius:4px';
+
+/** `<a href>` around `text` (the URL itself by default), both escaped; plain text if the URL is not http(s). */
+export function link(href: string, text = href, style?: string): string {
+  const safe = safeHref(href);
+  if (!safe) return escapeHtml(text);
+  return `<a href="${escapeHtml(safe)}"${style ? ` style="${style}"` : ''}>${escapeHtml(text)}</a>`;
+}
+
+/** A link styled as a button, without its paragraph (see `button`). */
+export function buttonLink(href: string, label: string): string {
+  return link(href, label, BUTTON_STYLE);
+}
+
 /** Wraps a template's paragraphs in the company's simple HTML frame. */
 export function htmlFrame(brand: Brand, title: string, paragraphs: string[]): string {
   return htmlDocument(brand, title, paragraphs.map(paragraph));
@@ -39,7 +69,7 @@ export function htmlDocument(brand: Brand, title: string, blocks: string[]): str
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
 <h2 style="margin:0 0 24px">${escapeHtml(brand.companyName)}</h2>
 ${blocks.join('\n')}
-<p style="margin:32px 0 0;color:#777;font-size:12px">${escapeHtml(brand.companyName)} · <a href="${escapeHtml(brand.baseUrl)}">${escapeHtml(brand.baseUrl)}</a></p>
+<p style="margin:32px 0 0;color:#777;font-size:12px">${escapeHtml(brand.companyName)} · ${link(brand.baseUrl)}</p>
 </body></html>`;
 }
 
@@ -53,9 +83,9 @@ export function heading(text: string): string {
   return `<h3 style="margin:24px 0 8px;font-size:16px">${escapeHtml(text)}</h3>`;
 }
 
-/** A link styled as a button; both values are escaped here. */
+/** A link styled as a button; both values are escaped here (and only an http(s) URL is linked). */
 export function button(href: string, label: string): string {
-  return `<p style="margin:0 0 16px"><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;background:#1f4e79;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(label)}</a></p>`;
+  return `<p style="margin:0 0 16px">${buttonLink(href, label)}</p>`;
 }
 
 export interface TableCell {

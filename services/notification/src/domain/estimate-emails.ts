@@ -7,6 +7,7 @@ import {
   headerText,
   heading,
   htmlDocument,
+  link,
   paragraph,
   type TableCell,
   table,
@@ -118,7 +119,7 @@ export function estimateReceivedEmail(brand: Brand, estimate: SubmittedEstimate)
     paragraph(escapeHtml(intro)),
     ...parts.html,
     button(url, 'View your order request'),
-    paragraph(`Or open this link: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`),
+    paragraph(`Or open this link: ${link(url)}`),
   ]);
   return { to: estimate.customer.email, subject, text, html };
 }
@@ -154,7 +155,7 @@ export function newEstimateStaffEmail(brand: Brand, staffEmail: string, estimate
     table(customerRows.map((r) => [{ text: r.label, bold: true }, r.value])),
     ...parts.html,
     button(url, 'Review the estimate'),
-    paragraph(`Or open this link: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`),
+    paragraph(`Or open this link: ${link(url)}`),
   ]);
   return { to: staffEmail, subject, text, html };
 }

@@ -18,6 +18,7 @@ import {
   headerText,
   heading,
   htmlDocument,
+  link,
   paragraph,
   table,
 } from './email';
@@ -158,7 +159,7 @@ function orderEmail(brand: Brand, to: string, recipient: Recipient, order: Order
     ...(customerRows.length > 0 ? [heading('Customer'), rowsTable(customerRows)] : []),
     ...parts.html,
     button(url, m.buttonLabel),
-    paragraph(`Or open this link: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`),
+    paragraph(`Or open this link: ${link(url)}`),
   ]);
   return { to, subject, text, html };
 }

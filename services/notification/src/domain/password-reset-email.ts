@@ -1,4 +1,4 @@
-import { type Brand, type Email, escapeHtml, htmlFrame } from './email';
+import { type Brand, buttonLink, type Email, escapeHtml, htmlFrame, link } from './email';
 
 export interface PasswordResetEmailInput {
   email: string;
@@ -19,12 +19,11 @@ export function passwordResetEmail(brand: Brand, input: PasswordResetEmailInput)
     '',
     `${brand.companyName} · ${brand.baseUrl}`,
   ].join('\n');
-  const link = escapeHtml(input.resetUrl);
   const html = htmlFrame(brand, subject, [
     escapeHtml(greeting),
     `We received a request to reset the password of your ${escapeHtml(brand.companyName)} account.`,
-    `<a href="${link}" style="display:inline-block;padding:10px 18px;background:#1f4e79;color:#fff;text-decoration:none;border-radius:4px">Choose a new password</a>`,
-    `This link works once and expires in one hour: <a href="${link}">${link}</a>`,
+    buttonLink(input.resetUrl, 'Choose a new password'),
+    `This link works once and expires in one hour: ${link(input.resetUrl)}`,
     'If you did not ask for this, you can ignore this e-mail; your password stays the same.',
   ]);
   return { to: input.email, subject, text, html };

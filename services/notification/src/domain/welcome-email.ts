@@ -1,4 +1,4 @@
-import { type Brand, button, type Email, escapeHtml, htmlDocument, paragraph } from './email';
+import { type Brand, button, type Email, escapeHtml, htmlDocument, link, paragraph } from './email';
 
 export interface WelcomeEmailInput {
   email: string;
@@ -48,16 +48,15 @@ export function welcomeEmail(brand: Brand, input: WelcomeEmailInput): Email {
     '',
     `${brand.companyName} · ${brand.baseUrl}`,
   ].join('\n');
-  const link = escapeHtml(input.setPasswordUrl);
   const html = htmlDocument(brand, subject, [
     paragraph(escapeHtml(greeting)),
     paragraph(
       `An account has been created for you at ${escapeHtml(brand.companyName)}, with this e-mail address: <strong>${escapeHtml(input.email)}</strong>`,
     ),
     button(input.setPasswordUrl, 'Choose your password'),
-    paragraph(`${escapeHtml(validity)} <a href="${link}">${link}</a>`),
+    paragraph(`${escapeHtml(validity)} ${link(input.setPasswordUrl)}`),
     paragraph(
-      `Once signed in at <a href="${escapeHtml(site)}">${escapeHtml(site)}</a> you can browse our inventory with prices, keep carts and request estimates for your events.`,
+      `Once signed in at ${link(site)} you can browse our inventory with prices, keep carts and request estimates for your events.`,
     ),
   ]);
   return { to: input.email, subject, text, html };
