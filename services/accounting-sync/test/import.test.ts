@@ -4,7 +4,9 @@
  * site marked (from this service's own sync records), the role matrix, and the expired session.
  */
 import { CompanyUpserted, QBO_SESSION_EXPIRED_HEADER, UserCreated } from '@decor/contracts';
-import { eventually, RUN_ID } from '@decor/kit/testing';
+import { type StartedService, startService } from '@decor/kit';
+import { eventually, RUN_ID, serviceEnv } from '@decor/kit/testing';
+import { loadUserConfig, type UserContext, userService } from '@decor/user';
 import { IMPORT_TEXTS, type ImportCompany, type ImportCustomer } from '../src/domain/import-listing';
 import { QBO_TEXTS } from '../src/routes/texts';
 import {
@@ -29,6 +31,7 @@ interface Listing {
 let sync: Sync;
 let realmId: string;
 let admin: string;
+let user: StartedService<UserContext> | undefined;
 
 const listing = async (token = admin): Promise<Listing> => {
   const answer = await request(sync.url, '/qbo/users', { token });
@@ -65,7 +68,13 @@ beforeAll(async () => {
   const connected = await connect(sync, realmId, admin);
   if (connected.status !== 200) throw new Error(`connect answered ${connected.status}`);
 });
-afterAll(() => stopAndClean(sync));
+afterAll(async () => {
+  if (user) {
+    await user.ctx.connection.dropDatabase();
+    await user.shutdown('test over');
+  }
+  await stopAndClean(sync);
+});
 
 describe('GET /qbo/users', () => {
   it('answers visitors 401, customers 403, admins and superadmins 200', async () => {
@@ -252,6 +261,115 @@ describe('GET /qbo/users', () => {
       company: 'Big Co',
     });
   }, 60_000);
+
+  it('imports a company and then its customer through the user service with their QuickBooks ids; QuickBooks keeps one record each', async () => {
+    const token = admin;
+    // The user service, as the admin's dialog uses it: POST /company, then POST /user, with the qboId.
+    user = await startService(userService(loadUserConfig(await serviceEnv('user'))), { exit: () => {} });
+    const list = async () => {
+      const answer = await request(sync.url, '/qbo/users', { token });
+      expect(answer.status).toBe(200);
+      return answer.body.result as Listing;
+    };
+    // Names on the site differ from QuickBooks' DisplayName, so only the qboId can tell they are the same.
+    const hq = await sync.ctx.api.create(
+      'Customer',
+      { DisplayName: `Gala HQ (${RUN_ID})`, CompanyName: `Gala Headquarters ${RUN_ID}` },
+      `hq-${RUN_ID}`,
+    );
+    const guest = await sync.ctx.api.create(
+      'Customer',
+      {
+        DisplayName: `Guest, Gina (${RUN_ID})`,
+        GivenName: 'Gina',
+        FamilyName: `Guest${RUN_ID}`,
+        PrimaryEmailAddr: { Address: `gina-${RUN_ID}@decor.example` },
+        Job: true,
+        ParentRef: { value: String(hq.Id) },
+      },
+      `gina-${RUN_ID}`,
+    );
+    const before = await list();
+    const company = before.companies.find((c) => c.qboId === String(hq.Id)) as ImportCompany;
+    expect(company).toMatchObject({ name: `Gala Headquarters ${RUN_ID}`, selectable: true });
+    expect(before.customers.find((c) => c.qboId === String(guest.Id))).toMatchObject({
+      selectable: false,
+      reason: IMPORT_TEXTS.parentNotOnSite,
+    });
+
+    const made = await request(user.url, '/company', {
+      method: 'POST',
+      token,
+      json: {
+        name: company.name,
+        street: '1 Gala Way',
+        city: 'Austin',
+        state: 'TX',
+        zipCode: '78701',
+        qboId: company.qboId,
+      },
+    });
+    expect(made.status).toBe(201);
+    const companyId = made.body.result.id as string;
+    const afterCompany = await eventually(
+      async () => {
+        const l = await list();
+        return l.customers.find((c) => c.qboId === String(guest.Id))?.parentOnSite ? l : undefined;
+      },
+      30_000,
+      'the company on the site',
+    );
+    expect(afterCompany.companies.find((c) => c.qboId === String(hq.Id))).toMatchObject({
+      onSite: true,
+      siteId: companyId,
+    });
+    const gina = afterCompany.customers.find((c) => c.qboId === String(guest.Id)) as ImportCustomer;
+    expect(gina).toMatchObject({ parentSiteId: companyId, selectable: true, reason: null });
+
+    const imported = await request(user.url, '/user', {
+      method: 'POST',
+      token,
+      json: {
+        permissions: 'customer',
+        CompanyId: gina.parentSiteId,
+        ownCompany: gina.company,
+        email: gina.email,
+        firstName: gina.firstName,
+        lastName: gina.lastName,
+        qboId: gina.qboId,
+      },
+    });
+    expect(imported.status).toBe(201);
+    const userId = imported.body.result.id as string;
+    await eventually(
+      async () => {
+        const l = await list();
+        return l.customers.find((c) => c.qboId === gina.qboId)?.onSite ? true : undefined;
+      },
+      30_000,
+      'the customer on the site',
+    );
+    expect((await list()).customers.find((c) => c.qboId === gina.qboId)).toMatchObject({ siteId: userId });
+
+    // Give any sync job time to run, then: still one QuickBooks customer each, under the same ids.
+    await eventually(
+      async () =>
+        (await sync.ctx.syncQueue.getJobCounts('active', 'waiting', 'delayed')).active === 0
+          ? true
+          : undefined,
+      30_000,
+      'the sync queue idle',
+    );
+    const customers = await qboRecords(realmId, 'Customer');
+    const named = (part: string) => customers.filter((c) => JSON.stringify(c).includes(part));
+    expect(named(`Gala Headquarters ${RUN_ID}`).map((c) => String(c.Id))).toEqual([String(hq.Id)]);
+    expect(named(`Guest${RUN_ID}`).map((c) => String(c.Id))).toEqual([String(guest.Id)]);
+    const records = await sync.ctx.records.find({ recordId: { $in: [companyId, userId] } }).lean();
+    expect(Object.fromEntries(records.map((r) => [r.kind, r.qboId]))).toEqual({
+      company: String(hq.Id),
+      customer: String(guest.Id),
+    });
+  }, 120_000);
 
   it('goes through the rate limiter and renews an expired access token on its own', async () => {
     const before = await qboStats(realmId);

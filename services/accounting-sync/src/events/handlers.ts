@@ -1,5 +1,6 @@
 import {
   CategoryUpserted,
+  CompanyDeleted,
   CompanyUpserted,
   EstimateStatusChanged,
   EstimateSubmitted,
@@ -13,12 +14,16 @@ import {
   type SyncedRecordKind,
   toDollars,
   UserCreated,
+  UserDeleted,
+  UserUpdated,
 } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { Static } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
+import { contentHash } from '../domain/documents';
+import { planFor } from '../jobs/plans';
 import { enqueueSync } from '../jobs/sync-queue';
-import { recordKey } from '../store/record-model';
+import { recordKey, type SyncRecordDoc } from '../store/record-model';
 
 /**
  * Records arrive only as events of their own services. Each event stores the record's latest state
@@ -32,11 +37,17 @@ export async function rememberRecord(
   recordId: string,
   data: Record<string, unknown>,
   label: string,
-  { sync = true } = {},
+  { sync = true, adopt }: { sync?: boolean; adopt?: { qboId: string; hash: string | null } } = {},
 ): Promise<number> {
   const rec = await ctx.records.findOneAndUpdate(
     { _id: recordKey(kind, recordId) },
-    { $set: { kind, recordId, data, label }, $inc: { revision: 1 } },
+    {
+      $set: { kind, recordId, data, label },
+      $inc: { revision: 1 },
+      // A record that arrives already in QuickBooks (imported with its qboId) adopts that record: its
+      // document counts as written, so the job finds it unchanged and never creates a second one.
+      ...(adopt ? { $setOnInsert: { qboId: adopt.qboId, syncedHash: adopt.hash } } : {}),
+    },
     { upsert: true, new: true, projection: { revision: 1 } },
   );
   const revision = rec?.revision ?? 1;
@@ -44,27 +55,78 @@ export async function rememberRecord(
   return revision;
 }
 
-export function userEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
+/**
+ * An imported record's QuickBooks id and the hash of the document this service would write for it:
+ * the record adopts that id with that hash, so only a later change is written (an update). A customer
+ * whose company is not in QuickBooks yet (its event not handled yet) gets no hash: its job waits for
+ * the company and then updates the adopted record.
+ */
+async function adoption(
+  ctx: AccountingSyncContext,
+  kind: 'company' | 'customer',
+  recordId: string,
+  data: Record<string, unknown>,
+  qboId: string | undefined,
+): Promise<{ qboId: string; hash: string | null } | undefined> {
+  if (!qboId) return undefined;
+  const plan = await planFor({ _id: recordKey(kind, recordId), kind, recordId, data } as SyncRecordDoc, {
+    records: ctx.records,
+    serviceItem: ctx.serviceItem,
+    truckingItemName: ctx.config.QBO_TRUCKING_ITEM,
+    laborItemName: ctx.config.QBO_LABOR_ITEM,
+  });
+  return { qboId, hash: 'doc' in plan ? contentHash(plan.doc) : null };
+}
+
+/** A customer's fields for its QuickBooks record, from UserCreated or UserUpdated. */
+function customerData(u: Static<typeof UserCreated.payload> | Static<typeof UserUpdated.payload>) {
   return {
-    ...eventHandler(UserCreated, async ({ payload: u }) => {
-      // Only customers are QuickBooks customers; staff accounts are not.
-      if (u.permissions !== 'customer') return;
-      const data = {
-        id: u.userId,
-        displayName: u.displayName,
-        email: u.email,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        phone: u.phone,
-        companyId: u.companyId,
-        ownCompany: u.ownCompany,
-        active: true,
-      };
-      await rememberRecord(ctx, 'customer', u.userId, data, u.displayName);
-    }),
+    id: u.userId,
+    displayName: u.displayName,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    phone: u.phone,
+    companyId: u.companyId,
+    ownCompany: u.ownCompany,
+    // Suspending a customer closes the site to them; their QuickBooks customer stays active.
+    active: true,
+  };
+}
+
+/** Marks the record deleted on the site (the import listing no longer counts it); QuickBooks keeps it. */
+const forget = (ctx: AccountingSyncContext, kind: 'company' | 'customer', recordId: string, at: string) =>
+  ctx.records.updateOne({ _id: recordKey(kind, recordId) }, { $set: { deletedAt: new Date(at) } });
+
+export function userEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
+  const rememberCustomer = async (
+    u: Static<typeof UserCreated.payload> | Static<typeof UserUpdated.payload>,
+  ) => {
+    // Only customers are QuickBooks customers; staff accounts are not.
+    if (u.permissions !== 'customer') return;
+    const data = customerData(u);
+    await rememberRecord(ctx, 'customer', u.userId, data, u.displayName, {
+      adopt: await adoption(ctx, 'customer', u.userId, data, u.qboId),
+    });
+  };
+  return {
+    ...eventHandler(UserCreated, async ({ payload }) => rememberCustomer(payload)),
+    // A changed profile is written to its QuickBooks customer (unchanged content: no write).
+    ...eventHandler(UserUpdated, async ({ payload }) => rememberCustomer(payload)),
+    ...eventHandler(
+      UserDeleted,
+      async ({ payload: u }) => void (await forget(ctx, 'customer', u.userId, u.at)),
+    ),
     ...eventHandler(CompanyUpserted, async ({ payload: c }) => {
-      await rememberRecord(ctx, 'company', c.companyId, { ...c, id: c.companyId }, c.displayName);
+      const data = { ...c, id: c.companyId };
+      await rememberRecord(ctx, 'company', c.companyId, data, c.displayName, {
+        adopt: await adoption(ctx, 'company', c.companyId, data, c.qboId),
+      });
     }),
+    ...eventHandler(
+      CompanyDeleted,
+      async ({ payload: c, occurredAt }) => void (await forget(ctx, 'company', c.companyId, occurredAt)),
+    ),
   };
 }
 

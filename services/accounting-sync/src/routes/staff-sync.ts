@@ -228,11 +228,11 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
       const rows = (await live(() => ctx.api.query('Customer'))) as QboCustomerRow[];
       const qboIds = rows.map((r) => String(r.Id));
       // Which QuickBooks ids belong to site records: this service's own records of what it synced
-      // (or adopted), never another service's database.
+      // (or adopted) and the site has not deleted since, never another service's database.
       const recs = qboIds.length
         ? await ctx.records
             .find(
-              { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds } },
+              { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds }, deletedAt: null },
               { kind: 1, recordId: 1, qboId: 1 },
             )
             .lean<Array<{ kind: 'company' | 'customer'; recordId: string; qboId: string }>>()

@@ -24,6 +24,11 @@ export interface SyncRecordDoc extends OutboxFields {
   syncedRevision: number;
   /** The last failure QuickBooks gave for it (cleared by a success). */
   lastError: string | null;
+  /**
+   * When its service deleted it (UserDeleted, CompanyDeleted): no longer "on the site" for the import
+   * listing; nothing is deleted in QuickBooks.
+   */
+  deletedAt: Date | null;
   updatedAt: Date;
 }
 
@@ -40,6 +45,7 @@ const recordSchema = new Schema<SyncRecordDoc>(
     syncedHash: { type: String, default: null },
     syncedRevision: { type: Number, default: -1 },
     lastError: { type: String, default: null },
+    deletedAt: { type: Date, default: null },
   },
   { timestamps: { createdAt: false, updatedAt: true }, minimize: false },
 );
