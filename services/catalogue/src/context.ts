@@ -32,11 +32,12 @@ export function buildCatalogueContext(base: BaseContext<CatalogueConfig>): Catal
   const cache = new ResponseCache(config.CATALOGUE_CACHE_TTL_MS);
   const images = imageStore(config);
   const uploads = uploadModel(base.connection);
+  const products = productModel(base.connection);
   const queue = imageQueue(base.redis, config.REDIS_PREFIX);
   registerQueueMetrics(base.metrics, [queue]);
   return {
     ...base,
-    products: productModel(base.connection),
+    products,
     categories: categoryModel(base.connection),
     trucking: truckingModel(base.connection),
     images,
@@ -50,6 +51,7 @@ export function buildCatalogueContext(base: BaseContext<CatalogueConfig>): Catal
             concurrency: config.IMAGE_JOB_CONCURRENCY,
             images,
             uploads,
+            products,
             logger: base.log,
           })
         : null,

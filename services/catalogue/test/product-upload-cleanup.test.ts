@@ -58,3 +58,51 @@ it('deletes an upload that was never attached, keeps the attached one, and refus
   expect(late.status).toBe(400);
   expect((await call(base, '/product/CLEAN-1/image')).body.result).toHaveLength(1);
 });
+
+describe('an upload an attach is holding when its cleanup comes', () => {
+  const presignOne = async (name: string) => {
+    const res = await call(service.url, '/product/CLEAN-1/presignedUrl', {
+      method: 'POST',
+      token,
+      json: [{ id: name, category: 'BARS', type: 'image/png' }],
+    });
+    const [link] = res.body.result as { url: string; imageUrl: string }[];
+    const put = await fetch(link?.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: 'png',
+    });
+    expect(put.status).toBe(200);
+    return {
+      url: link?.imageUrl as string,
+      key: service.ctx.images.keyOf(link?.imageUrl as string) as string,
+    };
+  };
+  const status = async (url: string) => (await fetch(url, { method: 'HEAD' })).status;
+
+  it('waits while the attach is at work, and deletes the file once the attach let go of it without attaching', async () => {
+    const { url, key } = await presignOne('held.png');
+    await service.ctx.uploads.updateOne({ _id: key }, { $set: { state: 'attaching' } });
+    // The cleanup comes (2 s) and finds it held: the file stays.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(await status(url)).toBe(200);
+    // The attach fails and releases it; the retried cleanup removes it.
+    await service.ctx.uploads.updateOne({ _id: key }, { $set: { state: 'pending' } });
+    await eventually(
+      async () => ((await status(url)) === 404 ? true : undefined),
+      30_000,
+      'cleanup after release',
+    );
+  });
+
+  it('removes the file of an attach that died half-way (held for minutes, on no product)', async () => {
+    const { url, key } = await presignOne('orphan.png');
+    await service.ctx.uploads.updateOne(
+      { _id: key },
+      { $set: { state: 'attaching', updatedAt: new Date(Date.now() - 10 * 60_000) } },
+      { timestamps: false },
+    );
+    await eventually(async () => ((await status(url)) === 404 ? true : undefined), 20_000, 'orphan cleanup');
+    expect(await service.ctx.uploads.countDocuments({ _id: key })).toBe(0);
+  });
+});

@@ -2,6 +2,7 @@ import { createQueue, createWorker, enqueueOnce, type JobWorker, type KitLogger 
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ImageStore } from '../store/image-store';
+import type { ProductModel } from '../store/product-model';
 import type { UploadModel } from '../store/upload-model';
 
 /**
@@ -44,7 +45,18 @@ export interface ImageWorkerOptions {
   concurrency: number;
   images: ImageStore;
   uploads: UploadModel;
+  products: ProductModel;
   logger: KitLogger;
+  /** An attach holding an upload longer than this has died half-way (default 2 minutes). */
+  abandonedAfterMs?: number;
+}
+
+/** Thrown while an attach holds the upload: the job is retried (with backoff) until it lets go. */
+export class UploadBeingAttached extends Error {
+  constructor(key: string) {
+    super(`upload ${key} is being attached; cleanup tries again later`);
+    this.name = 'UploadBeingAttached';
+  }
 }
 
 export function imageWorker(o: ImageWorkerOptions): JobWorker<ImageJob> {
@@ -59,7 +71,18 @@ export function imageWorker(o: ImageWorkerOptions): JobWorker<ImageJob> {
         { $set: { state: 'expired' } },
         { new: true },
       );
-      if (!upload) return;
+      if (!upload) {
+        const held = await o.uploads.findById(data.key).lean();
+        if (!held) return; // attached (or refused and removed) meanwhile
+        // An attach is at work: it either attaches the file or releases it to 'pending'.
+        if (Date.now() - held.updatedAt.getTime() < (o.abandonedAfterMs ?? 120_000))
+          throw new UploadBeingAttached(data.key);
+        // That attach died half-way: the file stays only if a product shows it.
+        const shown = await o.products.exists({ 'images.key': data.key });
+        if (!shown) await o.images.deleteKeys([data.key]);
+        await o.uploads.deleteOne({ _id: data.key, state: 'attaching' });
+        return;
+      }
       await o.images.deleteKeys([data.key]);
       await o.uploads.deleteOne({ _id: data.key, state: 'expired' });
     },

@@ -219,7 +219,11 @@ function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
         security: [{ session: [] }],
         params: SkuParam,
         querystring: NoQuery,
-        body: Type.Partial(ProductInputSchema, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Partial(ProductInputSchema, {
+          additionalProperties: false,
+          minProperties: 1,
+          'x-message': 'Send at least one field to change',
+        }),
         response: { 200: Type.Object({ result: ProductView }) },
       },
     },
