@@ -10,6 +10,7 @@ import { upstreamMetrics } from './metrics';
 import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
+import { registerSessionRevocation } from './session-revocation';
 
 /**
  * Response headers the spec's clients read; CORS must expose them to the browser. The seed's
@@ -72,6 +73,8 @@ export async function buildGateway(
     for (const header of QBO_TOKEN_HEADERS) reply.removeHeader(header);
     return payload;
   });
+  // Before every /api route: a suspended or deleted user's session is refused on every instance.
+  const revocations = registerSessionRevocation(app, config);
   const upstreams = upstreamsFrom(config);
   const catalogueCache = catalogueCacheFor(config);
   app.decorate('catalogueCache', catalogueCache);
@@ -88,5 +91,6 @@ export async function buildGateway(
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
   // Last: nothing after it can fail and leave its Kafka consumer running.
   if (catalogueCache) startCatalogueInvalidation(app, config, catalogueCache);
+  void revocations.start();
   return app;
 }

@@ -256,6 +256,9 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
                 : 'Invalid stream ticket',
         });
       }
+      // A ticket names its user: refused once the user is suspended or deleted (src/session-revocation.ts).
+      const refused = app.sessionRevocations?.refusal(checked.sub, Math.floor(Date.now() / 1000));
+      if (refused) return reply.code(401).send({ message: refused });
       claims = checked;
       viewer = {
         id: checked.sub,
@@ -363,6 +366,11 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
     res.on('close', () => stream.close());
     // Gone before the listener was there: 'close' will not come again.
     if (request.raw.socket.destroyed) stream.close();
+  });
+
+  // A suspended or deleted user's open streams end at once (a reconnect is then refused).
+  app.sessionRevocations?.onRevoked((userId) => {
+    for (const s of [...streams]) if (s.viewer.id === userId) s.close();
   });
 
   // Open streams would hold the server's close: end them first (clients reconnect elsewhere).

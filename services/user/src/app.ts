@@ -10,6 +10,7 @@ import { companyRoutes } from './routes/companies';
 import { passwordResetRoutes } from './routes/password-reset';
 import { userRoutes } from './routes/user';
 import { welcomeRoutes } from './routes/welcome';
+import { backfillSearchKeys } from './store/backfill';
 
 export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx));
@@ -33,6 +34,9 @@ export function userService(config: UserConfig): ServiceDefinition<UserConfig, U
       { name: 'accounting', topics: ['accounting'], handlers: accountingEventHandlers(ctx) },
     ],
     routes: registerRoutes,
-    onReady: seedDemoUsers,
+    onReady: async (ctx) => {
+      await backfillSearchKeys(ctx);
+      await seedDemoUsers(ctx);
+    },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { UserContext } from './context';
 import { hashPassword } from './domain/password';
-import { companyUpsertedEvent } from './store/company-model';
+import { companyKeys, companyUpsertedEvent } from './store/company-model';
 import { newUserWithEvent } from './store/user-model';
 
 export const DEMO_COMPANY = {
@@ -32,6 +32,8 @@ export async function seedDemoUsers(ctx: UserContext): Promise<void> {
         $setOnInsert: {
           _id,
           ...DEMO_COMPANY,
+          ...companyKeys(DEMO_COMPANY),
+          revision: 1,
           outbox: [companyUpsertedEvent({ _id, ...DEMO_COMPANY }, randomUUID())],
         },
       },

@@ -10,6 +10,8 @@ import {
   UserUpdated,
   WelcomeEmailRequested,
 } from '@decor/contracts';
+import { Types } from 'mongoose';
+import { backfillSearchKeys } from '../src/store/backfill';
 import {
   type Answer,
   call,
@@ -782,4 +784,33 @@ describe('POST /send/welcomeEmail', () => {
       'Please provide a valid email address',
     );
   });
+});
+
+it('gives records stored without search keys their keys at start, so searches find them', async () => {
+  const t = tag();
+  const companyId = new Types.ObjectId();
+  const userId = new Types.ObjectId();
+  await service.ctx.companies.collection.insertOne({
+    _id: companyId,
+    name: `Legacy ${t}`,
+    displayName: `Legacy ${t}`,
+    outbox: [],
+  });
+  await service.ctx.users.collection.insertOne({
+    _id: userId,
+    email: `legacy.${t}@example.com`,
+    firstName: 'Lee',
+    lastName: 'Gacy',
+    permissions: 'customer',
+    active: true,
+    ownCompany: `Legacy ${t}`,
+    CompanyId: companyId.toString(),
+    outbox: [],
+  });
+  const search = () => call(base, `/user?like=ownCompany:legacy ${t}`, { token: as('admin') });
+  expect((await search()).headers.get('total_count')).toBe('0');
+  await backfillSearchKeys(service.ctx);
+  expect((await search()).body.result.map((u: { id: string }) => u.id)).toEqual([userId.toString()]);
+  const companies = await call(base, `/company?like=name:LEGACY ${t}`, { token: as('admin') });
+  expect(companies.body.result.map((c: { id: string }) => c.id)).toEqual([companyId.toString()]);
 });
