@@ -601,3 +601,60 @@ describe('images', () => {
     expect(res.body.result.some((i: { id: string }) => i.id === 'placeholder')).toBe(false);
   });
 });
+
+describe('writes at the same time', () => {
+  it('two admins creating one SKU: one 201, one 409', async () => {
+    const form = productForm();
+    const answers = await Promise.all(
+      [tokens.admin, tokens.superadmin].map((token) =>
+        call(base, '/product', { method: 'POST', token, json: form }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+  });
+
+  it('two attaches of 3 images each to an empty product: one attaches, the other gets the 409 (never 6)', async () => {
+    const sku = await createProduct();
+    const three = (p: string) => Array.from({ length: 3 }, (_, i) => ({ name: `${p}${i}.png`, bytes: 100 }));
+    const [a, b] = await Promise.all([upload(sku, three('a')), upload(sku, three('b'))]);
+    const answers = await Promise.all(
+      [a, b].map((links) => attach(sku, links?.map((l) => l.imageUrl) ?? [])),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.status === 409)?.body.message).toBe(
+      'You attempted to upload 3 image(s) and only 2 more image(s) can be uploaded.',
+    );
+    expect((await call(base, `/product/${sku}/image`)).body.result).toHaveLength(3);
+  });
+
+  it('edits and image changes at once all land (each write guarded by the revision it read)', async () => {
+    const sku = await withImages(2);
+    const images = (await call(base, `/product/${sku}/image`)).body.result as { id: string }[];
+    const answers = await Promise.all([
+      call(base, `/product/${sku}`, { method: 'PUT', token: tokens.admin, json: { quantity: 9 } }),
+      call(base, `/product/${sku}`, { method: 'PUT', token: tokens.superadmin, json: { name: 'Renamed' } }),
+      call(base, `/product/${sku}/image/${images[1]?.id}`, {
+        method: 'PUT',
+        token: tokens.admin,
+        json: { primary: true },
+      }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    const shown = (await call(base, `/product/${sku}`, { token: tokens.admin })).body.result[0];
+    expect(shown).toMatchObject({ quantity: 9, name: 'Renamed' });
+    expect(shown.Images[0]).toMatchObject({ id: images[1]?.id, primary: true });
+  });
+
+  it('changes a product stored before revisions existed', async () => {
+    const sku = await createProduct();
+    await service.ctx.products.updateOne({ _id: sku }, { $unset: { revision: 1, deleted: 1 } });
+    const res = await call(base, `/product/${sku}`, {
+      method: 'PUT',
+      token: tokens.admin,
+      json: { quantity: 7 },
+    });
+    expect(res.status).toBe(200);
+    expect((await service.ctx.products.findById(sku).lean())?.revision).toBe(1);
+    expect((await call(base, `/product/${sku}`, { method: 'DELETE', token: tokens.admin })).status).toBe(200);
+  });
+});
