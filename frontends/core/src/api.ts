@@ -71,7 +71,7 @@ function one<T>(answer: { result: T[] }): T | undefined {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery(),
-  tagTypes: ['Product', 'Cart', 'CartList', 'Estimate', 'Trucking'],
+  tagTypes: ['Product', 'Cart', 'CartList', 'ActiveCart', 'Estimate', 'Trucking'],
   endpoints: (build) => ({
     getProducts: build.query<Product[], ProductQuery>({
       query: ({ category, subcategory }) => ({
@@ -96,6 +96,18 @@ export const api = createApi({
       }),
       transformResponse: (answer: { result: Cart[] }) => one(answer) ?? null,
       providesTags: (_c, _e, { id }) => [{ type: 'Cart', id }],
+    }),
+    /**
+     * The signed-in customer's active cart (GET /cart?isActive=true, from the cart service itself, so a
+     * line just saved is in its total). The argument is the user's id: one cache entry per viewer, so a
+     * customer never sees the cart of whoever used the browser before. Every cart change refetches it
+     * through its tags: a line added or removed and a rename ({Cart, id}), Set Active, checkout and copy.
+     */
+    getActiveCart: build.query<Cart | null, string>({
+      query: () => ({ url: '/cart', params: { isActive: true, limit: 1 } }),
+      transformResponse: (answer: { result: Cart[] }) => one(answer) ?? null,
+      providesTags: (cart) =>
+        cart ? [{ type: 'ActiveCart' }, { type: 'Cart', id: cart.id }] : [{ type: 'ActiveCart' }],
     }),
     listCarts: build.infiniteQuery<Page<Cart>, void, number>({
       infiniteQueryOptions: {
@@ -135,7 +147,7 @@ export const api = createApi({
               { type: 'Cart', id },
               { type: 'CartList', id: 'LIST' },
             ]
-          : ['Cart', { type: 'CartList', id: 'LIST' }],
+          : ['Cart', 'ActiveCart', { type: 'CartList', id: 'LIST' }],
     }),
     deleteCart: build.mutation<{ id: string }, string>({
       query: (id) => ({ url: `/cart/${encodeURIComponent(id)}`, method: 'DELETE' }),
@@ -180,7 +192,8 @@ export const api = createApi({
         headers: { 'Idempotency-Key': key },
       }),
       transformResponse: (answer: { result: { id: string; DocNumber?: string } }) => answer.result,
-      invalidatesTags: ['Estimate', 'Cart', { type: 'CartList', id: 'LIST' }],
+      // The cart is checked out and a new active one opened (by the cart service, from the order's event).
+      invalidatesTags: ['Estimate', 'Cart', 'ActiveCart', { type: 'CartList', id: 'LIST' }],
     }),
     sendNewEstimateMail: build.mutation<unknown, EstimateRequest>({
       query: (body) => ({ url: '/send/newEstimate', method: 'POST', data: body }),
@@ -213,6 +226,7 @@ export const {
   useGetProductsQuery,
   useGetProductQuery,
   useGetCartQuery,
+  useGetActiveCartQuery,
   useListCartsInfiniteQuery,
   useCreateCartMutation,
   useUpdateCartMutation,

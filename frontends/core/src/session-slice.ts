@@ -1,20 +1,30 @@
 /**
- * Session state (spec §3-4): user (holding the active cart), token, loading, error, errorDetail.
- * A plain redux toolkit slice with thunks over the one axios client.
+ * Session state (spec §3-4): user, token, loading, error, errorDetail. A plain redux toolkit slice with
+ * thunks over the one axios client. The active cart is not kept here: it is one RTK Query entry
+ * (api.getActiveCart), read through useActiveCart.
  */
-import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { useSelector } from 'react-redux';
 import { api } from './api';
 import { type ApiError, http, SESSION_EXPIRED_MESSAGE, storedToken, TOKEN_KEY, toApiError } from './http';
-import type { Cart, SessionCart, User } from './types';
+import { isCustomer } from './roles';
+import type { Cart, User } from './types';
 
 export const SESSION_ERROR = 'there was an error while logging in';
 
+/** The signed-in user as the session keeps it: without the cart /auth/jwt names (useActiveCart has it). */
+export type SessionUser = Omit<User, 'cart'>;
+
 export interface SessionState {
-  user: User | null;
+  user: SessionUser | null;
   token: string | null;
   loading: boolean;
   error: boolean;
   errorDetail: string | null;
+  /** The cart of this session's last submitted order, and when the order was answered. */
+  submitted: { cartId: string; at: number } | null;
 }
 
 export const initialSessionState = (): SessionState => ({
@@ -23,7 +33,13 @@ export const initialSessionState = (): SessionState => ({
   loading: false,
   error: false,
   errorDetail: null,
+  submitted: null,
 });
+
+function withoutCart(user: User): SessionUser {
+  const { cart: _cart, ...rest } = user;
+  return rest;
+}
 
 /** GET /auth/jwt: validates the stored token and loads the user. */
 export const validateSession = createAsyncThunk<User, void, { rejectValue: ApiError }>(
@@ -58,36 +74,18 @@ export async function signIn(email: string, password: string): Promise<SignInAns
   }
 }
 
-/** The active cart's total (GET /cart/{id}/products, cartTotal in the first row). */
-export const fetchCartTotal = createAsyncThunk<SessionCart, string, { rejectValue: ApiError }>(
-  'session/fetchCartTotal',
-  async (cartId, { rejectWithValue }) => {
-    try {
-      const response = await http.get<{ result: Cart[] }>(`/cart/${encodeURIComponent(cartId)}/products`);
-      const cart = response.data.result[0];
-      if (!cart) return rejectWithValue({ status: 404, message: 'Cart not found' });
-      return { id: cart.id, cartName: cart.cartName, cartTotal: cart.cartTotal };
-    } catch (error) {
-      return rejectWithValue(toApiError(error));
-    }
-  },
-);
-
 const sessionSlice = createSlice({
   name: 'session',
   initialState: initialSessionState,
   reducers: {
     /** Merge fields into the user (e.g. after a profile change). */
-    mergeUser(state, action: PayloadAction<Partial<User>>) {
+    mergeUser(state, action: PayloadAction<Partial<SessionUser>>) {
       if (state.user) state.user = { ...state.user, ...action.payload };
-    },
-    /** The current (active) cart changed: a new cart after checkout, or Set Active. */
-    setCart(state, action: PayloadAction<SessionCart | null>) {
-      if (state.user) state.user.cart = action.payload;
     },
     /** A signed-in session: the token is in session storage, the user comes with it. */
     signedIn(state, action: PayloadAction<{ user: User; token: string }>) {
-      state.user = action.payload.user;
+      state.user = withoutCart(action.payload.user);
+      state.submitted = null;
       state.token = action.payload.token;
       state.error = false;
       state.errorDetail = null;
@@ -99,6 +97,7 @@ const sessionSlice = createSlice({
       state.loading = false;
       state.error = false;
       state.errorDetail = null;
+      state.submitted = null;
     },
     /** The server answered `expiredtoken: true`: the session is over; say why. */
     sessionExpired(state) {
@@ -108,6 +107,7 @@ const sessionSlice = createSlice({
       state.loading = false;
       state.error = true;
       state.errorDetail = SESSION_EXPIRED_MESSAGE;
+      state.submitted = null;
     },
     clearSessionError(state) {
       state.error = false;
@@ -120,7 +120,7 @@ const sessionSlice = createSlice({
         state.loading = true;
       })
       .addCase(validateSession.fulfilled, (state, action) => {
-        state.user = action.payload;
+        state.user = withoutCart(action.payload);
         state.error = false;
         state.errorDetail = null;
         state.loading = false;
@@ -135,54 +135,59 @@ const sessionSlice = createSlice({
         state.error = true;
         state.errorDetail = SESSION_ERROR;
       })
-      .addCase(fetchCartTotal.fulfilled, (state, action) => {
-        const cart = state.user?.cart;
-        if (state.user && (!cart || cart.id === action.payload.id)) state.user.cart = action.payload;
-      })
-      // Any answer carrying the current cart keeps the floating total and the cart name current.
-      .addMatcher(
-        isAnyOf(
-          api.endpoints.getCart.matchFulfilled,
-          api.endpoints.saveCartLine.matchFulfilled,
-          api.endpoints.removeCartLine.matchFulfilled,
-          api.endpoints.updateCart.matchFulfilled,
-        ),
-        (state, action) => {
-          const cart = action.payload;
-          const current = state.user?.cart;
-          if (cart && current && cart.id === current.id) {
-            current.cartTotal = cart.cartTotal;
-            current.cartName = cart.cartName;
-          }
-        },
-      );
+      // The cart service checks this cart out and opens the next one from the order's event, a moment
+      // after the order is answered: useActiveCart waits for it.
+      .addMatcher(api.endpoints.createEstimate.matchFulfilled, (state, action) => {
+        state.submitted = {
+          cartId: action.meta.arg.originalArgs.body.CartId,
+          at: action.meta.fulfilledTimeStamp,
+        };
+      });
   },
 });
 
-export const { mergeUser, setCart, signedIn, signOut, sessionExpired, clearSessionError } =
-  sessionSlice.actions;
+export const { mergeUser, signedIn, signOut, sessionExpired, clearSessionError } = sessionSlice.actions;
 export const sessionReducer = sessionSlice.reducer;
 
+/** While the cached active cart is still the one just submitted, it is asked for this often... */
+export const ACTIVE_CART_POLL_MS = 500;
+/** ...for at most this long after the order was answered (then the server's answer stands). */
+export const ACTIVE_CART_WAIT_MS = 30_000;
+
+export interface ActiveCart {
+  /** The active cart; undefined while it loads, when it never loaded, or while it is still the cart just submitted. */
+  cart: Cart | undefined;
+  /** Loading, or waiting for the cart service to open the next cart after an order. */
+  pending: boolean;
+  error: boolean;
+}
+
 /**
- * After an order, the cart service checks the cart out and makes a new active cart (from the
- * EstimateSubmitted event): ask the session again until it names a different cart, then make it current.
+ * The signed-in customer's active cart (nothing for visitors and staff): one RTK Query entry that every
+ * cart change refreshes through its tags (api.getActiveCart). One wait remains, for a reason: an order
+ * is answered once its EstimateSubmitted event is on Kafka, and the cart service checks the cart out
+ * and opens the next active cart from that event a moment later. So while the cached answer still
+ * names the submitted cart, the query polls every ACTIVE_CART_POLL_MS (at most ACTIVE_CART_WAIT_MS)
+ * and the submitted cart is not shown as the active one; otherwise it never polls.
  */
-export const refreshActiveCart = createAsyncThunk<
-  SessionCart | null,
-  { previousCartId: string; tries?: number }
->('session/refreshActiveCart', async ({ previousCartId, tries = 20 }, { dispatch }) => {
-  for (let attempt = 0; attempt < tries; attempt += 1) {
-    try {
-      const response = await http.get<{ result: User }>('/auth/jwt');
-      const cart = response.data.result.cart ?? null;
-      if (cart && cart.id !== previousCartId) {
-        dispatch(setCart(cart));
-        return cart;
-      }
-    } catch {
-      // try again
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return null;
-});
+export function useActiveCart(): ActiveCart {
+  const userId = useSelector((s: { session: SessionState }) =>
+    isCustomer(s.session.user?.permissions) ? s.session.user?.id : undefined,
+  );
+  const submitted = useSelector((s: { session: SessionState }) => s.session.submitted);
+  const arg = userId ?? skipToken;
+  // currentData: the answer for this viewer only (data would carry the previous viewer's cart over).
+  const { currentData, isError, fulfilledTimeStamp } = api.endpoints.getActiveCart.useQueryState(arg);
+  const waiting =
+    !!submitted &&
+    currentData?.id === submitted.cartId &&
+    (fulfilledTimeStamp ?? 0) - submitted.at < ACTIVE_CART_WAIT_MS;
+  api.endpoints.getActiveCart.useQuerySubscription(arg, {
+    pollingInterval: waiting ? ACTIVE_CART_POLL_MS : 0,
+  });
+  return {
+    cart: waiting ? undefined : (currentData ?? undefined),
+    pending: waiting || (!!userId && currentData === undefined && !isError),
+    error: isError && currentData === undefined,
+  };
+}

@@ -8,7 +8,7 @@ import { sessionExpired, sessionReducer, signedIn, signOut, validateSession } fr
 import { sideNavReducer } from './side-nav-slice';
 
 /** Every kind of server data: what the server answers depends on who asks (prices, stock, carts). */
-const ALL_TAGS = ['Product', 'Cart', 'CartList', 'Estimate', 'Trucking'] as const;
+const ALL_TAGS = ['Product', 'Cart', 'CartList', 'ActiveCart', 'Estimate', 'Trucking'] as const;
 
 export function createAppStore() {
   // When the viewer changes (sign-in, sign-out, expiry, another user), cached answers are stale: a

@@ -1,17 +1,20 @@
 import { api } from '../src/api';
 import { http, SESSION_EXPIRED_MESSAGE } from '../src/http';
 import {
-  fetchCartTotal,
   initialSessionState,
   mergeUser,
   SESSION_ERROR,
+  sessionExpired,
   sessionReducer,
-  setCart,
+  signedIn,
   signOut,
   validateSession,
 } from '../src/session-slice';
 import { createAppStore } from '../src/store';
 import { type ApiServer, demoUser, startApiServer } from './support/api-server';
+
+/** The user as the session keeps it: /auth/jwt's cart stays out (the active cart is a query). */
+const { cart: _jwtCart, ...sessionUser } = demoUser;
 
 describe('session slice (spec §3-4)', () => {
   it('starts without a user, with the token of session storage', () => {
@@ -22,6 +25,7 @@ describe('session slice (spec §3-4)', () => {
       loading: false,
       error: false,
       errorDetail: null,
+      submitted: null,
     });
   });
 
@@ -32,11 +36,12 @@ describe('session slice (spec §3-4)', () => {
     sessionStorage.setItem('token', 'fresh-token');
     const done = sessionReducer(loading, validateSession.fulfilled(demoUser, 'r1'));
     expect(done).toEqual({
-      user: demoUser,
+      user: sessionUser,
       token: 'fresh-token',
       loading: false,
       error: false,
       errorDetail: null,
+      submitted: null,
     });
   });
 
@@ -58,27 +63,52 @@ describe('session slice (spec §3-4)', () => {
     expect(SESSION_ERROR).toBe('there was an error while logging in');
   });
 
-  it('merges user fields, sets the cart and the cart total', () => {
+  it('merges user fields; keeps no cart of its own (neither from /auth/jwt nor from a sign-in)', () => {
     let state = sessionReducer(initialSessionState(), validateSession.fulfilled(demoUser, 'r'));
+    expect(demoUser.cart).toBeTruthy();
+    expect(state.user).not.toHaveProperty('cart');
     state = sessionReducer(state, mergeUser({ firstName: 'Cas', displayName: 'Cas Customer' }));
     expect(state.user).toMatchObject({
       firstName: 'Cas',
       displayName: 'Cas Customer',
       email: demoUser.email,
     });
-    state = sessionReducer(state, setCart({ id: 'cart-2', cartName: 'New cart', cartTotal: 0 }));
-    expect(state.user?.cart).toEqual({ id: 'cart-2', cartName: 'New cart', cartTotal: 0 });
-    state = sessionReducer(
-      state,
-      fetchCartTotal.fulfilled({ id: 'cart-2', cartName: 'New cart', cartTotal: 88.25 }, 'r', 'cart-2'),
-    );
-    expect(state.user?.cart?.cartTotal).toBe(88.25);
-    // A total of another cart does not replace the current one.
-    state = sessionReducer(
-      state,
-      fetchCartTotal.fulfilled({ id: 'other', cartName: 'x', cartTotal: 1 }, 'r', 'other'),
-    );
-    expect(state.user?.cart?.id).toBe('cart-2');
+    state = sessionReducer(state, signedIn({ user: demoUser, token: 't' }));
+    expect(state.user).toEqual(sessionUser);
+  });
+
+  it('an answered order records its cart and when; sign-out, expiry and another sign-in forget it', () => {
+    const estimate = { body: { CartId: 'cart-1', status: 'Pending' }, key: 'k' } as never;
+    const answered = (state: ReturnType<typeof initialSessionState>) =>
+      sessionReducer(state, {
+        type: 'api/executeMutation/fulfilled',
+        payload: { id: 'e1', DocNumber: '1001' },
+        meta: {
+          arg: { type: 'mutation', endpointName: 'createEstimate', originalArgs: estimate },
+          fulfilledTimeStamp: 1_700_000_000_000,
+          requestId: 'r',
+          requestStatus: 'fulfilled',
+          baseQueryMeta: undefined,
+        },
+      });
+    const signed = sessionReducer(initialSessionState(), signedIn({ user: demoUser, token: 't' }));
+    const state = answered(signed);
+    expect(state.submitted).toEqual({ cartId: 'cart-1', at: 1_700_000_000_000 });
+    expect(sessionReducer(state, signOut()).submitted).toBeNull();
+    expect(sessionReducer(state, sessionExpired()).submitted).toBeNull();
+    expect(sessionReducer(state, signedIn({ user: demoUser, token: 't' })).submitted).toBeNull();
+    // Another mutation's answer changes nothing.
+    const other = sessionReducer(signed, {
+      type: 'api/executeMutation/fulfilled',
+      payload: {},
+      meta: {
+        arg: { type: 'mutation', endpointName: 'updateCart', originalArgs: { id: 'cart-1' } },
+        fulfilledTimeStamp: 1,
+        requestId: 'r2',
+        requestStatus: 'fulfilled',
+      },
+    });
+    expect(other.submitted).toBeNull();
   });
 
   it('sign out forgets the user, the token and session storage', () => {
@@ -97,9 +127,6 @@ describe('session thunks against a server', () => {
   beforeAll(async () => {
     server = await startApiServer({
       'GET /auth/jwt': () => jwtAnswers.shift() ?? { status: 500, body: {} },
-      'GET /cart/cart-1/products': () => ({
-        body: { result: [{ id: 'cart-1', cartName: 'Spring gala', cartTotal: 245, CartProducts: [] }] },
-      }),
       'GET /cart/cart-9/products': () => ({
         status: 401,
         body: { message: 'jwt expired' },
@@ -119,7 +146,7 @@ describe('session thunks against a server', () => {
     const store = createAppStore();
     await store.dispatch(validateSession());
     expect(store.getState().session).toMatchObject({
-      user: demoUser,
+      user: sessionUser,
       token: 'stored.jwt.token',
       loading: false,
     });
@@ -133,19 +160,6 @@ describe('session thunks against a server', () => {
     await store.dispatch(validateSession());
     expect(store.getState().session).toMatchObject({ user: null, error: true, errorDetail: SESSION_ERROR });
     expect(sessionStorage.getItem('token')).toBeNull();
-  });
-
-  it('fetches the cart total into the session user', async () => {
-    sessionStorage.setItem('token', 'stored');
-    jwtAnswers.push({ status: 200, body: { result: demoUser } });
-    const store = createAppStore();
-    await store.dispatch(validateSession());
-    await store.dispatch(fetchCartTotal('cart-1'));
-    expect(store.getState().session.user?.cart).toEqual({
-      id: 'cart-1',
-      cartName: 'Spring gala',
-      cartTotal: 245,
-    });
   });
 
   it('an expiredtoken answer anywhere signs out and explains', async () => {

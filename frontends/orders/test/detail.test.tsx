@@ -37,6 +37,10 @@ describe('order detail', () => {
     server.routes.set('GET /invoice/i1', () => ({ body: { result: invoice } }));
     server.routes.set('PUT /estimate/e1', () => putReply);
     server.routes.set('PUT /invoice/i1', () => putReply);
+    // The customer's active cart (Copy Cart's target).
+    server.routes.set('GET /cart', () => ({
+      body: { result: [{ ...demoUser.cart, isActive: true, didCheckOut: false, CartProducts: [] }] },
+    }));
   });
 
   const puts = () => server.requests.filter((r) => r.method === 'PUT');

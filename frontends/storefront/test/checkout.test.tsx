@@ -1,4 +1,4 @@
-import { createAppStore, http, signedIn } from '@decor/web-core';
+import { createAppStore, http, signedIn, useActiveCart } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -46,6 +46,11 @@ function Where() {
   );
 }
 
+/** What the badge and the checkout read: the session's active cart. */
+function ActiveCartId() {
+  return <output aria-label="active cart">{useActiveCart().cart?.id ?? ''}</output>;
+}
+
 function renderAt(path: string, element: React.ReactNode, state?: CheckoutState) {
   const store = createAppStore();
   store.dispatch(signedIn({ user: demoUser, token: 'jwt' }));
@@ -66,6 +71,7 @@ function renderAt(path: string, element: React.ReactNode, state?: CheckoutState)
 describe('checkout screens', () => {
   let server: ApiServer;
   const carts = new Map<string, unknown>();
+  let activeCart: unknown = cart();
   let lineReply: () => { status: number; body: unknown } = () => ({ status: 200, body: { result: cart() } });
 
   beforeAll(async () => {
@@ -74,9 +80,8 @@ describe('checkout screens', () => {
       'POST /cart/cart-1/cartProduct/BAR-FR-001': () => lineReply(),
       'POST /estimate': () => ({ status: 201, body: { result: { id: 'e1', DocNumber: '1001' } } }),
       'POST /send/newEstimate': () => ({ body: { result: { queued: false } } }),
-      'GET /auth/jwt': () => ({
-        body: { result: { ...demoUser, cart: { id: 'cart-2', cartName: 'My Cart', cartTotal: 0 } } },
-      }),
+      // The active cart: the submitted one until the cart service has opened the next.
+      'GET /cart': () => ({ body: { result: [activeCart] } }),
     });
     http.defaults.baseURL = server.apiUrl;
   });
@@ -86,7 +91,10 @@ describe('checkout screens', () => {
   });
   beforeEach(() => {
     server.requests.length = 0;
+    activeCart = cart();
   });
+  const activeCartAsked = () =>
+    server.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/api/cart?')).length;
 
   it("an empty cart says 'Your cart is empty' with a link to /inventory/BARS/Bar%20Front", async () => {
     carts.set('cart-1', cart({ CartProducts: [], cartTotal: 0 }));
@@ -181,10 +189,17 @@ describe('checkout screens', () => {
 
   it('submits the estimate with the event and will-call fields flattened in, then shows success', async () => {
     carts.set('cart-1', cart());
-    const store = renderAt('/checkout/summary', <Summary />, {
-      ...carried,
-      willCall: { willCallCustomerName: 'Evergreen Weddings', willCallPickupDate: '2030-06-19' },
-    });
+    const store = renderAt(
+      '/checkout/summary',
+      <>
+        <Summary />
+        <ActiveCartId />
+      </>,
+      {
+        ...carried,
+        willCall: { willCallCustomerName: 'Evergreen Weddings', willCallPickupDate: '2030-06-19' },
+      },
+    );
     await screen.findByTestId('summary-total');
     expect(screen.getByRole('heading', { name: 'Will Call Order' })).toBeInTheDocument();
     expect(screen.getByText('Wednesday, June 19th, 2030')).toBeInTheDocument();
@@ -204,7 +219,13 @@ describe('checkout screens', () => {
       willCallPickupDate: '2030-06-19',
     });
     expect(estimate?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-    // The cart service makes a new active cart; the session picks it up.
-    await waitFor(() => expect(store.getState().session.user?.cart?.id).toBe('cart-2'));
+    // The cart service makes a new active cart; the active cart query follows (asked again, then polled
+    // while it still names the submitted cart).
+    expect(store.getState().session.submitted?.cartId).toBe('cart-1');
+    expect(screen.getByLabelText('active cart')).toBeEmptyDOMElement();
+    const before = activeCartAsked();
+    await waitFor(() => expect(activeCartAsked()).toBeGreaterThanOrEqual(before + 2), { timeout: 5000 });
+    activeCart = cart({ id: 'cart-2', cartName: 'My Cart', cartTotal: 0, CartProducts: [] });
+    await waitFor(() => expect(screen.getByLabelText('active cart')).toHaveTextContent('cart-2'));
   });
 });

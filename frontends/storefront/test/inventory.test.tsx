@@ -49,6 +49,7 @@ async function renderInventory(path: string, permissions?: string): Promise<AppS
 describe('inventory (spec §2)', () => {
   let server: ApiServer;
   let products: unknown[] = [];
+  let cartTotal = 1234.5;
 
   beforeAll(async () => {
     server = await startApiServer({
@@ -70,9 +71,14 @@ describe('inventory (spec §2)', () => {
         },
       }),
       'GET /product': () => ({ body: { result: products } }),
-      'GET /cart/cart-1/products': () => ({
-        body: { result: [{ id: 'cart-1', cartName: 'Spring gala', cartTotal: 1234.5, CartProducts: [] }] },
+      // The customer's active cart (the badge's query).
+      'GET /cart': () => ({
+        body: { result: [{ id: 'cart-1', cartName: 'Spring gala', cartTotal, CartProducts: [] }] },
       }),
+      'POST /cart/cart-1/cartProduct/BAR-1': () => {
+        cartTotal += 500;
+        return { body: { result: { id: 'cart-1', cartName: 'Spring gala', cartTotal, CartProducts: [] } } };
+      },
     });
     http.defaults.baseURL = server.apiUrl;
   });
@@ -132,6 +138,15 @@ describe('inventory (spec §2)', () => {
     expect(screen.getByText('SKU: BAR-2')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /to the cart/ })).toHaveLength(2);
     await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,234.50'));
+    // Adding to the active cart refreshes the badge (the active cart query's tags).
+    const qty = screen.getAllByLabelText('Qty')[0];
+    if (!qty) throw new Error('no quantity field');
+    await userEvent.clear(qty);
+    await userEvent.type(qty, '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Mirrored Bar Front to the cart' }));
+    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,734.50'));
+    const added = server.requests.find((r) => r.url === '/api/cart/cart-1/cartProduct/BAR-1');
+    expect(added?.body).toMatchObject({ qty: 2 });
     await userEvent.click(screen.getByTestId('cart-badge'));
     expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/cart');
   });

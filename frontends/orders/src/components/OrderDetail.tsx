@@ -1,4 +1,4 @@
-import { formatDollars, isApiError, QboSessionBanner, useAppDispatch, useAppSelector } from '@decor/web-core';
+import { formatDollars, isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
 import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
@@ -189,7 +189,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       if (synced) dispatch(ordersApi.util.invalidateTags([{ type: 'OrderList', id: 'LIST' }]));
     }
   }, [qboSince, synced, dispatch]);
-  const activeCartId = useAppSelector((s) => s.session.user?.cart?.id);
+  const activeCartId = useActiveCart().cart?.id;
   const [updateOrder, { isLoading: updating }] = useUpdateOrderMutation();
   const [requestInvoice] = useRequestInvoiceMutation();
   const [syncToQbo] = useSyncToQboMutation();

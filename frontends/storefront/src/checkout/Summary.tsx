@@ -5,9 +5,7 @@ import {
   formatDollars,
   formatLongDate,
   formatTime,
-  refreshActiveCart,
   showWillCall,
-  useAppDispatch,
   useCreateEstimateMutation,
   useGetCartQuery,
   useSendNewEstimateMailMutation,
@@ -73,7 +71,6 @@ type Dialog =
 export function Summary() {
   const location = useLocation();
   const navigate = useNavigate();
-  const dispatch = useAppDispatch();
   const carried = (location.state ?? null) as CheckoutState | null;
   const {
     data: cart,
@@ -103,7 +100,7 @@ export function Summary() {
       const created = await createEstimate({ body, key: idempotencyKey }).unwrap();
       setDialog({ open: true, state: 'done', docNumber: created.DocNumber });
       void sendMail(body);
-      void dispatch(refreshActiveCart({ previousCartId: cart.id }));
+      // The active cart query follows (createEstimate invalidates it; useActiveCart waits for the next cart).
     } catch (error) {
       setDialog({ open: true, state: 'failed', reason: (error as ApiError).message });
     }

@@ -1,4 +1,4 @@
-import { type Product, quantityAllowed, useAppSelector, useSaveCartLineMutation } from '@decor/web-core';
+import { type Product, quantityAllowed, useActiveCart, useSaveCartLineMutation } from '@decor/web-core';
 import { Alert, Button, Flex, ShoppingCartOutlined } from '@decor/web-core/ui';
 import { InputNumber } from '@decor/web-core/ui-forms';
 import { useEffect, useId, useState } from 'react';
@@ -9,7 +9,7 @@ import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
  * happens; 'Success!' or 'an error occurred', both dismissible.
  */
 export function AddToCart({ product, compact = false }: { product: Product; compact?: boolean }) {
-  const cartId = useAppSelector((s) => s.session.user?.cart?.id);
+  const cartId = useActiveCart().cart?.id;
   const stock = product.quantity ?? 0;
   const [qty, setQty] = useState<number>(1);
   const [result, setResult] = useState<'success' | 'error' | null>(null);

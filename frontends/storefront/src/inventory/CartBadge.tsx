@@ -1,19 +1,16 @@
-import { fetchCartTotal, formatDollars, isCustomer, useAppDispatch, useAppSelector } from '@decor/web-core';
+import { formatDollars, useActiveCart } from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Button, ShoppingCartOutlined } from '@decor/web-core/ui';
-import { useEffect } from 'react';
 
-/** Customers' floating cart total (spec §2): the total with a dollar sign; opens /checkout/cart. */
+/**
+ * Customers' floating cart total (spec §2): the total with a dollar sign; opens /checkout/cart. The
+ * active cart query follows every cart change (nothing for visitors and staff).
+ */
 export function CartBadge() {
-  const user = useAppSelector((s) => s.session.user);
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const cartId = user?.cart?.id;
-  useEffect(() => {
-    if (cartId) void dispatch(fetchCartTotal(cartId));
-  }, [cartId, dispatch]);
-  if (!user || !isCustomer(user.permissions) || !user.cart) return null;
-  const total = formatDollars(user.cart.cartTotal);
+  const { cart } = useActiveCart();
+  if (!cart) return null;
+  const total = formatDollars(cart.cartTotal);
   return (
     <Button
       type="primary"

@@ -1,8 +1,6 @@
 import {
   type Cart,
   formatDollars,
-  setCart,
-  useAppDispatch,
   useCreateCartMutation,
   useDeleteCartMutation,
   useListCartsInfiniteQuery,
@@ -17,7 +15,6 @@ import { CartView } from '../checkout/CartView';
 import { TEXTS } from '../texts';
 
 function CartCard({ cart, onError }: { cart: Cart; onError: (text: string) => void }) {
-  const dispatch = useAppDispatch();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(cart.cartName);
   const [update, { isLoading: updating }] = useUpdateCartMutation();
@@ -37,8 +34,8 @@ function CartCard({ cart, onError }: { cart: Cart; onError: (text: string) => vo
 
   const activate = async () => {
     try {
-      const active = await update({ id: cart.id, isActive: true }).unwrap();
-      dispatch(setCart({ id: active.id, cartName: active.cartName, cartTotal: active.cartTotal }));
+      // Set Active invalidates the active cart query: the badge and the checkout follow.
+      await update({ id: cart.id, isActive: true }).unwrap();
     } catch {
       onError(TEXTS.cartsUpdateError);
     }

@@ -1,17 +1,21 @@
-import { useAppSelector } from '@decor/web-core';
+import { useActiveCart } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
+import { Spin } from '@decor/web-core/ui';
 import { CartView } from '../checkout/CartView';
 import { EventForm } from '../checkout/EventForm';
 import { Summary } from '../checkout/Summary';
 
 /** /checkout/* (customers): cart, event, summary; any other path shows the cart (spec §2). */
 export default function Checkout() {
-  const activeCartId = useAppSelector((s) => s.session.user?.cart?.id);
+  const { cart, pending } = useActiveCart();
+  const activeCartId = cart?.id;
+  // The summary carries its cart; the cart and the event form wait for the active cart.
+  const waiting = pending ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null;
   return (
     <Routes>
-      <Route path="event" element={<EventForm activeCartId={activeCartId} />} />
+      <Route path="event" element={waiting ?? <EventForm activeCartId={activeCartId} />} />
       <Route path="summary" element={<Summary />} />
-      <Route path="*" element={<CartView cartId={activeCartId} />} />
+      <Route path="*" element={waiting ?? <CartView cartId={activeCartId} />} />
     </Routes>
   );
 }
