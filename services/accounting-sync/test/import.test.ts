@@ -381,6 +381,20 @@ describe('GET /qbo/users', () => {
     expect((await qboStats(realmId)).grants.refresh_token).toBe(before.grants.refresh_token + 1);
   });
 
+  it('answers 503 with a message while QuickBooks is down, and lists again once it is back', async () => {
+    await emulatorCall(`/__emulator/realms/${realmId}/faults`, {
+      method: 'POST',
+      json: { status: 503, count: 1 },
+    });
+    const down = await request(sync.url, '/qbo/users', { token: admin });
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({
+      message: 'QuickBooks is not answering right now. Please try again in a minute.',
+    });
+    expect(down.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBeNull();
+    expect((await request(sync.url, '/qbo/users', { token: admin })).status).toBe(200);
+  });
+
   it('answers the session-expired 401 when QuickBooks revoked the connection (the site session is unaffected)', async () => {
     await emulatorCall(`/__emulator/realms/${realmId}/revoke`, { method: 'POST' });
     const refused = await request(sync.url, '/qbo/users', { token: admin });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SyncedRecordKind } from '@decor/contracts';
-import { notFound, type ServiceApp } from '@decor/kit';
+import { HttpError, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { splitCategoryKey } from '../domain/documents';
@@ -9,7 +9,10 @@ import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
 import { type QboEntity, QboFault } from '../qbo/client';
 import { SessionExpired } from '../qbo/faults';
 import { recordKey } from '../store/record-model';
-import { qboSessionExpired } from './texts';
+import { QBO_TEXTS, qboSessionExpired } from './texts';
+
+/** How long a live read (categories, the import listing) may wait for QuickBooks. */
+const LIVE_READ_MS = 12_000;
 
 const Enqueued = Type.Object({ result: Type.Object({ jobId: Type.String(), state: Type.String() }) });
 const IdBody = Type.Object(
@@ -122,14 +125,26 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     },
   );
 
-  /** A read that needs QuickBooks now: no session → the 401 the UI offers renewal for. */
+  /**
+   * A read that needs QuickBooks now: no session → the 401 the UI offers renewal for; QuickBooks down,
+   * throttling past the limiter's waits, or not answering within LIVE_READ_MS → 503 with a message
+   * (never a bare 500, never a hang past the browser's 15 s).
+   */
   async function live<T>(read: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HttpError(503, QBO_TEXTS.unavailable)), LIVE_READ_MS);
+    });
     try {
-      return await read();
+      return await Promise.race([read(), timeout]);
     } catch (err) {
       if (err instanceof SessionExpired) throw qboSessionExpired();
       if (err instanceof QboFault && err.kind === 'auth') throw qboSessionExpired();
+      if (err instanceof QboFault && (err.kind === 'server' || err.kind === 'throttle'))
+        throw new HttpError(503, QBO_TEXTS.unavailable);
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

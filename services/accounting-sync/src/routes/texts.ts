@@ -7,6 +7,8 @@ export const QBO_TEXTS = {
   renewed: QBO_SESSION_TEXTS.renewed,
   renewFailed: QBO_SESSION_TEXTS.renewFailed,
   signInFailed: 'The QuickBooks sign-in could not be verified. Please sign in again.',
+  /** Not in the spec: a live read (categories, the import listing) while QuickBooks is down or slow. */
+  unavailable: 'QuickBooks is not answering right now. Please try again in a minute.',
 } as const;
 
 /** 401 with the header the UI turns into the 'Click here' banner (not the site session's expiry). */
