@@ -17,6 +17,8 @@ export const REVOKED_MESSAGES = {
   deleted: 'This account no longer exists.',
 } as const;
 
+const SIGN_IN_PATH = '/api/auth/user';
+
 const WATCHED = new Set<string>([UserSuspended.type, UserEnabled.type, UserDeleted.type]);
 
 interface UserState {
@@ -264,6 +266,9 @@ export function registerSessionRevocation(
   app.decorate('sessionRevocations', revocations);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (revocations.isEmpty || !request.url.startsWith('/api/')) return;
+    // Signing in again must work whatever stale token the client still sends along (the user
+    // service itself refuses a suspended account's sign-in, with its own 403).
+    if (request.url.split('?', 1)[0] === SIGN_IN_PATH) return;
     const token = bearerToken(request);
     if (!token) return;
     let claims: { sub?: unknown; iat?: unknown } | null = null;

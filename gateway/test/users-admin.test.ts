@@ -301,6 +301,13 @@ describe('suspension and deletion, seen by every gateway instance', () => {
       return a.status === 200 && b.status === 200 ? token : undefined;
     }, 10_000);
     expect(fresh).toEqual(expect.any(String));
+    // Signing in while the client still sends the old, refused session along works too.
+    const withStale = await call(apiA, '/auth/user', {
+      method: 'POST',
+      token: onA.token,
+      json: { email: customer.email, password: customer.password },
+    });
+    expect(withStale.status).toBe(200);
     expectMessage(await call(apiB, '/auth/jwt', { token: onB.token }), 401, message);
   });
 
