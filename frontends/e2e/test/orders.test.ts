@@ -8,7 +8,7 @@
 import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
-import { CUSTOMER, orderSetup, STAFF } from './support/orders';
+import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
 import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
 import { signInFully, texts, until, visible } from './support/ui';
 
@@ -50,15 +50,6 @@ async function signedInPage(who: typeof CUSTOMER | typeof STAFF): Promise<Page> 
   await page.goto('/', { timeout: FIRST_LOAD_MS });
   await signInFully(page, who);
   return page;
-}
-
-/** The status tag next to the order's title. */
-const statusTag = (page: Page, text: string) =>
-  page.locator('section.page .ant-tag').filter({ hasText: new RegExp(`^${text}$`) });
-
-async function chooseOption(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Options' }).click();
-  await page.getByRole('menuitem', { name, exact: true }).click();
 }
 
 /** Opens the options menu, hovers the disabled `name` and waits for its tooltip `reason`. */

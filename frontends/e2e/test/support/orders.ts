@@ -1,9 +1,11 @@
 /**
  * Setup through the API for the order journeys (what is not the subject of a journey): sign-in,
- * connecting QuickBooks to a fresh emulator company, submitted estimates, estimates sent to QuickBooks.
+ * connecting QuickBooks to a fresh emulator company, submitted estimates, estimates sent to QuickBooks;
+ * and the order screen's status tag and options menu as the journeys find them.
  */
 import { qboConsentRedirect } from '@decor/infra';
 import { call, eventually } from '@decor/kit/testing';
+import type { Page } from 'playwright-core';
 import { newEmulatorCompany } from './quickbooks';
 import { until } from './ui';
 
@@ -103,4 +105,14 @@ export function orderSetup(api: string) {
   }
 
   return { signInApi, connectQuickBooks, submitEstimate, sendToQuickBooks, openInQuickBooks };
+}
+
+/** The status tag next to the order's title. */
+export const statusTag = (page: Page, text: string) =>
+  page.locator('section.page .ant-tag').filter({ hasText: new RegExp(`^${text}$`) });
+
+/** Picks `name` from the order screen's options menu. */
+export async function chooseOption(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Options' }).click();
+  await page.getByRole('menuitem', { name, exact: true }).click();
 }
