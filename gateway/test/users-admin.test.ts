@@ -311,6 +311,37 @@ describe('suspension and deletion, seen by every gateway instance', () => {
     expectMessage(await call(apiB, '/auth/jwt', { token: onB.token }), 401, message);
   });
 
+  it('an instance started after the suspension knows it too (it reads back the token lifetime)', async () => {
+    const company = await newCompany();
+    const customer = await customerWithPassword(company.id);
+    const session = await signedIn(apiA, customer.email, customer.password);
+    const since = Date.now();
+    await call(apiA, `/user/${customer.id}`, { method: 'PUT', token: staff.admin, json: { active: false } });
+    await refusedWithin(apiA, session.token, since, 'Your account is suspended. Please contact us.');
+
+    const env = await serviceEnv('gateway');
+    const late = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET,
+        USER_SERVICE_URL: stack.user.url,
+        GATEWAY_CACHE_TTL_MS: '0',
+        KAFKA_BROKERS: env.KAFKA_BROKERS as string,
+        KAFKA_TOPIC_PREFIX: env.KAFKA_TOPIC_PREFIX as string,
+      }),
+      { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    );
+    try {
+      const apiC = `${await late.listen({ port: 0, host: '127.0.0.1' })}/api`;
+      expect(await late.sessionRevocations.start()).toBe(true);
+      await refusedWithin(apiC, session.token, Date.now(), 'Your account is suspended. Please contact us.');
+      // Someone never suspended is let through.
+      expect((await call(apiC, '/auth/jwt', { token: staff.admin })).status).toBe(200);
+    } finally {
+      await late.close();
+    }
+  });
+
   it('a suspended user gets no stream ticket and an open order stream ends', async () => {
     const company = await newCompany();
     const customer = await customerWithPassword(company.id);
