@@ -7,6 +7,7 @@ export { COMING_SOON } from './components/ComingSoon';
 
 // Each feature is its own chunk, loaded when its route is first visited.
 const SyncRoutes = lazy(() => import('./features/sync/routes'));
+const UsersRoutes = lazy(() => import('./features/users/routes'));
 const Orders = lazy(() => import('./Orders'));
 
 /**
@@ -19,6 +20,8 @@ export default function BackOffice() {
       <Routes>
         <Route path="sync/*" element={<SyncRoutes />} />
         <Route path="orders/*" element={<Orders />} />
+        <Route path="users/*" element={<UsersRoutes />} />
+        <Route path="company/*" element={<UsersRoutes area="company" />} />
         <Route path="*" element={<ComingSoon />} />
       </Routes>
     </Suspense>

@@ -305,7 +305,7 @@ describe('/admin/sync: the sync-health page', () => {
   });
 
   it('other /admin paths still say coming soon', async () => {
-    renderAdmin('/admin/users');
+    renderAdmin('/admin/not-built-yet');
     expect(await screen.findByText(COMING_SOON, {}, LOAD)).toBeInTheDocument();
   });
 });

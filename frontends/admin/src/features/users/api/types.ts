@@ -1,0 +1,131 @@
+/** What the user service and accounting-sync answer for the users screens (spec orders §3, §7). */
+
+/** A site user as GET /user and GET /user/{id} show it (never the password). */
+export interface SiteUser {
+  id: string;
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  email: string;
+  phone: string | null;
+  permissions: string;
+  active: boolean;
+  /** The customer's company name (their own wording; the parent company is CompanyId). */
+  ownCompany: string | null;
+  CompanyId: string | null;
+  qboId: string | null;
+}
+
+export interface Company {
+  id: string;
+  name: string;
+  displayName: string;
+  street?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+  phone?: string | null;
+  qboId?: string | null;
+}
+
+/** The user tabs: who a list shows. */
+export type UserKind = 'customer' | 'admin';
+
+/** What a list's search box matches by prefix. */
+export type UserSearchField = 'ownCompany' | 'displayName' | 'email';
+
+export interface UserListArgs {
+  kind: UserKind;
+  /** Prefix typed in the search box (empty: everyone). */
+  search: string;
+  searchField: UserSearchField;
+  /** Only the customers of this company (the company page). */
+  companyId?: string;
+}
+
+/** POST /company (spec §3 New company; the display name is the company name). */
+export interface NewCompany {
+  name: string;
+  displayName: string;
+  street?: string;
+  city?: string;
+  state?: string;
+  zipCode?: string;
+  phone?: string;
+  qboId?: string;
+}
+
+/** POST /user: a customer under a parent company, or an admin (spec §3 forms). */
+export interface NewUser {
+  permissions: 'customer' | 'admin';
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone?: string;
+  displayName?: string;
+  ownCompany?: string;
+  CompanyId?: string;
+  qboId?: string;
+  /** Imports get the welcome e-mail only when asked; new users unless told not to. */
+  sendWelcomeEmail?: boolean;
+}
+
+/** PUT /user/{id}: Suspend / Enable, or profile fields. */
+export interface UserChanges {
+  active?: boolean;
+  firstName?: string;
+  lastName?: string;
+  displayName?: string;
+  ownCompany?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** PUT /company/{id}: any of its details (the display name follows the name). */
+export type CompanyChanges = Partial<
+  Pick<Company, 'name' | 'street' | 'city' | 'state' | 'zipCode' | 'phone'>
+>;
+
+/** Whether an entry of GET /qbo/users can be imported, and if not the words why (server's). */
+interface Importable {
+  qboId: string;
+  /** Already on the site with this QuickBooks id. */
+  onSite: boolean;
+  siteId: string | null;
+  selectable: boolean;
+  reason: string | null;
+}
+
+/** GET /qbo/users: a QuickBooks company (top-level Customer) of the connected company. */
+export interface QboCompany extends Importable {
+  displayName: string;
+  /** QuickBooks CompanyName; null when it has none (then not importable). */
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+}
+
+/** GET /qbo/users: a QuickBooks customer (a Job under a parent company). */
+export interface QboCustomer extends Importable {
+  displayName: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  /** Its CompanyName, else the parent company's name (the site's `ownCompany`). */
+  company: string | null;
+  parentQboId: string | null;
+  parentName: string | null;
+  parentOnSite: boolean;
+  /** The site's company id to send as CompanyId; null when the parent is not on the site. */
+  parentSiteId: string | null;
+}
+
+export interface QboUsers {
+  companies: QboCompany[];
+  customers: QboCustomer[];
+}

@@ -1,0 +1,71 @@
+import { useParams } from '@decor/web-core/router';
+import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Card } from '@decor/web-core/ui-data';
+import { Typography } from '@decor/web-core/ui-forms';
+import { useState } from 'react';
+import { useGetCompanyQuery } from '../api/users-api';
+import { addressOf, LABELS, USERS_TEXTS } from '../texts';
+import { Details } from './Details';
+import { EditDialog } from './EditDialog';
+import { BackToUsers } from './UserDetail';
+import { UsersList } from './UsersList';
+
+/** /admin/company/{id} (spec §2 Company detail): name, display name, address, phone, and its customers. */
+export function CompanyDetail() {
+  const { id = '' } = useParams();
+  const company = useGetCompanyQuery(id);
+  const [editing, setEditing] = useState(false);
+
+  if (company.isLoading) return <Spin aria-label="Loading" size="large" style={{ margin: 48 }} />;
+  if (!company.data) {
+    return (
+      <section
+        className="page"
+        aria-label={USERS_TEXTS.companyDetails}
+        style={{ padding: 'clamp(12px, 3vw, 32px)' }}
+      >
+        <BackToUsers />
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={USERS_TEXTS.companyError}
+          style={{ marginTop: 16 }}
+        />
+      </section>
+    );
+  }
+  const shown = company.data;
+  return (
+    <Flex vertical gap={16} className="page" style={{ padding: 'clamp(12px, 3vw, 32px)', width: '100%' }}>
+      <BackToUsers />
+      <Typography.Title level={2} style={{ margin: 0 }}>
+        {shown.displayName || shown.name}
+      </Typography.Title>
+      <Card
+        title={USERS_TEXTS.companyDetails}
+        extra={<Button onClick={() => setEditing(true)}>{USERS_TEXTS.edit}</Button>}
+      >
+        <Details
+          rows={[
+            [LABELS.name, shown.name],
+            [LABELS.displayName, shown.displayName],
+            [LABELS.address, addressOf(shown)],
+            [LABELS.phone, shown.phone],
+          ]}
+        />
+      </Card>
+      <EditDialog kind="company" record={shown} open={editing} onClose={() => setEditing(false)} />
+      <Card title={USERS_TEXTS.customers}>
+        <UsersList
+          kind="customer"
+          companyId={shown.id}
+          searchField="displayName"
+          searchLabel={USERS_TEXTS.searchCompanyCustomers}
+          errorMessage={USERS_TEXTS.customersError}
+          label={`${USERS_TEXTS.customers} of ${shown.displayName || shown.name}`}
+        />
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,96 @@
+import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Input } from '@decor/web-core/ui-forms';
+import { useEffect, useRef, useState } from 'react';
+import { USERS_TEXTS } from '../texts';
+
+/** How long typing settles before the list asks the server. */
+export const SEARCH_DELAY_MS = 300;
+
+export function useDebounced<T>(value: T, delay = SEARCH_DELAY_MS): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+/** A labelled prefix-search box. */
+export function SearchBox({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Input.Search
+      aria-label={label}
+      placeholder={label}
+      allowClear
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      style={{ maxWidth: 360, marginBottom: 16 }}
+    />
+  );
+}
+
+interface MoreProps {
+  hasNextPage: boolean;
+  isFetching: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}
+
+/**
+ * Infinite scroll (spec §9: 20 at first, more on scroll): an invisible sentinel at the list's end
+ * asks the next page when it scrolls into view, and a Load more button does the same by hand.
+ */
+export function MoreRows({ hasNextPage, isFetching, isFetchingNextPage, fetchNextPage }: MoreProps) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const latest = useRef(fetchNextPage);
+  latest.current = fetchNextPage;
+  const active = hasNextPage && !isFetching;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !active || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [active]);
+  return (
+    <>
+      <div ref={sentinel} data-testid="list-bottom" style={{ height: 1 }} />
+      {hasNextPage ? (
+        <Flex justify="center" style={{ marginTop: 16 }}>
+          <Button onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+            {USERS_TEXTS.loadMore}
+          </Button>
+        </Flex>
+      ) : null}
+    </>
+  );
+}
+
+/** The list's loading, error and empty states (spec §8 texts). */
+export function ListState({
+  isLoading,
+  isError,
+  empty,
+  errorMessage,
+}: {
+  isLoading: boolean;
+  isError: boolean;
+  empty: boolean;
+  errorMessage: string;
+}) {
+  if (isError)
+    return <Alert type="error" showIcon role="alert" title={errorMessage} style={{ marginBottom: 16 }} />;
+  if (isLoading) return <Spin aria-label="Loading" size="large" style={{ display: 'block', margin: 48 }} />;
+  if (empty) return <p>{USERS_TEXTS.nothingFound}</p>;
+  return null;
+}
