@@ -136,6 +136,7 @@ export class SessionRevocations {
       if (before && !before.deleted) this.users.set(userId, { ...before, blocked: false });
       return;
     }
+    if (this.applied % 1024 === 0) this.prune();
     const deleted = envelope.type === UserDeleted.type || !!before?.deleted;
     this.users.set(userId, {
       blocked: true,
@@ -143,6 +144,15 @@ export class SessionRevocations {
       revokedBefore: Math.max(when, before?.revokedBefore ?? 0),
     });
     for (const listener of this.listeners) listener(userId);
+  }
+
+  /**
+   * Forgets users refused since longer than a token lives: every token issued before that has expired,
+   * and a suspended or deleted account gets no new one (sign-in refuses it), so nothing is left to refuse.
+   */
+  prune(now = Date.now()): void {
+    const oldest = now - this.opts.lookbackMs;
+    for (const [userId, state] of this.users) if (state.revokedBefore < oldest) this.users.delete(userId);
   }
 
   private async join(): Promise<boolean> {

@@ -77,3 +77,17 @@ it.each([
 ])('reads the token lifetime %s', (text, ms) => {
   expect(durationMs(text)).toBe(ms);
 });
+
+it('forgets users refused longer ago than a token lives', () => {
+  const r = new SessionRevocations({
+    kafka: {} as Kafka,
+    topic: 't.user',
+    logger: silentLogger,
+    lookbackMs: 3_600_000,
+  });
+  r.apply(event(UserSuspended.type, 'old', '2026-11-24T08:00:00.000Z'));
+  r.apply(event(UserDeleted.type, 'recent', '2026-11-24T09:30:00.000Z'));
+  r.prune(Date.parse('2026-11-24T10:00:00.000Z'));
+  expect(r.refusal('old', undefined)).toBeUndefined();
+  expect(r.refusal('recent', undefined)).toBe(REVOKED_MESSAGES.deleted);
+});
