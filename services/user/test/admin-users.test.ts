@@ -769,6 +769,18 @@ describe('POST /send/welcomeEmail', () => {
     expect((await call(base, '/auth/resetLink', { token: first })).status).toBe(401);
     expect((await call(base, '/auth/resetLink', { token: second })).status).toBe(200);
 
+    // A suspended account's link would not work: no welcome e-mail for it.
+    await call(base, `/user/${customer.id}`, { method: 'PUT', token: as('admin'), json: { active: false } });
+    expectMessage(
+      await call(base, '/send/welcomeEmail', {
+        method: 'POST',
+        token: as('admin'),
+        json: { email: customer.email },
+      }),
+      409,
+      'This account is suspended. Enable it before sending the welcome email.',
+    );
+
     expectMessage(
       await call(base, '/send/welcomeEmail', {
         method: 'POST',

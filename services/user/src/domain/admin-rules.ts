@@ -18,6 +18,7 @@ export const MESSAGES = {
   userDeleted: 'User deleted',
   companyDeleted: 'Company deleted',
   welcomeSent: 'The welcome email has been sent',
+  suspendedNoWelcome: 'This account is suspended. Enable it before sending the welcome email.',
   changedMeanwhile: 'This record was changed by someone else meanwhile, please try again',
 } as const;
 

@@ -1,5 +1,5 @@
 import { WelcomeEmailRequested } from '@decor/contracts';
-import { newEvent, notFound, type ServiceApp } from '@decor/kit';
+import { conflict, newEvent, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
 import { MESSAGES } from '../domain/admin-rules';
@@ -63,6 +63,8 @@ export async function welcomeRoutes(app: ServiceApp, ctx: UserContext): Promise<
     async (request) => {
       const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email), deletedAt: null });
       if (!user) throw notFound(MESSAGES.userNotFound);
+      // Its link would not work (a suspended account cannot set a password).
+      if (!user.active) throw conflict(MESSAGES.suspendedNoWelcome);
       const { pending, event } = welcomeRequest(app, user, request.id);
       await ctx.users.updateOne(
         { _id: user._id, deletedAt: null },
