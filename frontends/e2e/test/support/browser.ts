@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchHeadlessChromium } from '@decor/infra/tools';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { checkAccessibilityIn, checkScreen } from './a11y';
 
 /** Screenshots of the journeys (git-ignored). */
 export const OUTPUT_DIR = path.join(__dirname, '..', '..', 'test-output');
@@ -29,6 +30,7 @@ export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
     newPage: async (viewport = { width: 1280, height: 900 }) => {
       const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
       contexts.push(context);
+      checkAccessibilityIn(context, baseURL);
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -48,12 +50,15 @@ export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
 
 /**
  * Saves a screenshot of the journey under frontends/e2e/test-output/ (the whole page unless
- * `fullPage: false`, e.g. for a full-screen overlay), after antd's and the viewer's 0.3 s transitions.
+ * `fullPage: false`, e.g. for a full-screen overlay), after antd's and the viewer's 0.3 s transitions,
+ * then checks the screen with axe (`expectAccessible` of ./a11y: fails on a serious or critical
+ * violation; pages outside the product, like the QuickBooks emulator's, are not checked).
  */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const file = path.join(OUTPUT_DIR, `${name}.png`);
   await page.waitForTimeout(350);
   await page.screenshot({ path: file, fullPage });
+  await checkScreen(page, name, { settled: true });
   return file;
 }

@@ -1,5 +1,6 @@
 import { eventually } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
+import { checkScreenOnce } from './a11y';
 
 /** Waits until `read` returns `expected` (compared as JSON), failing with the last value seen. */
 export async function until<T>(
@@ -30,7 +31,14 @@ export async function texts(locator: Locator): Promise<string[]> {
   return (await locator.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }
 
-export const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+/**
+ * Waits until `locator` is visible; the first time the page shows this path it is then checked with
+ * axe (./a11y `checkScreenOnce`), so every screen a journey waits on gets checked.
+ */
+export async function visible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible' });
+  await checkScreenOnce(locator.page());
+}
 export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' });
 
 /** The top bar's Login modal 'Welcome': fills it in, submits with Enter, waits for `outcome`. */
@@ -41,6 +49,8 @@ export async function signIn(
 ): Promise<Locator> {
   const modal = page.getByRole('dialog', { name: 'Welcome' });
   if (!(await modal.isVisible())) await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await modal.getByLabel('Email').waitFor();
+  await checkScreenOnce(page, 'the login modal');
   await modal.getByLabel('Email').fill(who.email);
   const password = modal.getByLabel('Password', { exact: true });
   await password.fill(who.password);

@@ -58,7 +58,9 @@ export function AddToCart({ product, compact = false }: { product: Product; comp
           onClick={add}
           loading={isLoading}
           disabled={stock < 1}
-          aria-label={`Add ${product.name} to the cart`}
+          // The accessible name starts with the visible text (a voice user says what they see): the
+          // product page's button is 'Add To Cart', a list card's 'Add' is 'Add {product} to the cart'.
+          aria-label={compact ? `Add ${product.name} to the cart` : undefined}
         >
           {compact ? 'Add' : 'Add To Cart'}
         </Button>

@@ -25,7 +25,7 @@ export function ProductList() {
       <h1 id="list-title" style={{ marginTop: 0, fontSize: 'clamp(22px, 3.5vw, 32px)' }}>
         {subcategory}
         <span
-          style={{ display: 'block', fontSize: 14, fontFamily: 'inherit', color: '#8a7a6c', fontWeight: 400 }}
+          style={{ display: 'block', fontSize: 14, fontFamily: 'inherit', color: '#6b5d52', fontWeight: 400 }}
         >
           {category}
         </span>

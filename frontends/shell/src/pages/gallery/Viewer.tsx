@@ -26,6 +26,7 @@ export function Viewer({
   const [index, setIndex] = useState(start);
   const [loaded, setLoaded] = useState(false);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
   const image = images[index];
   const hasPrev = index > 0;
   const hasNext = index < images.length - 1;
@@ -53,7 +54,8 @@ export function Viewer({
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Tab') keepFocusInside(event, dialogRef.current);
+      else if (event.key === 'Escape') onClose();
       else if (event.key === 'ArrowLeft') go(-1);
       else if (event.key === 'ArrowRight') go(1);
     };
@@ -63,7 +65,7 @@ export function Viewer({
 
   if (!image) return null;
   return (
-    <div className="viewer" role="dialog" aria-modal="true" aria-label="Image viewer">
+    <div ref={dialogRef} className="viewer" role="dialog" aria-modal="true" aria-label="Image viewer">
       <button ref={closeRef} type="button" className="close" aria-label="Close" onClick={onClose}>
         ×
       </button>
@@ -107,4 +109,27 @@ export function Viewer({
       </div>
     </div>
   );
+}
+
+/** A modal dialog keeps the focus: Tab from its last control goes to its first, Shift+Tab the other way. */
+function keepFocusInside(event: KeyboardEvent, dialog: HTMLElement | null): void {
+  if (!dialog) return;
+  const controls = [
+    ...dialog.querySelectorAll<HTMLElement>('button:not(:disabled), [href], [tabindex]'),
+  ].filter((el) => el.tabIndex >= 0);
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (!first || !last) {
+    event.preventDefault();
+    return;
+  }
+  const active = document.activeElement;
+  const inside = active instanceof Node && dialog.contains(active);
+  if (event.shiftKey && (!inside || active === first)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (!inside || active === last)) {
+    event.preventDefault();
+    first.focus();
+  }
 }
