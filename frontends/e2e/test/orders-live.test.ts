@@ -34,19 +34,19 @@ afterEach(() => {
   expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
 });
 
+const fail = (page: Page, name: string) => async (err: unknown) => {
+  await screenshot(page, name).catch(() => {});
+  throw err;
+};
+
 async function signedInPage(who: typeof CUSTOMER | typeof STAFF): Promise<Page> {
   const { page, errors } = await chromium.newPage();
   pageErrors.push(errors);
   // The first page load may wait for the gateway to read the built frontends from disk.
   await page.goto('/', { timeout: 60_000 });
-  await signInFully(page, who);
+  await signInFully(page, who).catch(fail(page, `orders-live-sign-in-${who.displayName}`));
   return page;
 }
-
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
 
 const BAR_FRONT = '/inventory/BARS/Bar%20Front';
 const dollars = (n: number) =>
