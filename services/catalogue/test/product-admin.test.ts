@@ -658,3 +658,47 @@ describe('writes at the same time', () => {
     expect((await call(base, `/product/${sku}`, { method: 'DELETE', token: tokens.admin })).status).toBe(200);
   });
 });
+
+describe('what the stored object says decides', () => {
+  const presign = async (sku: string, name: string) =>
+    (
+      await call(base, `/product/${sku}/presignedUrl`, {
+        method: 'POST',
+        token: tokens.admin,
+        json: [{ id: name, category: 'BARS', type: 'image/png' }],
+      })
+    ).body.result[0] as { url: string; imageUrl: string };
+
+  it('a file not PUT yet is refused (400) and can be attached once it is', async () => {
+    const sku = await createProduct();
+    const link = await presign(sku, 'later.png');
+    const early = await attach(sku, [link.imageUrl]);
+    expect(early.status).toBe(400);
+    expect(early.body.message).toBe('The image later.png has not been uploaded yet');
+    const put = await fetch(link.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: 'png',
+    });
+    expect(put.status).toBe(200);
+    expect((await attach(sku, [link.imageUrl])).status).toBe(201);
+  });
+
+  it('a file stored with another content type than the one signed is refused and removed', async () => {
+    const sku = await createProduct();
+    const link = await presign(sku, 'page.png');
+    // Real S3 refuses this PUT (the content type is signed); the local emulator does not check signatures.
+    await fetch(link.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/html' },
+      body: '<script>1</script>',
+    });
+    expect(await objectStatus(link.imageUrl)).toBe(200);
+    const res = await attach(sku, [link.imageUrl]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'The image page.png was not stored with the content type it was signed for',
+    );
+    expect(await objectStatus(link.imageUrl)).toBe(404);
+  });
+});
