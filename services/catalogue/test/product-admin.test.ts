@@ -422,6 +422,17 @@ describe('images', () => {
     expect(uploaded[0]?.url).toContain('X-Amz-Signature');
     expect(uploaded[0]?.url).toMatch(/X-Amz-SignedHeaders=[^&]*content-type/);
     expect(uploaded[0]?.url).not.toMatch(/x-amz-checksum|x-amz-sdk-checksum/i);
+    // The browser's preflight for that PUT from the site's origin is allowed by the bucket's CORS.
+    const preflight = await fetch(uploaded[0]?.url as string, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:8080',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
     const res = await attach(
       sku,
       uploaded.map((u) => u.imageUrl),
