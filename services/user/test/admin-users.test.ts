@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CompanyDeleted,
   CompanyUpserted,
+  type EventEnvelope,
   UserCreated,
   UserDeleted,
   UserEnabled,
@@ -491,6 +492,7 @@ describe('PUT /user/{id}: Suspend / Enable and profile', () => {
     expectMessage(await put(a.id, { lastName: ' ' }), 400, 'lastName is required');
     expectMessage(await put('0123456789abcdef01234567', { active: false }), 404, 'User not found');
     expectMessage(await put(a.id, {}), 400, 'Nothing to change');
+    expectMessage(await put(a.id, { phone: null }), 400, 'phone is required');
     expectMessage(
       await put(a.id, { active: false, password: 'secret-123' }),
       400,
@@ -668,6 +670,13 @@ describe('companies', () => {
       json: { name, phone: '1' },
     });
     expect(answer.body.result).toMatchObject({ name, displayName: name, phone: '1' });
+    // The form may send null (or '') for the optional phone: it is cleared.
+    const cleared = await call(base, `/company/${company.id}`, {
+      method: 'PUT',
+      token: as('admin'),
+      json: { phone: null },
+    });
+    expect(cleared.body.result.phone).toBeNull();
     expectMessage(
       await call(base, '/company/0123456789abcdef01234567', {
         method: 'PUT',
@@ -682,15 +691,16 @@ describe('companies', () => {
       400,
       'city is required',
     );
-    const events = await userEvents(service.ctx.kafka, (all) =>
-      all.some(
-        (e) =>
-          e.aggregateId === company.id &&
-          e.type === CompanyUpserted.type &&
-          (e.payload as { name: string }).name === name,
-      ),
-    );
-    expect(events.filter((e) => e.aggregateId === company.id).length).toBe(2);
+    // Created, renamed (with a phone), phone cleared: one event each, in order, nothing for the refusals.
+    const mine = (all: EventEnvelope[]) => all.filter((e) => e.aggregateId === company.id);
+    const events = mine(await userEvents(service.ctx.kafka, (all) => mine(all).length >= 3));
+    expect(events.map((e) => (e.payload as { name: string; phone?: string }).phone ?? null)).toEqual([
+      null,
+      '1',
+      null,
+    ]);
+    expect((events[1]?.payload as { name: string }).name).toBe(name);
+    expect(events.every((e) => e.type === CompanyUpserted.type)).toBe(true);
   });
 
   it('deletes only a company without customers (409 while it has); its customers cannot join it after', async () => {

@@ -43,7 +43,7 @@ export interface NewUserInput {
   email: string;
   firstName?: string;
   lastName?: string;
-  phone?: string;
+  phone?: string | null;
   displayName?: string;
   ownCompany?: string;
   CompanyId?: string;
@@ -82,7 +82,7 @@ export function sendsWelcome(input: Pick<NewUserInput, 'qboId' | 'sendWelcomeEma
 export const COMPANY_REQUIRED = ['name', 'street', 'city', 'state', 'zipCode'] as const;
 
 export function companyProblem(
-  input: Partial<Record<(typeof COMPANY_REQUIRED)[number] | 'phone', string>>,
+  input: Partial<Record<(typeof COMPANY_REQUIRED)[number], string>> & { phone?: string | null },
   { partial = false } = {},
 ): string | undefined {
   for (const field of COMPANY_REQUIRED) {

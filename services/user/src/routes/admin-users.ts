@@ -80,7 +80,7 @@ const NewUserBody = Type.Object(
     firstName: Type.Optional(Text()),
     lastName: Type.Optional(Text()),
     displayName: Type.Optional(Text()),
-    phone: Type.Optional(Text(50)),
+    phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
     ownCompany: Type.Optional(Text()),
     CompanyId: Type.Optional(Type.String({ maxLength: 50 })),
     qboId: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
@@ -95,7 +95,7 @@ export const UserChangeFields = {
   firstName: Type.Optional(Text()),
   lastName: Type.Optional(Text()),
   displayName: Type.Optional(Text()),
-  phone: Type.Optional(Text(50)),
+  phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
   email: Type.Optional(EmailField),
   ownCompany: Type.Optional(Text()),
   CompanyId: Type.Optional(Type.String({ maxLength: 50 })),
@@ -105,7 +105,7 @@ export type UserChanges = {
   firstName?: string;
   lastName?: string;
   displayName?: string;
-  phone?: string;
+  phone?: string | null;
   email?: string;
   ownCompany?: string;
   CompanyId?: string;
@@ -144,6 +144,9 @@ export async function changeUser(
     if (changes[field] !== undefined && !present(changes[field])) throw badRequest(requiredMessage(field));
   }
   if (changes.email !== undefined) changes.email = normaliseEmail(changes.email);
+  // An empty phone clears it (a customer's stays required).
+  if (changes.phone === '') changes.phone = null;
+  if (changes.phone === null && target.permissions === 'customer') throw badRequest(requiredMessage('phone'));
   const companyFields = changes.CompanyId !== undefined || changes.ownCompany !== undefined;
   if (companyFields && target.permissions !== 'customer') throw badRequest(MESSAGES.customerFieldsOnly);
   if (changes.CompanyId !== undefined && !(await liveCompany(ctx, changes.CompanyId)))

@@ -62,9 +62,13 @@ const CompanyFields = {
   city: Type.Optional(Text()),
   state: Type.Optional(Text(100)),
   zipCode: Type.Optional(Text(20)),
-  phone: Type.Optional(Text(50)),
+  // Optional: empty or null clears it.
+  phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
 };
-type CompanyInput = Partial<Record<keyof typeof CompanyFields, string>> & { qboId?: string };
+type CompanyInput = Partial<Record<Exclude<keyof typeof CompanyFields, 'phone'>, string>> & {
+  phone?: string | null;
+  qboId?: string;
+};
 
 /** `attributes=id,name` or repeated: the fields each row keeps (unknown names → 400). */
 export function attributesOf(raw: unknown): (typeof COMPANY_ATTRIBUTES)[number][] | undefined {
