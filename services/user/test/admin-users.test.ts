@@ -699,7 +699,7 @@ describe('companies', () => {
       '1',
       null,
     ]);
-    expect((events[1]?.payload as { name: string }).name).toBe(name);
+    expect(events.map((e) => (e.payload as { name: string }).name)[1]).toBe(name);
     expect(events.every((e) => e.type === CompanyUpserted.type)).toBe(true);
   });
 
