@@ -713,3 +713,36 @@ describe('what the stored object says decides', () => {
     expect(await objectStatus(link.imageUrl)).toBe(404);
   });
 });
+
+describe("the storefront admin client's shapes", () => {
+  it('presigns files named `name` (not `id`) and attaches the upload URL without its query string', async () => {
+    const sku = await createProduct();
+    const presigned = await call(base, `/product/${sku}/presignedUrl`, {
+      method: 'POST',
+      token: tokens.admin,
+      json: [{ type: 'image/png', name: 'front.png' }],
+    });
+    expect(presigned.status).toBe(200);
+    const [link] = presigned.body.result as { id: string; url: string; imageUrl: string }[];
+    expect(link?.id).toBe('front.png');
+    const put = await fetch(link?.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: 'png',
+    });
+    expect(put.status).toBe(200);
+    const bare = (link?.url as string).split('?')[0] as string;
+    const res = await attach(sku, [bare]);
+    expect(res.status).toBe(201);
+    expect(res.body.result[0]).toMatchObject({ url: link?.imageUrl, primary: true });
+    const nameless = await call(base, `/product/${sku}/presignedUrl`, {
+      method: 'POST',
+      token: tokens.admin,
+      json: [{ type: 'image/png' }],
+    });
+    expect([nameless.status, nameless.body.message]).toEqual([
+      400,
+      "Each file needs its name ('id' or 'name')",
+    ]);
+  });
+});

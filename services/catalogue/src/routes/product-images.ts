@@ -7,6 +7,7 @@ import {
   checkRoom,
   IMAGE_MESSAGES,
   ImageRuleError,
+  MAX_IMAGE_BYTES,
   oversized,
   PLACEHOLDER_ID,
   removeImage,
@@ -32,13 +33,13 @@ const ImageParams = Type.Object(
   { additionalProperties: false },
 );
 
+const FileName = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 255, description }));
+
 const UploadRequest = Type.Object(
   {
-    id: Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'The file as the admin picked it (its name): error messages name it',
-    }),
+    id: FileName('The file as the admin picked it (its name): error messages name it (spec §7 calls it id)'),
+    name: FileName('The same as `id` (either one)'),
     category: Type.Optional(
       Type.String({ maxLength: 200, description: "The product's category (not used)" }),
     ),
@@ -51,8 +52,11 @@ const UploadRequest = Type.Object(
   { additionalProperties: false },
 );
 
+/** Spec §7 names the file `id`; a client may call it `name`. */
+const FILE_NAME_REQUIRED = "Each file needs its name ('id' or 'name')";
+
 const UploadAnswer = Type.Object({
-  id: Type.String({ description: 'The file as sent' }),
+  id: Type.String({ description: 'The file name as sent (id or name)' }),
   url: Type.String({ description: 'PUT the file here with header Content-Type: <type> (no Authorization)' }),
   imageUrl: Type.String({
     description: 'Where the file will be served; send it (or url) to POST /product/{id}/image',
@@ -117,8 +121,11 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
     },
     async (request) => {
       const sku = request.params.id;
-      const files = request.body;
-      for (const f of files) if (!UPLOAD_TYPES[f.type]) throw badRequest(IMAGE_MESSAGES.notImage(f.type));
+      const files = request.body.map((f) => ({ ...f, fileName: f.name ?? f.id }));
+      for (const f of files) {
+        if (!f.fileName) throw badRequest(FILE_NAME_REQUIRED);
+        if (!UPLOAD_TYPES[f.type]) throw badRequest(IMAGE_MESSAGES.notImage(f.type));
+      }
       const product = await findProduct(ctx, sku);
       try {
         checkRoom(product.images, files.length);
@@ -131,9 +138,10 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       for (const f of files) {
         const key = ctx.images.key(sku, 'uploads', `${randomUUID()}.${UPLOAD_TYPES[f.type]}`);
         const url = await ctx.images.presignPut(key, f.type, expiresIn);
-        await ctx.uploads.create({ _id: key, sku, type: f.type, fileName: f.id, state: 'pending' });
+        const fileName = f.fileName as string;
+        await ctx.uploads.create({ _id: key, sku, type: f.type, fileName, state: 'pending' });
         await scheduleUploadCleanup(ctx.imageQueue, key, ctx.config.UPLOAD_CLEANUP_AFTER_S);
-        result.push({ id: f.id, url, imageUrl: ctx.images.publicUrl(key), type: f.type, expiresAt });
+        result.push({ id: fileName, url, imageUrl: ctx.images.publicUrl(key), type: f.type, expiresAt });
       }
       return { result };
     },
@@ -197,11 +205,11 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
         const missing = files.find((f) => !f.head);
         if (missing) throw badRequest(IMAGE_MESSAGES.notUploaded(missing.upload.fileName));
         // The stored object decides, whatever the browser claimed: too large, or not the signed type.
-        const tooLarge = oversized(
-          files.map((f) => ({ name: f.upload.fileName, bytes: f.head?.bytes ?? 0 })),
-        );
+        const sized = files.map((f) => ({ name: f.upload.fileName, bytes: f.head?.bytes ?? 0, f }));
+        const tooLarge = oversized(sized);
+        const large = sized.filter((s) => s.bytes >= MAX_IMAGE_BYTES).map((s) => s.f);
         const wrongType = files.filter((f) => f.head?.type !== f.upload.type);
-        const refused = files.filter((f) => tooLarge.includes(f.upload.fileName) || wrongType.includes(f));
+        const refused = files.filter((f) => large.includes(f) || wrongType.includes(f));
         if (refused.length > 0) {
           const gone = refused.map((f) => f.key);
           await ctx.images.deleteKeys(gone);
