@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { CatalogueContext } from '@decor/catalogue';
 import { DEMO_PRODUCTS } from '@decor/catalogue';
 import { type Customer, signedIn, startStorefrontStack } from '@decor/gateway/testing';
+import { testEndpoints } from '@decor/infra';
 import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/infra/tools';
 import type { StartedService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
@@ -32,7 +34,7 @@ export interface RunningProduct {
  */
 export async function startProduct(log: (line: string) => void = () => {}): Promise<RunningProduct> {
   await buildAll(log);
-  const stack = await startStorefrontStack({ gatewayEnv: { FRONTENDS_DIR } });
+  const stack = await startStorefrontStack({ gatewayEnv: gatewayEnv() });
   await waitForDemoCatalogue(stack);
   return {
     url: stack.gatewayUrl,
@@ -52,6 +54,8 @@ export interface RunningQuickBooksProduct {
   url: string;
   api: string;
   user: QuickBooksStack['user'];
+  /** The catalogue, for journeys that seed products (saveProduct of @decor/catalogue). */
+  catalogue: StartedService<CatalogueContext>;
   accountingSync: QuickBooksStack['accountingSync'];
   stop(): Promise<void>;
 }
@@ -64,15 +68,22 @@ export async function startProductWithQuickBooks(
   log: (line: string) => void = () => {},
 ): Promise<RunningQuickBooksProduct> {
   await buildAll(log);
-  const stack = await startQuickBooksStack({ gatewayEnv: { FRONTENDS_DIR } });
+  const stack = await startQuickBooksStack({ gatewayEnv: gatewayEnv() });
   await waitForDemoCatalogue(stack);
   return {
     url: stack.gatewayUrl,
     api: `${stack.gatewayUrl}/api`,
     user: stack.user,
+    catalogue: stack.catalogue,
     accountingSync: stack.accountingSync,
     stop: () => stack.stop(),
   };
+}
+
+/** The gateway serves the built frontends; its Content-Security-Policy allows this run's image host. */
+function gatewayEnv(): Record<string, string> {
+  const { s3 } = testEndpoints();
+  return { FRONTENDS_DIR, S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}` };
 }
 
 async function buildAll(log: (line: string) => void): Promise<void> {

@@ -2,7 +2,7 @@ import type { AccountingSyncContext } from '@decor/accounting-sync';
 import { accountingSyncService, loadAccountingSyncConfig } from '@decor/accounting-sync';
 import type { CartContext } from '@decor/cart';
 import { cartService, loadCartConfig } from '@decor/cart';
-import { catalogueService, loadCatalogueConfig } from '@decor/catalogue';
+import { type CatalogueContext, catalogueService, loadCatalogueConfig } from '@decor/catalogue';
 import { catalogueEnv } from '@decor/catalogue/testing';
 import { buildGateway, loadGatewayConfig } from '@decor/gateway';
 import { JWT_SECRET } from '@decor/gateway/testing';
@@ -29,6 +29,8 @@ export interface QuickBooksStack {
   gatewayUrl: string;
   user: StartedService<UserContext>;
   cart: StartedService<CartContext>;
+  /** The catalogue, for journeys that seed products as its routes write them (saveProduct). */
+  catalogue: StartedService<CatalogueContext>;
   accountingSync: StartedService<AccountingSyncContext>;
   stop(): Promise<void>;
 }
@@ -123,6 +125,7 @@ export async function startQuickBooksStack(
       gatewayUrl,
       user,
       cart,
+      catalogue,
       accountingSync,
       stop: async () => {
         await gateway.close();

@@ -54,7 +54,8 @@ export function AddToCart({ product, compact = false }: { product: Product; comp
         />
         <Button
           type="primary"
-          icon={<ShoppingCartOutlined />}
+          // The icon is decoration: without aria-hidden its 'shopping-cart' label would lead the name.
+          icon={<ShoppingCartOutlined aria-hidden />}
           onClick={add}
           loading={isLoading}
           disabled={stock < 1}
