@@ -7,8 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { aCompany, aUser, FakeBackend, LOAD, renderAdmin, staffUser } from './users-support';
 
 // antd forms and tables in jsdom are slow on a busy 2-core machine.
-configure({ asyncUtilTimeout: 15_000 });
-jest.setTimeout(90_000);
+configure({ asyncUtilTimeout: 30_000 });
+jest.setTimeout(120_000);
 
 const backend = new FakeBackend();
 beforeAll(() => backend.start());

@@ -9,8 +9,8 @@ import type { QboCompany, QboCustomer } from '../src/features/users/api/types';
 import { aCompany, FakeBackend, LOAD, renderAdmin } from './users-support';
 
 // antd forms and tables in jsdom are slow on a busy 2-core machine.
-configure({ asyncUtilTimeout: 15_000 });
-jest.setTimeout(90_000);
+configure({ asyncUtilTimeout: 30_000 });
+jest.setTimeout(120_000);
 
 const backend = new FakeBackend();
 beforeAll(() => backend.start());

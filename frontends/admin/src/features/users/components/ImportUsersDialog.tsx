@@ -2,7 +2,7 @@ import { QboSessionBanner } from '@decor/web-core';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Checkbox } from '@decor/web-core/ui-data';
 import { Modal, Typography } from '@decor/web-core/ui-forms';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { NewCompany, NewUser, QboCompany, QboCustomer } from '../api/types';
 import { useCreateCompanyMutation, useCreateUserMutation, useGetQboUsersQuery } from '../api/users-api';
 import { errorText, isQboExpired, USERS_TEXTS } from '../texts';
@@ -61,6 +61,9 @@ export function importedCustomerBody(customer: QboCustomer, sendWelcomeEmail: bo
   };
 }
 
+/** When to ask GET /qbo/users again after an import (what is on the site now, and its customers' parents). */
+export const RELIST_AFTER_MS = 2000;
+
 function Entry({
   id,
   label,
@@ -108,6 +111,9 @@ function ImportBody({ onClose }: { onClose: () => void }) {
   const [failures, setFailures] = useState<string[]>([]);
   const [added, setAdded] = useState(false);
   const [sendWelcome, setSendWelcome] = useState(false);
+  // QuickBooks' side learns the new site records from their events a moment later: ask again then.
+  const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(later.current), []);
 
   const companies = listing.data?.companies ?? [];
   const customers = listing.data?.customers ?? [];
@@ -149,6 +155,8 @@ function ImportBody({ onClose }: { onClose: () => void }) {
     setAdded(problems.length === 0);
     setTicked(new Set());
     void listing.refetch();
+    clearTimeout(later.current);
+    later.current = setTimeout(() => void listing.refetch(), RELIST_AFTER_MS);
   };
 
   if (listing.isLoading) {
