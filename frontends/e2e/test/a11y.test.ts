@@ -1,0 +1,211 @@
+/**
+ * Accessibility and the Content-Security-Policy in a real Chromium against the whole product (issue 10):
+ * the product loads and works under the gateway's CSP with not one violation reported (pages, remotes,
+ * images from the S3 host, the API), the shell's HTML has no inline script; dialogs keep the focus
+ * (antd's login Modal, the gallery's image viewer); buttons are named by their visible text (the
+ * product page's 'Add To Cart'). Every screen is also checked with axe by the support helpers.
+ */
+import { call } from '@decor/kit/testing';
+import type { Locator, Page } from 'playwright-core';
+import { expectAccessible } from './support/a11y';
+import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { type RunningProduct, startProduct } from './support/product';
+import { pathOf, signIn, signInFully, until, visible } from './support/ui';
+
+let product: RunningProduct;
+let chromium: RunningBrowser;
+const pageErrors: string[][] = [];
+
+const CUSTOMER = { email: 'customer@decor.example', password: 'demo1234', displayName: 'Casey Morgan' };
+
+beforeAll(async () => {
+  product = await startProduct((line) => process.stderr.write(`${line}\n`));
+  chromium = await launchBrowser(product.url);
+}, 240_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await product?.stop();
+});
+
+afterEach(() => {
+  const errors = pageErrors.splice(0).flat();
+  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
+});
+
+/** A page whose documents report every CSP violation to `window.__cspViolations` (before any script runs). */
+async function open(): Promise<{ page: Page; errors: string[] }> {
+  const { page, context, errors } = await chromium.newPage();
+  pageErrors.push(errors);
+  await context.addInitScript(() => {
+    const w = window as unknown as { __cspViolations: string[] };
+    w.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
+    });
+  });
+  return { page, errors };
+}
+
+const violations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? null);
+
+it('the product loads and works under its Content-Security-Policy, with no violation reported', async () => {
+  // The HTML: the policy on it, and no inline script for it to forbid.
+  const home = await fetch(`${product.url}/`, { headers: { accept: 'text/html' } });
+  const policy = home.headers.get('content-security-policy') ?? '';
+  expect(policy).toContain("script-src 'self'");
+  expect(policy).not.toMatch(/script-src[^;]*(unsafe-inline|unsafe-eval)/);
+  const html = await home.text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [, attributes, body] of scripts) {
+    expect(attributes).toMatch(/\bsrc=/);
+    expect(body?.trim()).toBe('');
+  }
+  expect(html).not.toMatch(/\son[a-z]+=/i);
+
+  const { page, errors } = await open();
+  const blocked: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content[- ]Security[- ]Policy/i.test(msg.text())) blocked.push(msg.text());
+  });
+  // Home (the remotes load), the gallery, a product list with its photos from the image host.
+  await page.goto('/');
+  await visible(page.getByRole('navigation', { name: 'Main' }));
+  await page.goto('/gallery');
+  await visible(page.getByRole('button', { name: /^Open / }).first());
+  await page.goto('/inventory/BARS/Bar%20Front');
+  const photo = page.getByRole('main').locator('img').first();
+  await visible(photo);
+  // Photos really loaded from the S3 host (img-src allows it).
+  await until(
+    () =>
+      photo.evaluate(
+        (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+      ),
+    true,
+    'a product photo loaded',
+  );
+  expect(new URL((await photo.getAttribute('src')) ?? '', product.url).origin).not.toBe(
+    new URL(product.url).origin,
+  );
+
+  // Signed in, the API works (connect-src): add to the cart, see the cart and the orders.
+  await signInFully(page, CUSTOMER);
+  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to the cart$/, disabled: false });
+  await add.first().click();
+  await visible(page.getByText('Success!', { exact: true }).first());
+  await page.getByRole('button', { name: /^Cart total / }).click();
+  await until(async () => pathOf(page), '/checkout/cart', 'the cart page');
+  await visible(page.getByRole('heading', { level: 1, name: 'Your cart' }));
+  await page.goto('/orders');
+  await visible(page.getByRole('main'));
+  await screenshot(page, 'h1-under-csp');
+
+  expect(await violations(page)).toEqual([]);
+  expect(blocked).toEqual([]);
+  expect(errors.filter((e) => /Content[- ]Security[- ]Policy|Refused to/i.test(e))).toEqual([]);
+});
+
+it('the CSP is enforced: an inline script put into the page is refused and reported', async () => {
+  // The check above could not fail if the browser ignored the policy: an injected inline script is
+  // refused here, and the violation listener sees it.
+  const { page } = await open();
+  await page.goto('/');
+  await visible(page.getByRole('navigation', { name: 'Main' }));
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__inlineRan = true';
+    document.body.appendChild(s);
+  });
+  await until(async () => ((await violations(page)) ?? []).length > 0, true, 'the violation reported');
+  expect(
+    await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan ?? false),
+  ).toBe(false);
+  expect((await violations(page))?.[0]).toMatch(/^script-src/);
+});
+
+/**
+ * Presses `key` `times` times: the focus never lands on the page behind `dialog`. Leaving the document
+ * for the browser's own controls when stepping past the dialog's last control (antd's Modal: its trap
+ * acts on focus coming back into the page) is allowed, for one press: the next one is inside again.
+ */
+async function focusStaysIn(page: Page, dialog: Locator, key: string, times: number): Promise<string[]> {
+  const visited: string[] = [];
+  for (let i = 0; i < times; i++) {
+    await page.keyboard.press(key);
+    const where = await dialog.evaluate((el) => {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === document.documentElement) return 'browser';
+      if (!el.contains(active))
+        return `OUTSIDE ${active.tagName.toLowerCase()}:${active.textContent?.trim().slice(0, 40)}`;
+      return `${active.tagName.toLowerCase()}:${active.getAttribute('aria-label') ?? active.textContent?.trim() ?? ''}`;
+    });
+    const before = visited.join(', ');
+    if (where.startsWith('OUTSIDE'))
+      throw new Error(`${key} #${i + 1} focused the page behind the dialog (${where}) after ${before}`);
+    if (where === 'browser' && visited.at(-1) === 'browser')
+      throw new Error(`${key} #${i + 1}: the focus did not come back into the dialog after ${before}`);
+    visited.push(where);
+  }
+  return visited;
+}
+
+it('dialogs keep the focus: Tab and Shift+Tab cycle inside the login modal and the image viewer', async () => {
+  const { page } = await open();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  const modal = page.getByRole('dialog', { name: 'Welcome' });
+  await visible(modal.getByLabel('Email'));
+  await expectAccessible(page, 'the login modal');
+  // More presses than the modal has controls: the focus comes round again.
+  const forward = await focusStaysIn(page, modal, 'Tab', 12);
+  // Round and round: the first control inside is reached again.
+  const inside = forward.filter((w) => w !== 'browser');
+  expect(new Set(inside).size).toBeLessThan(inside.length);
+  expect(inside).toContain('button:Login');
+  await focusStaysIn(page, modal, 'Shift+Tab', 12);
+  await page.keyboard.press('Escape');
+  await modal.waitFor({ state: 'hidden' });
+
+  await page.goto('/gallery');
+  await page
+    .getByRole('button', { name: /^Open / })
+    .first()
+    .click();
+  const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+  await until(() => viewer.getByRole('button', { name: 'Next image' }).isEnabled(), true, 'the photo loaded');
+  await expectAccessible(page, 'the image viewer');
+  const cycle = await focusStaysIn(page, viewer, 'Tab', 5);
+  expect(cycle).toContain('button:Close');
+  expect(cycle).toContain('button:Next image');
+  await focusStaysIn(page, viewer, 'Shift+Tab', 5);
+  await page.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+});
+
+it("buttons are named by their visible text: the product page's Add To Cart, a card's Add", async () => {
+  const { page } = await open();
+  const [first] = (
+    await call(product.api, '/product?category=BARS&subcategory=Bar%20Front&gt=quantity:0&limit=1')
+  ).body.result as { id: string; name: string }[];
+  if (!first) throw new Error('no demo Bar Front');
+  await page.goto('/inventory/BARS/Bar%20Front');
+  await signIn(page, CUSTOMER);
+  await page.getByRole('dialog', { name: 'Welcome' }).waitFor({ state: 'hidden' });
+  const card = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 2, name: first.name, exact: true }) });
+  // A card's button shows 'Add' and is named 'Add {product} to the cart' (its visible text first).
+  const cardButton = card.getByRole('button', { name: `Add ${first.name} to the cart`, exact: true });
+  await visible(cardButton);
+  expect((await cardButton.textContent())?.trim()).toBe('Add');
+  await card.getByRole('button', { name: 'More Info' }).click();
+  await visible(page.getByRole('heading', { level: 1, name: first.name }));
+  // The product page's button: what it shows is its name.
+  const button = page.getByRole('main').getByRole('button', { name: 'Add To Cart', exact: true });
+  await visible(button);
+  expect((await button.textContent())?.trim()).toBe('Add To Cart');
+  await expectAccessible(page, 'the product page signed in');
+});
