@@ -204,6 +204,22 @@ describe('the import dialog', () => {
     // The listing is asked again (what is on the site now), and nothing stays ticked.
     await waitFor(() => expect(backend.calls('GET', '/qbo/users')).toHaveLength(2));
     expect(d.getByRole('button', { name: 'Import' })).toBeDisabled();
+    // …and once more a moment later, when QuickBooks' side has learnt the new records: the company's
+    // customers (parent now on the site) become selectable without reopening the dialog.
+    backend.qboUsers = {
+      companies: backend.qboUsers.companies.map((c) =>
+        c.qboId === '2'
+          ? { ...c, onSite: true, siteId: 'c100', selectable: false, reason: 'Already on the site' }
+          : c,
+      ),
+      customers: backend.qboUsers.customers.map((c) =>
+        c.qboId === '10'
+          ? { ...c, parentOnSite: true, parentSiteId: 'c100', selectable: true, reason: null }
+          : c,
+      ),
+    };
+    await waitFor(() => expect(d.getByRole('checkbox', { name: /^Nia Park/ })).toBeEnabled());
+    expect(backend.calls('GET', '/qbo/users')).toHaveLength(3);
   });
 
   it('sends the welcome e-mail only when asked', async () => {
