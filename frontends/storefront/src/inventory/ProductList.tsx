@@ -1,10 +1,14 @@
 import { isCustomer, isStaff, type Product, useAppSelector, useGetProductsQuery } from '@decor/web-core';
 import { useNavigate, useParams } from '@decor/web-core/router';
-import { Alert, Button, Empty, PlusOutlined, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Empty, Spin } from '@decor/web-core/ui';
+import { lazy, Suspense } from 'react';
 import { TEXTS } from '../texts';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
+
+/** Staff's Add Product dialog: its own chunk, never downloaded by customers or visitors. */
+const AddProduct = lazy(() => import('./admin/AddProduct'));
 
 export const productPath = (p: Pick<Product, 'id'>, category: string, subcategory: string) =>
   `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}/${encodeURIComponent(p.id)}`;
@@ -31,9 +35,9 @@ export function ProductList() {
         </span>
       </h1>
       {isStaff(permissions) ? (
-        <Button icon={<PlusOutlined />} style={{ marginBottom: 16 }}>
-          Add Product
-        </Button>
+        <Suspense fallback={null}>
+          <AddProduct category={category} subcategory={subcategory} />
+        </Suspense>
       ) : null}
       {isError ? <Alert type="error" showIcon title={TEXTS.productsError} /> : null}
       {isFetching && !data ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}

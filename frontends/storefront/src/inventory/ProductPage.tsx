@@ -7,22 +7,16 @@ import {
   withMain,
 } from '@decor/web-core';
 import { Link, useParams } from '@decor/web-core/router';
-import {
-  Alert,
-  ArrowLeftOutlined,
-  Button,
-  DeleteOutlined,
-  EditOutlined,
-  Empty,
-  Flex,
-  Spin,
-} from '@decor/web-core/ui';
-import { useState } from 'react';
+import { Alert, ArrowLeftOutlined, Empty, Flex, Spin } from '@decor/web-core/ui';
+import { lazy, Suspense, useState } from 'react';
 import { TEXTS } from '../texts';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
 import { inventoryPath } from './SideNav';
+
+/** Staff's edit and delete icons with their dialogs: their own chunk, never downloaded by customers. */
+const ProductAdminActions = lazy(() => import('./admin/ProductAdminActions'));
 
 /** /inventory/{category}/{subcategory}/{productId} (spec §2). */
 export function ProductPage() {
@@ -107,10 +101,9 @@ export function ProductPage() {
           <Flex justify="space-between" align="start" gap={8}>
             <h1 style={{ marginTop: 0 }}>{product.name}</h1>
             {isStaff(permissions) ? (
-              <Flex gap={4}>
-                <Button icon={<EditOutlined />} aria-label={`Edit ${product.name}`} />
-                <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${product.name}`} />
-              </Flex>
+              <Suspense fallback={null}>
+                <ProductAdminActions product={product} category={category} subcategory={subcategory} />
+              </Suspense>
             ) : null}
           </Flex>
           {signedIn ? (

@@ -1,0 +1,114 @@
+/**
+ * The staff's product, category and image calls (spec orders §7 "Products and images"), joined onto
+ * web-core's RTK Query api (one cache, one axios client). Every change invalidates the products it
+ * touches, so the inventory list and the product page refetch.
+ */
+import { api, type Product, type ProductImage } from '@decor/web-core';
+
+/** What the product form sends (POST /product; PUT /product/{id} without the id). */
+export interface ProductInput {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  subcategory: string;
+  price: number;
+  quantity: number;
+}
+
+export interface CategoryInput {
+  name: string;
+  isSubCategory: boolean;
+  /** The parent category's Id (a subcategory only). */
+  parent?: string;
+}
+
+/** One file to upload: the name the admin picked it under, and its content type. */
+export interface PresignRequest {
+  id: string;
+  type: string;
+}
+
+export interface PresignedUpload {
+  id: string;
+  /** Where the browser PUTs the file (no Authorization; the signed content type). */
+  url: string;
+  /** Where the file will be served from: what is attached afterwards. */
+  imageUrl: string;
+}
+
+const productTags = (id: string) => [
+  { type: 'Product' as const, id },
+  { type: 'Product' as const, id: 'LIST' },
+  { type: 'ProductImages' as const, id },
+];
+
+const productAdminApi = api.enhanceEndpoints({ addTagTypes: ['ProductImages'] }).injectEndpoints({
+  endpoints: (build) => ({
+    createProduct: build.mutation<Product, ProductInput>({
+      query: (body) => ({ url: '/product', method: 'POST', data: body }),
+      transformResponse: (answer: { result: Product }) => answer.result,
+      invalidatesTags: (_p, _e, { id }) => productTags(id),
+    }),
+    updateProduct: build.mutation<Product, ProductInput>({
+      query: ({ id, ...body }) => ({ url: `/product/${encodeURIComponent(id)}`, method: 'PUT', data: body }),
+      transformResponse: (answer: { result: Product }) => answer.result,
+      invalidatesTags: (_p, _e, { id }) => productTags(id),
+    }),
+    deleteProduct: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/product/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => productTags(id),
+    }),
+    createCategory: build.mutation<unknown, CategoryInput>({
+      query: (body) => ({ url: '/categories', method: 'POST', data: body }),
+    }),
+    getProductImages: build.query<ProductImage[], string>({
+      query: (id) => ({ url: `/product/${encodeURIComponent(id)}/image` }),
+      transformResponse: (answer: { result: ProductImage[] }) => answer.result,
+      providesTags: (_i, _e, id) => [{ type: 'ProductImages', id }],
+    }),
+    presignImages: build.mutation<PresignedUpload[], { id: string; files: PresignRequest[] }>({
+      query: ({ id, files }) => ({
+        url: `/product/${encodeURIComponent(id)}/presignedUrl`,
+        method: 'POST',
+        data: files,
+      }),
+      transformResponse: (answer: { result: PresignedUpload[] }) => answer.result,
+    }),
+    attachImages: build.mutation<unknown, { id: string; urls: string[] }>({
+      query: ({ id, urls }) => ({
+        url: `/product/${encodeURIComponent(id)}/image`,
+        method: 'POST',
+        data: urls,
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+    setPrimaryImage: build.mutation<unknown, { id: string; imageId: string }>({
+      query: ({ id, imageId }) => ({
+        url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
+        method: 'PUT',
+        data: { primary: true },
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+    deleteImage: build.mutation<unknown, { id: string; imageId: string }>({
+      query: ({ id, imageId }) => ({
+        url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+  }),
+});
+
+export const {
+  useCreateProductMutation,
+  useUpdateProductMutation,
+  useDeleteProductMutation,
+  useCreateCategoryMutation,
+  useGetProductImagesQuery,
+  usePresignImagesMutation,
+  useAttachImagesMutation,
+  useSetPrimaryImageMutation,
+  useDeleteImageMutation,
+} = productAdminApi;
