@@ -34,6 +34,7 @@ export function userService(config: UserConfig): ServiceDefinition<UserConfig, U
       { name: 'accounting', topics: ['accounting'], handlers: accountingEventHandlers(ctx) },
     ],
     routes: registerRoutes,
+    closers: (ctx) => [{ name: 'roster invalidation', close: () => ctx.rosterInvalidation.stop() }],
     onReady: async (ctx) => {
       await backfillSearchKeys(ctx);
       await seedDemoUsers(ctx);

@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 
 export const userConfigSchema = serviceConfigSchema({
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4101 }),
+  /** How long the staff lists' in-memory roster may live without a user event (0: always ask Mongo). */
+  USER_ROSTER_TTL_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 60_000 }),
   MONGO_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'user' }),
   /** Demo accounts created on first start with an empty database (never in production). */
   DEMO_PASSWORD: Type.String({ minLength: 3, default: 'demo1234' }),

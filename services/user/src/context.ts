@@ -1,4 +1,13 @@
-import { type BaseContext, hasRole, qboAuthorizeUrl, signConnectState } from '@decor/kit';
+import { WelcomeEmailRequested } from '@decor/contracts';
+import {
+  type BaseContext,
+  type BroadcastInvalidation,
+  hasRole,
+  type KitLogger,
+  qboAuthorizeUrl,
+  signConnectState,
+  startBroadcastInvalidation,
+} from '@decor/kit';
 import type { UserConfig } from './config';
 import {
   ACCOUNTING_CONNECTION_ID,
@@ -8,6 +17,7 @@ import {
 import { type ActiveCartModel, activeCartModel } from './store/active-cart-model';
 import { type CompanyModel, companyModel } from './store/company-model';
 import { type User, type UserModel, userModel } from './store/user-model';
+import { UserRoster } from './store/user-roster';
 
 export interface UserContext extends BaseContext<UserConfig> {
   users: UserModel;
@@ -16,6 +26,9 @@ export interface UserContext extends BaseContext<UserConfig> {
   activeCarts: ActiveCartModel;
   /** Whether the company is connected to QuickBooks, from accounting-sync's events. */
   accountingConnection: AccountingConnectionModel;
+  /** The staff lists' in-memory index of every live user (store/user-roster.ts says why). */
+  roster: UserRoster;
+  rosterInvalidation: BroadcastInvalidation;
   /**
    * Staff get the QuickBooks authorize URL at sign-in while the company is not connected (spec:
    * 'Re-directing to Quickbooks...'), with a state bound to them that accounting-sync accepts once.
@@ -25,9 +38,30 @@ export interface UserContext extends BaseContext<UserConfig> {
 
 export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
   const accountingConnection = accountingConnectionModel(base.connection);
+  const users = userModel(base.connection);
+  const roster = new UserRoster(users, base.config.USER_ROSTER_TTL_MS);
   return {
     ...base,
-    users: userModel(base.connection),
+    users,
+    roster,
+    // Every write with events passes here: this process's own lists see it at once.
+    eventsWritten() {
+      roster.invalidate();
+      base.eventsWritten();
+    },
+    async eventsPublished() {
+      roster.invalidate();
+      await base.eventsPublished();
+    },
+    // Other processes' writes arrive as user events.
+    rosterInvalidation: startBroadcastInvalidation({
+      name: base.name,
+      kafka: base.kafka,
+      topic: base.topic('user'),
+      logger: base.log as KitLogger,
+      ignore: (type) => type === WelcomeEmailRequested.type,
+      onInvalidate: () => roster.invalidate(),
+    }),
     companies: companyModel(base.connection),
     activeCarts: activeCartModel(base.connection),
     accountingConnection,

@@ -253,7 +253,16 @@ export async function adminUserRoutes(app: ServiceApp, ctx: UserContext): Promis
       },
     },
     async (request, reply) => {
-      const { filter, sort, skip, limit } = listFilter(request.query as Record<string, unknown>, USER_LIST);
+      const list = listFilter(request.query as Record<string, unknown>, USER_LIST);
+      const page = await ctx.roster.page(list);
+      if (page) {
+        // Only the page's rows are read; one deleted since the roster was made is left out.
+        const rows = await ctx.users.find({ _id: { $in: page.ids }, deletedAt: null }).lean<User[]>();
+        const byId = new Map(rows.map((u) => [u._id.toString(), u]));
+        const items = page.ids.flatMap((id) => byId.get(id) ?? []);
+        return sendList(reply, items.map(publicUser), page.total);
+      }
+      const { filter, sort, skip, limit } = list;
       const [items, total] = await Promise.all([
         ctx.users.find(filter).sort(sort).skip(skip).limit(limit).lean<User[]>(),
         ctx.users.countDocuments(filter),

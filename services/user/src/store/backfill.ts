@@ -8,7 +8,7 @@ import { derivedKeys } from './user-model';
  * a no-op once every record has its keys.
  */
 export async function backfillSearchKeys(
-  ctx: Pick<UserContext, 'users' | 'companies' | 'log'>,
+  ctx: Pick<UserContext, 'users' | 'companies' | 'log' | 'roster'>,
 ): Promise<void> {
   let count = 0;
   for await (const user of ctx.users
@@ -25,5 +25,7 @@ export async function backfillSearchKeys(
     await ctx.companies.updateOne({ _id: company._id }, { $set: companyKeys(company) });
     count += 1;
   }
-  if (count > 0) ctx.log.info({ count }, 'search keys added to older users and companies');
+  if (count === 0) return;
+  ctx.roster.invalidate();
+  ctx.log.info({ count }, 'search keys added to older users and companies');
 }
