@@ -15,8 +15,8 @@ export interface A11yViolation {
 
 /**
  * Runs axe-core (every rule axe runs by default: WCAG 2.x A/AA and best practices, plus the name
- * containing the visible label) on the page as it is now and returns its serious and critical violations. `exclude` takes CSS selectors of parts that are
- * not the product's (none today).
+ * containing the visible label) on the page as it is now and returns its serious and critical
+ * violations. `exclude` takes CSS selectors of parts that are not the product's (none today).
  */
 export async function axeViolations(page: Page, { exclude = [] as string[] } = {}): Promise<A11yViolation[]> {
   // Legacy mode: one axe.run in the page (the product has no iframes), no extra page per check.
