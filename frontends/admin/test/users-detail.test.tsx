@@ -225,6 +225,28 @@ describe("a company's page", () => {
     expect(await screen.findByRole('heading', { name: 'Evergreen Events' })).toBeInTheDocument();
   });
 
+  it("deletes a company after confirming; while it has customers the server's refusal is shown", async () => {
+    renderAdmin('/admin/company/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }, LOAD));
+    let modal = await screen.findByRole('dialog');
+    expect(within(modal).getByText('Delete company')).toBeInTheDocument();
+    expect(within(modal).getByText('Delete Evergreen Weddings? This cannot be undone.')).toBeInTheDocument();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Delete' }));
+    expect(
+      await screen.findByText('This company still has customers. Move or delete them first.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/admin/company/c1');
+
+    backend.users = [];
+    backend.routes();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    modal = await screen.findByRole('dialog');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/admin\/users$/));
+    expect(backend.calls('DELETE', '/company/c1')).toHaveLength(2);
+    expect(backend.companies).toEqual([]);
+  });
+
   it("says 'An error occurred while loading your customers' when they do not load", async () => {
     backend.overrides.set('GET /user', () => ({ status: 500, body: { message: 'boom' } }));
     renderAdmin('/admin/company/c1');

@@ -198,6 +198,17 @@ export class FakeBackend {
         Object.assign(company, changes, changes.name ? { displayName: changes.name } : {});
         return { body: { result: company } };
       });
+      this.reply(`DELETE /company/${company.id}`, () => {
+        if (this.users.some((u) => u.CompanyId === company.id)) {
+          return {
+            status: 409,
+            body: { message: 'This company still has customers. Move or delete them first.' },
+          };
+        }
+        this.companies = this.companies.filter((c) => c !== company);
+        this.routes();
+        return { body: { result: { id: company.id, message: 'Company deleted' } } };
+      });
     }
   }
 

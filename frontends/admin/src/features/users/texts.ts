@@ -68,6 +68,7 @@ export const USERS_TEXTS = {
   cancel: 'Cancel',
   resendWelcome: 'Resend welcome email',
   deleteTitle: 'Delete user',
+  deleteCompanyTitle: 'Delete company',
   deleteQuestion: (name: string) => `Delete ${name}? This cannot be undone.`,
   welcomeSent: 'The welcome email has been sent',
   edit: 'Edit',

@@ -139,6 +139,13 @@ export const usersApi = withTags.injectEndpoints({
       ],
     }),
     /** POST /send/welcomeEmail: the server's words on success (else null). */
+    deleteCompany: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/company/${enc(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [
+        { type: 'Company', id },
+        { type: 'CompanyList', id: 'LIST' },
+      ],
+    }),
     sendWelcomeEmail: build.mutation<string | null, string>({
       query: (email) => ({ url: '/send/welcomeEmail', method: 'POST', data: { email } }),
       transformResponse: (answer: { result?: { message?: unknown } }) =>
@@ -165,6 +172,7 @@ export const {
   useUpdateUserMutation,
   useUpdateCompanyMutation,
   useDeleteUserMutation,
+  useDeleteCompanyMutation,
   useSendWelcomeEmailMutation,
   useGetQboUsersQuery,
 } = usersApi;

@@ -1,20 +1,39 @@
-import { useParams } from '@decor/web-core/router';
+import { useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
-import { Typography } from '@decor/web-core/ui-forms';
+import { Modal, Typography } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
-import { useGetCompanyQuery } from '../api/users-api';
-import { addressOf, LABELS, USERS_TEXTS } from '../texts';
+import { useDeleteCompanyMutation, useGetCompanyQuery } from '../api/users-api';
+import { addressOf, errorText, LABELS, USERS_TEXTS } from '../texts';
 import { Details } from './Details';
 import { EditDialog } from './EditDialog';
 import { BackToUsers } from './UserDetail';
 import { UsersList } from './UsersList';
 
-/** /admin/company/{id} (spec §2 Company detail): name, display name, address, phone, and its customers. */
+/**
+ * /admin/company/{id} (spec §2 Company detail): name, display name, address, phone, and its customers;
+ * Edit, and Delete after confirming (the server refuses while customers belong to it, and says so).
+ */
 export function CompanyDetail() {
   const { id = '' } = useParams();
+  const navigate = useNavigate();
   const company = useGetCompanyQuery(id);
+  const [deleteCompany, deleting] = useDeleteCompanyMutation();
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const remove = async () => {
+    setDeleteError(null);
+    try {
+      await deleteCompany(id).unwrap();
+      setConfirming(false);
+      navigate('/admin/users', { replace: true });
+    } catch (failure) {
+      setConfirming(false);
+      setDeleteError(errorText(failure));
+    }
+  };
 
   if (company.isLoading) return <Spin aria-label="Loading" size="large" style={{ margin: 48 }} />;
   if (!company.data) {
@@ -44,8 +63,25 @@ export function CompanyDetail() {
       </Typography.Title>
       <Card
         title={USERS_TEXTS.companyDetails}
-        extra={<Button onClick={() => setEditing(true)}>{USERS_TEXTS.edit}</Button>}
+        extra={
+          <Flex gap={8}>
+            <Button onClick={() => setEditing(true)}>{USERS_TEXTS.edit}</Button>
+            <Button danger onClick={() => setConfirming(true)}>
+              {USERS_TEXTS.delete}
+            </Button>
+          </Flex>
+        }
       >
+        {deleteError ? (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            title={deleteError}
+            closable={{ onClose: () => setDeleteError(null), 'aria-label': 'Dismiss' }}
+            style={{ marginBottom: 16 }}
+          />
+        ) : null}
         <Details
           rows={[
             [LABELS.name, shown.name],
@@ -56,6 +92,17 @@ export function CompanyDetail() {
         />
       </Card>
       <EditDialog kind="company" record={shown} open={editing} onClose={() => setEditing(false)} />
+      <Modal
+        open={confirming}
+        title={USERS_TEXTS.deleteCompanyTitle}
+        okText={USERS_TEXTS.delete}
+        cancelText={USERS_TEXTS.cancel}
+        okButtonProps={{ danger: true, loading: deleting.isLoading }}
+        onCancel={() => setConfirming(false)}
+        onOk={() => void remove()}
+      >
+        <p>{USERS_TEXTS.deleteQuestion(shown.displayName || shown.name)}</p>
+      </Modal>
       <Card title={USERS_TEXTS.customers}>
         <UsersList
           kind="customer"
