@@ -170,10 +170,8 @@ it('dialogs keep the focus: Tab and Shift+Tab cycle inside the login modal and t
   await modal.waitFor({ state: 'hidden' });
 
   await page.goto('/gallery');
-  await page
-    .getByRole('button', { name: /^Open / })
-    .first()
-    .click();
+  const tile = page.getByRole('button', { name: /^Open / }).first();
+  await tile.click();
   const viewer = page.getByRole('dialog', { name: 'Image viewer' });
   await until(() => viewer.getByRole('button', { name: 'Next image' }).isEnabled(), true, 'the photo loaded');
   await expectAccessible(page, 'the image viewer');
@@ -183,6 +181,8 @@ it('dialogs keep the focus: Tab and Shift+Tab cycle inside the login modal and t
   await focusStaysIn(page, viewer, 'Shift+Tab', 5);
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
+  // The focus is back on the photo that opened it.
+  expect(await tile.evaluate((el) => el === document.activeElement)).toBe(true);
 });
 
 it("buttons are named by their visible text: the product page's Add To Cart, a card's Add", async () => {

@@ -43,12 +43,15 @@ export function Viewer({
   );
 
   useEffect(() => {
+    // Closing gives the focus back to what opened the viewer (the photo's tile).
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     window.scrollTo(0, 0);
     closeRef.current?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
       document.body.style.overflow = overflow;
+      opener?.focus({ preventScroll: true });
     };
   }, []);
 
