@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import Inventory from '../src/screens/Inventory';
+import { TEXTS } from '../src/texts';
 
 const product = (id: string, name: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -149,6 +150,35 @@ describe('inventory (spec §2)', () => {
     expect(added?.body).toMatchObject({ qty: 2 });
     await userEvent.click(screen.getByTestId('cart-badge'));
     expect(screen.getByLabelText('location')).toHaveTextContent('/checkout/cart');
+  });
+
+  it('customers: add-to-cart waits for the active cart instead of failing right after sign-in', async () => {
+    products = [product('BAR-1', 'Mirrored Bar Front', { price: 250, quantity: 4 })];
+    let answerCart = () => {};
+    const cartAnswered = new Promise<void>((resolve) => {
+      answerCart = resolve;
+    });
+    const cartRoute = server.routes.get('GET /cart');
+    server.routes.set('GET /cart', async (request) => {
+      await cartAnswered;
+      return (cartRoute as NonNullable<typeof cartRoute>)(request);
+    });
+    try {
+      const adds = () => server.requests.filter((r) => r.url === '/api/cart/cart-1/cartProduct/BAR-1').length;
+      const addsBefore = adds();
+      await renderInventory('/inventory/BARS/Bar%20Front', 'customer');
+      const add = await screen.findByRole('button', { name: 'Add Mirrored Bar Front to the cart' });
+      await userEvent.click(add);
+      expect(screen.queryByText(TEXTS.addFailure)).not.toBeInTheDocument();
+      expect(adds()).toBe(addsBefore);
+      answerCart();
+      await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$'));
+      await userEvent.click(add);
+      expect(await screen.findByText(TEXTS.addSuccess)).toBeInTheDocument();
+    } finally {
+      answerCart();
+      if (cartRoute) server.routes.set('GET /cart', cartRoute);
+    }
   });
 
   it('staff get Add Product and no cart badge', async () => {

@@ -9,7 +9,8 @@ import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
  * happens; 'Success!' or 'an error occurred', both dismissible.
  */
 export function AddToCart({ product, compact = false }: { product: Product; compact?: boolean }) {
-  const cartId = useActiveCart().cart?.id;
+  const activeCart = useActiveCart();
+  const cartId = activeCart.cart?.id;
   const stock = product.quantity ?? 0;
   const [qty, setQty] = useState<number>(1);
   const [result, setResult] = useState<'success' | 'error' | null>(null);
@@ -23,7 +24,8 @@ export function AddToCart({ product, compact = false }: { product: Product; comp
   }, [result]);
 
   const add = async () => {
-    if (!quantityAllowed(qty, stock)) return;
+    // Right after sign-in (or an order) the active cart is still on its way: the button waits for it.
+    if (!quantityAllowed(qty, stock) || activeCart.pending) return;
     if (!cartId) {
       setResult('error');
       return;
@@ -57,7 +59,7 @@ export function AddToCart({ product, compact = false }: { product: Product; comp
           // The icon is decoration: without aria-hidden its 'shopping-cart' label would lead the name.
           icon={<ShoppingCartOutlined aria-hidden />}
           onClick={add}
-          loading={isLoading}
+          loading={isLoading || activeCart.pending}
           disabled={stock < 1}
           // The accessible name starts with the visible text (a voice user says what they see): the
           // product page's button is 'Add To Cart', a list card's 'Add' is 'Add {product} to the cart'.
