@@ -184,6 +184,8 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       KAFKA_TOPIC_PREFIX: runId,
       // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+      // Its Content-Security-Policy lets pages load product images from the bucket.
+      S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
       ...(frontendsDir ? { FRONTENDS_DIR: frontendsDir } : {}),
     });
     opts.log(`services up (run id ${runId}); gateway ${gateway.url}`);

@@ -256,9 +256,10 @@ export async function adminUserRoutes(app: ServiceApp, ctx: UserContext): Promis
       const list = listFilter(request.query as Record<string, unknown>, USER_LIST);
       const page = await ctx.roster.page(list);
       if (page) {
-        // Only the page's rows are read; one deleted since the roster was made is left out.
-        const rows = await ctx.users.find({ _id: { $in: page.ids }, deletedAt: null }).lean<User[]>();
-        const byId = new Map(rows.map((u) => [u._id.toString(), u]));
+        // Only the page's rows are read, by _id alone (mongo-java-server scans every document when
+        // the query names another field too); one deleted since the roster was made is left out.
+        const rows = await ctx.users.find({ _id: { $in: page.ids } }).lean<User[]>();
+        const byId = new Map(rows.filter((u) => !u.deletedAt).map((u) => [u._id.toString(), u]));
         const items = page.ids.flatMap((id) => byId.get(id) ?? []);
         return sendList(reply, items.map(publicUser), page.total);
       }
