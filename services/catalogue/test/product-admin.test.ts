@@ -731,7 +731,7 @@ describe("the storefront admin client's shapes", () => {
       body: 'png',
     });
     expect(put.status).toBe(200);
-    const bare = (link?.url as string).split('?')[0] as string;
+    const bare = (link as { url: string }).url.split('?')[0] as string;
     const res = await attach(sku, [bare]);
     expect(res.status).toBe(201);
     expect(res.body.result[0]).toMatchObject({ url: link?.imageUrl, primary: true });

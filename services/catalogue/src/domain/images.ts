@@ -1,4 +1,12 @@
-import { MAX_IMAGES, type ProductImage } from './product';
+import {
+  IMAGE_TEXTS,
+  imageCountProblem,
+  imageSizeProblem,
+  isImageTooLarge,
+  MAX_IMAGE_BYTES,
+  remainingImageSlots,
+} from '@decor/contracts';
+import type { ProductImage } from './product';
 
 /**
  * Spec §3-§5 and §9 image rules, pure: at most 5 images per product, each stored file under 100 KB
@@ -6,7 +14,7 @@ import { MAX_IMAGES, type ProductImage } from './product';
  * placeholder image link is saved. The placeholder is an image with the id 'placeholder': it is not
  * a file of the product (it counts for nothing and is dropped when a real image arrives).
  */
-export const MAX_IMAGE_BYTES = 100_000;
+export { isImageTooLarge, MAX_IMAGE_BYTES };
 export const PLACEHOLDER_ID = 'placeholder';
 
 /** Uploads are photos; SVG (which can carry script) is only used for the generated demo pictures. */
@@ -21,17 +29,6 @@ export const UPLOAD_TYPES: Record<string, string> = {
 export const IMAGE_MESSAGES = {
   notImage: (type: string) =>
     `'${type}' is not an image type that can be uploaded (${Object.keys(UPLOAD_TYPES).join(', ')})`,
-  /** Spec §5, images added to an existing product. */
-  tooMany: (n: number, m: number) =>
-    `You attempted to upload ${n} image(s) and only ${m} more image(s) can be uploaded.`,
-  /** Spec §5, at the limit. */
-  atLimit:
-    'You have reached the max number of images for this product. To add a new image, please remove an existing image.',
-  /** Spec §5: 'Image {file} …' or 'Images {list} …'. */
-  tooLarge: (files: readonly string[]) =>
-    files.length === 1
-      ? `Image ${files[0]} has exceeded the max file size of 100kb`
-      : `Images ${files.join(', ')} have exceeded the max file size of 100kb`,
   notPresigned: (url: string) => `The image ${url} was not uploaded for this product through its upload link`,
   notUploaded: (file: string) => `The image ${file} has not been uploaded yet`,
   typeMismatch: (file: string) => `The image ${file} was not stored with the content type it was signed for`,
@@ -57,14 +54,15 @@ export function realImages<T extends ProductImage>(images: readonly T[]): T[] {
 
 /** How many more images the product may get (the admin label's number). */
 export function remainingSlots(images: readonly ProductImage[]): number {
-  return Math.max(0, MAX_IMAGES - realImages(images).length);
+  return remainingImageSlots(realImages(images).length);
 }
 
-/** 409 with the spec's sentence when `adding` more images do not fit. */
+/** 409 with the spec's sentence (@decor/contracts' image rules, as the dialogs show) when `adding` do not fit. */
 export function checkRoom(images: readonly ProductImage[], adding: number): void {
-  const room = remainingSlots(images);
-  if (adding <= room) return;
-  throw new ImageRuleError(409, room === 0 ? IMAGE_MESSAGES.atLimit : IMAGE_MESSAGES.tooMany(adding, room));
+  const existing = realImages(images).length;
+  const problem = imageCountProblem(existing, adding);
+  if (!problem) return;
+  throw new ImageRuleError(409, remainingImageSlots(existing) === 0 ? IMAGE_TEXTS.atLimit : problem);
 }
 
 /** Exactly one primary: the one marked (the first marked if several), else the first image. */
@@ -103,7 +101,7 @@ export function removeImage<T extends ProductImage>(
   return { images: rest.length === 0 ? [{ ...placeholder, primary: true }] : onePrimary(rest), removed };
 }
 
-/** Files over the limit, by the names the admin picked them under. */
-export function oversized(files: readonly { name: string; bytes: number }[]): string[] {
-  return files.filter((f) => f.bytes >= MAX_IMAGE_BYTES).map((f) => f.name);
+/** The spec's sentence naming the stored files over the limit (by the names the admin picked), if any. */
+export function oversizedProblem(files: readonly { name: string; bytes: number }[]): string | undefined {
+  return imageSizeProblem(files.map((f) => ({ name: f.name, size: f.bytes })));
 }

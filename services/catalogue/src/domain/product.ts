@@ -6,8 +6,8 @@ import { toDollars } from '@decor/contracts';
  */
 export const SKU_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 
-/** Spec §9: at most 5 images per product. */
-export const MAX_IMAGES = 5;
+/** Spec §9: at most 5 images per product (the rule shared with the staff's dialogs). */
+export { MAX_PRODUCT_IMAGES as MAX_IMAGES } from '@decor/contracts';
 
 export interface ProductImage {
   id: string;

@@ -7,8 +7,8 @@ import {
   checkRoom,
   IMAGE_MESSAGES,
   ImageRuleError,
-  MAX_IMAGE_BYTES,
-  oversized,
+  isImageTooLarge,
+  oversizedProblem,
   PLACEHOLDER_ID,
   removeImage,
   setPrimary,
@@ -206,8 +206,8 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
         if (missing) throw badRequest(IMAGE_MESSAGES.notUploaded(missing.upload.fileName));
         // The stored object decides, whatever the browser claimed: too large, or not the signed type.
         const sized = files.map((f) => ({ name: f.upload.fileName, bytes: f.head?.bytes ?? 0, f }));
-        const tooLarge = oversized(sized);
-        const large = sized.filter((s) => s.bytes >= MAX_IMAGE_BYTES).map((s) => s.f);
+        const tooLarge = oversizedProblem(sized);
+        const large = sized.filter((s) => isImageTooLarge(s.bytes)).map((s) => s.f);
         const wrongType = files.filter((f) => f.head?.type !== f.upload.type);
         const refused = files.filter((f) => large.includes(f) || wrongType.includes(f));
         if (refused.length > 0) {
@@ -215,7 +215,7 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
           await ctx.images.deleteKeys(gone);
           await ctx.uploads.deleteMany({ _id: { $in: gone } });
           claimed.splice(0, claimed.length, ...claimed.filter((k) => !gone.includes(k)));
-          if (tooLarge.length > 0) throw badRequest(IMAGE_MESSAGES.tooLarge(tooLarge));
+          if (tooLarge) throw badRequest(tooLarge);
           throw badRequest(
             IMAGE_MESSAGES.typeMismatch((wrongType[0] as (typeof files)[number]).upload.fileName),
           );
