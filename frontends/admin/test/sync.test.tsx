@@ -7,11 +7,11 @@ import {
   signedIn,
 } from '@decor/web-core';
 import { MemoryRouter, Route, Routes } from '@decor/web-core/router';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { dayjs } from '@decor/web-core/ui-data';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import BackOffice, { COMING_SOON } from '../src/BackOffice';
 import type { DeadLetter, FailedJob, QboStatus } from '../src/features/sync/api/types';
 import { formatWhen } from '../src/features/sync/texts';

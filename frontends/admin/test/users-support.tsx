@@ -4,15 +4,9 @@
  */
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
+import { type ApiServer, demoUser, type Recorded, type Reply, startApiServer } from '@decor/web-core/testing';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import {
-  type ApiServer,
-  demoUser,
-  type Recorded,
-  type Reply,
-  startApiServer,
-} from '../../core/test/support/api-server';
 import BackOffice from '../src/BackOffice';
 import type { Company, QboUsers, SiteUser } from '../src/features/users/api/types';
 

@@ -1,7 +1,7 @@
 import { http } from '@decor/web-core';
+import { type ApiServer, demoUser, type Reply, startApiServer } from '@decor/web-core/testing';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type ApiServer, demoUser, type Reply, startApiServer } from '../../core/test/support/api-server';
 import type { Order } from '../src/types';
 import { anOrder, renderOrders, staffUser } from './support';
 

@@ -1,7 +1,7 @@
 import { http } from '@decor/web-core';
+import { type ApiServer, type Recorded, startApiServer } from '@decor/web-core/testing';
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type ApiServer, type Recorded, startApiServer } from '../../core/test/support/api-server';
 import { OrdersList } from '../src/routes';
 import type { Order } from '../src/types';
 import { anOrder, installIntersectionObserver, renderElement, renderOrders, staffUser } from './support';

@@ -1,9 +1,9 @@
 import { createAppStore, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
+import { demoUser } from '@decor/web-core/testing';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { demoUser } from '../../core/test/support/api-server';
 import OrdersRoutes from '../src/routes';
 import type { Order } from '../src/types';
 

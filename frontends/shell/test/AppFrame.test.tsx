@@ -1,9 +1,9 @@
 import { createAppStore, http, QBO_TEXTS, setActiveSubCategory, setOpenedCategory } from '@decor/web-core';
 import { MemoryRouter, useNavigate } from '@decor/web-core/router';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import { AppFrame } from '../src/frame/AppFrame';
 import { loadScreen } from '../src/remotes';
 

@@ -1,7 +1,7 @@
 import { http } from '@decor/web-core';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import LoginModal, { CLOSE_AFTER_MS, externalSignIn, LOGIN_TEXTS } from '../src/frame/LoginModal';
 import { renderAt } from './support';
 

@@ -1,8 +1,8 @@
 import { createAppStore, signedIn } from '@decor/web-core';
 import { MemoryRouter } from '@decor/web-core/router';
+import { demoUser } from '@decor/web-core/testing';
 import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { demoUser } from '../../core/test/support/api-server';
 import Orders from '../src/pages/Orders';
 import { loadScreen } from '../src/remotes';
 

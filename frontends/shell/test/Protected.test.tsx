@@ -1,7 +1,7 @@
 import { CONNECTION_ERROR, createAppStore, signedIn, validateSession } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
+import { demoUser } from '@decor/web-core/testing';
 import { screen } from '@testing-library/react';
-import { demoUser } from '../../core/test/support/api-server';
 import { Protected } from '../src/frame/Protected';
 import { renderAt } from './support';
 

@@ -1,9 +1,9 @@
 import { http } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import Callback, { EXTERNAL_LOGIN_FAILED } from '../src/pages/Callback';
 import Reset, { RESET_TEXTS } from '../src/pages/Reset';
 import { renderAt } from './support';

@@ -1,7 +1,7 @@
 import { createAppStore, signedIn } from '@decor/web-core';
+import { demoUser } from '@decor/web-core/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { demoUser } from '../../core/test/support/api-server';
 import { TopBar } from '../src/frame/TopBar';
 import { renderAt } from './support';
 

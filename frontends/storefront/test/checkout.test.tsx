@@ -1,9 +1,9 @@
 import { createAppStore, http, signedIn, useActiveCart } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import { CartView, EMPTY_CART_LINK } from '../src/checkout/CartView';
 import { EventForm } from '../src/checkout/EventForm';
 import type { CheckoutState } from '../src/checkout/fields';

@@ -1,8 +1,8 @@
 import { IMAGE_TEXTS } from '@decor/contracts/rules';
 import { QBO_TEXTS } from '@decor/web-core';
+import type { ApiServer } from '@decor/web-core/testing';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ApiServer } from '../../core/test/support/api-server';
 import {
   type FakeS3,
   file,

@@ -1,7 +1,7 @@
 import { IMAGE_TEXTS } from '@decor/contracts/rules';
+import type { ApiServer } from '@decor/web-core/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ApiServer } from '../../core/test/support/api-server';
 import {
   type FakeS3,
   file,

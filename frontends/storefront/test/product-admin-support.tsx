@@ -6,9 +6,9 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { type AppStore, createAppStore, fetchCategories, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
+import { type ApiServer, demoUser, type Handler, startApiServer } from '@decor/web-core/testing';
 import { act, configure, fireEvent, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { type ApiServer, demoUser, type Handler, startApiServer } from '../../core/test/support/api-server';
 import Inventory from '../src/screens/Inventory';
 
 // antd's dialogs on jsdom are slow on a busy 2-core machine: wait up to 5 s for what should appear.

@@ -1,9 +1,9 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter } from '@decor/web-core/router';
+import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { type ApiServer, demoUser, startApiServer } from '../../core/test/support/api-server';
 import Profile from '../src/screens/Profile';
 
 describe('profile (spec §2, §5)', () => {

@@ -7,10 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { CartChanged, type EventContract, QboRecordSynced, UserCreated } from '@decor/contracts';
 import { newEvent, type RunningService, type StartedService, startService } from '@decor/kit';
 import { type Answer, call, consumerCaughtUp, eventually, serviceEnv } from '@decor/kit/testing';
+import type { OrderContext } from '@decor/order';
+import { loadOrderConfig, orderService } from '@decor/order';
 import type { Static } from '@sinclair/typebox';
-import { orderService } from '../../order/src/app';
-import { loadOrderConfig } from '../../order/src/config';
-import type { OrderContext } from '../../order/src/context';
 import {
   address,
   type CaughtMail,
