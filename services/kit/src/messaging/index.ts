@@ -44,3 +44,9 @@ export {
   outboxPlugin,
   type RelayHealth,
 } from './outbox';
+export {
+  type OwnGroupConsumer,
+  type OwnGroupConsumerOptions,
+  type PartitionOffset,
+  startOwnGroupConsumer,
+} from './own-group-consumer';
