@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { EstimateSubmitted, type EventEnvelope } from '@decor/contracts';
-import { type KitLogger, topicEndOffsets } from '@decor/kit';
-import type { Consumer, Kafka } from 'kafkajs';
+import { type KitLogger, type OwnGroupConsumer, startOwnGroupConsumer } from '@decor/kit';
+import type { Kafka } from 'kafkajs';
 
 /** What a stream tells about one order change: never the order itself (no lines, no customer). */
 export interface OrderChange {
@@ -80,12 +80,11 @@ export interface OrderFeedOptions {
 
 /**
  * The order topic as this gateway instance reads it, for the live-status streams
- * (src/order-stream.ts). It follows the kit's broadcast invalidation
- * (services/kit/src/cache/broadcast-invalidation.ts), which hands on only an event's type, so it is
- * written out here with the payload: every instance must see every event, so each reads the topic in
- * a consumer group of its own (`gateway.orders.<uuid>`, deleted on shutdown), joining at the
- * topic's end offsets noted first (nothing published after the join began is skipped), and joining
- * again on its own after a crash.
+ * (src/order-stream.ts). Every instance must see every event, so each reads the topic in a consumer
+ * group of its own (the kit's `startOwnGroupConsumer`, as the cache invalidation does:
+ * `gateway.orders.<uuid>`, deleted on shutdown), joining at the topic's end offsets noted first
+ * (nothing published after the join began is skipped), and joining again on its own after a crash.
+ * It reads only once someone streams.
  *
  * Recent events are kept in a ring (at most `bufferEvents`, none older than `bufferMs`) so a client
  * reconnecting to this instance gets exactly what it missed. Positions are `<epoch>-<seq>`: the
@@ -100,26 +99,44 @@ export class OrderFeed {
   private start = 0;
   private readonly ids = new Set<string>();
   private readonly subscribers = new Set<FeedSubscriber>();
-  private readonly groupId = `gateway.orders.${randomUUID()}`;
-  private readonly log: KitLogger;
   private readonly now: () => number;
-  private consumer: Consumer | undefined;
-  private attempt: Promise<boolean> | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private listening = false;
-  private joinedOnce = false;
-  private failures = 0;
-  private stopped = false;
+  private readonly reader: OwnGroupConsumer;
   /** Events read (for tests and the bench). */
   received = 0;
 
   constructor(private readonly opts: OrderFeedOptions) {
-    this.log = opts.logger.child({ component: 'order-feed', groupId: this.groupId, topic: opts.topic });
     this.now = opts.now ?? Date.now;
+    this.reader = startOwnGroupConsumer({
+      name: 'gateway.orders',
+      kafka: opts.kafka,
+      topic: opts.topic,
+      logger: opts.logger,
+      component: 'order-feed',
+      // Each join may have missed events: a new epoch makes every earlier position unknown.
+      beforeReading: () => this.newEpoch(),
+      // kafkajs restarts by itself after retriable errors, from the committed offsets: redelivered
+      // events are dropped by id (push).
+      onMessage: (message) => {
+        this.received += 1;
+        let envelope: EventEnvelope;
+        try {
+          envelope = JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope;
+        } catch {
+          return;
+        }
+        if (envelope && typeof envelope.id === 'string') this.push(envelope);
+      },
+      retryMs: opts.retryMs ?? 5_000,
+      logs: {
+        unread: 'live order streams are refused until it can',
+        crashed: 'live order streams get nothing new',
+        readAgain: 'live order streams resume',
+      },
+    });
   }
 
   get isListening(): boolean {
-    return this.listening;
+    return this.reader.isListening;
   }
 
   get position(): string {
@@ -132,15 +149,14 @@ export class OrderFeed {
    * (it keeps trying in the background).
    */
   ready(timeoutMs: number): Promise<boolean> {
-    if (this.listening) return Promise.resolve(true);
-    if (this.stopped) return Promise.resolve(false);
-    if (!this.attempt) this.attempt = this.join();
+    if (this.reader.isListening) return Promise.resolve(true);
+    const attempt = this.reader.start(); // false at once after stop()
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
     // After a crash the last attempt has settled true, but the topic is not read until the next one.
-    const joined = this.attempt.then(() => this.listening);
+    const joined = attempt.then(() => this.reader.isListening);
     return Promise.race([joined, timeout]).finally(() => clearTimeout(timer));
   }
 
@@ -205,82 +221,8 @@ export class OrderFeed {
     for (const s of this.subscribers) s.resync();
   }
 
-  private async join(): Promise<boolean> {
-    const { kafka, topic } = this.opts;
-    // A short fetch wait: shutdown waits for the fetch in flight. Low latency: no batching wait.
-    const c = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-    this.consumer = c;
-    try {
-      const ends = await topicEndOffsets(kafka, topic);
-      if (this.stopped) return false;
-      await c.connect();
-      await c.subscribe({ topic, fromBeginning: false });
-      c.on(c.events.CRASH, ({ payload }) => {
-        // kafkajs restarts by itself after retriable errors (from the committed offsets: redelivered
-        // events are dropped by id); after any other, join again.
-        if (payload.restart || this.stopped) return;
-        this.listening = false;
-        this.log.error(
-          { err: payload.error },
-          `stopped reading ${topic}; live order streams get nothing new`,
-        );
-        void c.disconnect().catch(() => {});
-        this.scheduleJoin();
-      });
-      this.newEpoch();
-      await c.run({
-        eachMessage: async ({ message }) => {
-          this.received += 1;
-          let envelope: EventEnvelope;
-          try {
-            envelope = JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope;
-          } catch {
-            return;
-          }
-          if (envelope && typeof envelope.id === 'string') this.push(envelope);
-        },
-      });
-      for (const { partition, offset } of ends) c.seek({ topic, partition, offset });
-      this.listening = true;
-      this.joinedOnce = true;
-      if (this.failures > 0) this.log.info(`reading ${topic} again: live order streams resume`);
-      this.failures = 0;
-      return true;
-    } catch (err) {
-      this.failures += 1;
-      const level = this.failures === 1 ? 'error' : 'warn';
-      this.log[level]({ err }, `cannot read ${topic}; live order streams are refused until it can`);
-      await c.disconnect().catch(() => {});
-      this.scheduleJoin();
-      return false;
-    }
-  }
-
-  private scheduleJoin(): void {
-    if (this.stopped) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.attempt = this.join();
-    }, this.opts.retryMs ?? 5_000);
-    this.retryTimer.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    await this.attempt;
-    this.listening = false;
-    await this.consumer?.disconnect().catch(() => {});
-    if (!this.joinedOnce) return;
-    const admin = this.opts.kafka.admin();
-    try {
-      await admin.connect();
-      await admin.deleteGroups([this.groupId]);
-    } catch (err) {
-      this.log.debug({ err }, 'order feed group not deleted (Kafka expires empty groups anyway)');
-    } finally {
-      await admin.disconnect().catch(() => {});
-    }
+  stop(): Promise<void> {
+    return this.reader.stop();
   }
 }
 
