@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type EventEnvelope, UserDeleted, UserEnabled, UserSuspended } from '@decor/contracts';
 import {
   bearerToken,
@@ -6,10 +5,12 @@ import {
   EVENT_HEADERS,
   EXPIRED_HEADER,
   type KitLogger,
+  type OwnGroupConsumer,
+  startOwnGroupConsumer,
   topicFor,
 } from '@decor/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { GatewayConfig } from './config';
 
 export const REVOKED_MESSAGES = {
@@ -55,7 +56,8 @@ export interface SessionRevocationOptions {
  * Which users' sessions this gateway instance refuses: suspended and deleted accounts, learnt from
  * the user service's UserSuspended / UserEnabled / UserDeleted events. Every instance must hear every
  * event, so each reads the user topic in a consumer group of its own (`gateway.sessions.<uuid>`,
- * deleted on shutdown), like the catalogue cache invalidation and the order feed.
+ * deleted on shutdown: the kit's `startOwnGroupConsumer`), like the catalogue cache invalidation and
+ * the order feed.
  *
  * A new instance (or a restart) knows nothing yet, so it starts reading at the topic's position of
  * `now - lookbackMs` (Kafka's offsets by timestamp) rather than at its end: the state of every user
@@ -70,28 +72,47 @@ export interface SessionRevocationOptions {
 export class SessionRevocations {
   private readonly users = new Map<string, UserState>();
   private readonly listeners = new Set<(userId: string) => void>();
-  private readonly groupId = `gateway.sessions.${randomUUID()}`;
-  private readonly log: KitLogger;
-  private consumer: Consumer | undefined;
-  private attempt: Promise<boolean> | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private listening = false;
-  private joinedOnce = false;
-  private failures = 0;
-  private stopped = false;
+  private readonly reader: OwnGroupConsumer;
   /** Watched events applied (for tests). */
   applied = 0;
 
   constructor(private readonly opts: SessionRevocationOptions) {
-    this.log = opts.logger.child({
-      component: 'session-revocation',
-      groupId: this.groupId,
+    this.reader = startOwnGroupConsumer({
+      name: 'gateway.sessions',
+      kafka: opts.kafka,
       topic: opts.topic,
+      logger: opts.logger,
+      component: 'session-revocation',
+      startFrom: async (kafka, topic) => {
+        // Where the topic was `lookbackMs` ago (by timestamp), not its end: see the class comment.
+        const admin = kafka.admin();
+        try {
+          await admin.connect();
+          return await admin.fetchTopicOffsetsByTimestamp(topic, Date.now() - opts.lookbackMs);
+        } finally {
+          await admin.disconnect().catch(() => {});
+        }
+      },
+      onMessage: (message) => {
+        const type = message.headers?.[EVENT_HEADERS.type]?.toString() ?? '';
+        if (!WATCHED.has(type)) return;
+        try {
+          this.apply(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
+        } catch (err) {
+          this.reader.log.warn({ err }, 'unreadable user event skipped');
+        }
+      },
+      retryMs: opts.retryMs ?? 5_000,
+      logs: {
+        unread: 'suspensions are not heard until it can',
+        crashed: 'suspensions are not heard until it can',
+        readAgain: 'suspensions are heard',
+      },
     });
   }
 
   get isListening(): boolean {
-    return this.listening;
+    return this.reader.isListening;
   }
 
   /** No user is refused (the hook's fast path). */
@@ -101,8 +122,7 @@ export class SessionRevocations {
 
   /** Starts reading; resolves true once the topic is read, false if this attempt failed (it retries). */
   start(): Promise<boolean> {
-    if (!this.attempt) this.attempt = this.join();
-    return this.attempt;
+    return this.reader.start();
   }
 
   /** Called with the user id whenever a user's sessions become refused (to end their open streams). */
@@ -155,89 +175,12 @@ export class SessionRevocations {
     for (const [userId, state] of this.users) if (state.revokedBefore < oldest) this.users.delete(userId);
   }
 
-  private async join(): Promise<boolean> {
-    const { kafka, topic } = this.opts;
-    const c = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-    this.consumer = c;
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      const from = await admin
-        .fetchTopicOffsetsByTimestamp(topic, Date.now() - this.opts.lookbackMs)
-        .finally(() => admin.disconnect().catch(() => {}));
-      if (this.stopped) return false;
-      await c.connect();
-      await c.subscribe({ topic, fromBeginning: false });
-      c.on(c.events.CRASH, ({ payload }) => {
-        if (payload.restart || this.stopped) return;
-        this.listening = false;
-        this.log.error(
-          { err: payload.error },
-          `stopped reading ${topic}; suspensions are not heard until it can`,
-        );
-        void c.disconnect().catch(() => {});
-        this.scheduleJoin();
-      });
-      await c.run({
-        eachMessage: async ({ message }) => {
-          const type = message.headers?.[EVENT_HEADERS.type]?.toString() ?? '';
-          if (!WATCHED.has(type)) return;
-          try {
-            this.apply(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);
-          } catch (err) {
-            this.log.warn({ err }, 'unreadable user event skipped');
-          }
-        },
-      });
-      for (const { partition, offset } of from) c.seek({ topic, partition, offset });
-      if (this.stopped) {
-        await c.disconnect().catch(() => {});
-        return false;
-      }
-      this.listening = true;
-      this.joinedOnce = true;
-      if (this.failures > 0) this.log.info(`reading ${topic} again: suspensions are heard`);
-      this.failures = 0;
-      return true;
-    } catch (err) {
-      this.failures += 1;
-      const level = this.failures === 1 ? 'error' : 'warn';
-      this.log[level]({ err }, `cannot read ${topic}; suspensions are not heard until it can`);
-      await c.disconnect().catch(() => {});
-      this.scheduleJoin();
-      return false;
-    }
-  }
-
-  private scheduleJoin(): void {
-    if (this.stopped) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.attempt = this.join();
-    }, this.opts.retryMs ?? 5_000);
-    this.retryTimer.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    // An attempt against a Kafka out of reach may take seconds: shutdown does not wait for all of it
-    // (a join that completes after this sees `stopped` and leaves again).
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.attempt, new Promise((r) => (timer = setTimeout(r, 2_000)))]);
-    clearTimeout(timer);
-    this.listening = false;
-    await this.consumer?.disconnect().catch(() => {});
-    if (!this.joinedOnce) return;
-    const admin = this.opts.kafka.admin();
-    try {
-      await admin.connect();
-      await admin.deleteGroups([this.groupId]);
-    } catch (err) {
-      this.log.debug({ err }, 'session group not deleted (Kafka expires empty groups anyway)');
-    } finally {
-      await admin.disconnect().catch(() => {});
-    }
+  /**
+   * Stops reading. It does not wait more than 2 s for an attempt against a Kafka out of reach (a join
+   * that completes after this sees it was stopped and leaves again).
+   */
+  stop(): Promise<void> {
+    return this.reader.stop();
   }
 }
 
