@@ -33,7 +33,7 @@ function useStartup(): void {
   const token = useAppSelector((s) => s.session.token);
   const { pathname } = useLocation();
   const onReset = pathname.startsWith('/reset');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per start
+  // Once per start.
   useEffect(() => {
     dispatch(fetchCategories());
     if (token && !onReset) dispatch(validateSession());

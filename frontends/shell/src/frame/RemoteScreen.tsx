@@ -55,7 +55,7 @@ export class AreaErrorBoundary extends Component<BoundaryProps, { failed: boolea
 export function RemoteScreen({ remote, module }: { remote: RemoteName; module: string }) {
   const [attempt, setAttempt] = useState(0);
   // A new lazy component per attempt: React keeps a failed lazy() failed.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt forces a fresh load
+  // `attempt` forces a fresh load.
   const Screen = useMemo(() => lazy(() => loadScreen(remote, module)), [remote, module, attempt]);
   return (
     <AreaErrorBoundary key={attempt} onRetry={() => setAttempt((n) => n + 1)}>

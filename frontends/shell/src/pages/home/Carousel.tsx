@@ -19,7 +19,7 @@ export function Carousel({
 }) {
   const [index, setIndex] = useState(0);
   const count = slides.length;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: restart the timer after a manual choice
+  // Restarts the timer after a manual choice.
   useEffect(() => {
     if (count < 2) return;
     const timer = setInterval(() => setIndex((i) => (i + 1) % count), interval);
