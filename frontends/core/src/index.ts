@@ -16,3 +16,4 @@ export * from './session-slice';
 export * from './side-nav-slice';
 export * from './store';
 export * from './types';
+export * from './use-bottom-sentinel';

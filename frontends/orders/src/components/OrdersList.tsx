@@ -1,9 +1,9 @@
-import { formatDollars, formatLongDate } from '@decor/web-core';
+import { formatDollars, formatLongDate, useBottomSentinel } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Table, type TableColumnsType, Tabs } from '@decor/web-core/ui-data';
 import { Input, Select } from '@decor/web-core/ui-forms';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useListOrdersInfiniteQuery } from '../api/orders-api';
 import { TEXTS } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
@@ -28,23 +28,6 @@ function useDebounced<T>(value: T, delay: number): T {
     return () => clearTimeout(timer);
   }, [value, delay]);
   return settled;
-}
-
-/** Calls `onBottom` when the returned element scrolls into view (the page bottom). */
-function useBottomSentinel(onBottom: () => void, active: boolean) {
-  const sentinel = useRef<HTMLDivElement>(null);
-  const latest = useRef(onBottom);
-  latest.current = onBottom;
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !active || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) latest.current();
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [active]);
-  return sentinel;
 }
 
 function OrderTable({

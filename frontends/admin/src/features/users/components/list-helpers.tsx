@@ -1,6 +1,7 @@
+import { useBottomSentinel } from '@decor/web-core';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Input } from '@decor/web-core/ui-forms';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { USERS_TEXTS } from '../texts';
 
 /** How long typing settles before the list asks the server. */
@@ -49,19 +50,7 @@ interface MoreProps {
  * asks the next page when it scrolls into view, and a Load more button does the same by hand.
  */
 export function MoreRows({ hasNextPage, isFetching, isFetchingNextPage, fetchNextPage }: MoreProps) {
-  const sentinel = useRef<HTMLDivElement>(null);
-  const latest = useRef(fetchNextPage);
-  latest.current = fetchNextPage;
-  const active = hasNextPage && !isFetching;
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !active || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) latest.current();
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [active]);
+  const sentinel = useBottomSentinel(() => void fetchNextPage(), hasNextPage && !isFetching);
   return (
     <>
       <div ref={sentinel} data-testid="list-bottom" style={{ height: 1 }} />
