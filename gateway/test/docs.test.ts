@@ -22,6 +22,31 @@ describe('API documentation', () => {
     expect(doc.paths['/api/healthz']).toBeUndefined();
   });
 
+  it("lists the back office's user and company calls, each behind the session", async () => {
+    const doc = (await (await fetch(`${stack.gatewayUrl}/api/docs/json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const calls: [string, string][] = [
+      ['/api/user', 'get'],
+      ['/api/user', 'post'],
+      ['/api/user/{id}', 'put'],
+      ['/api/user/{id}', 'delete'],
+      ['/api/company', 'get'],
+      ['/api/company', 'post'],
+      ['/api/company/{id}', 'get'],
+      ['/api/company/{id}', 'put'],
+      ['/api/company/{id}', 'delete'],
+      ['/api/send/welcomeEmail', 'post'],
+    ];
+    for (const [path, method] of calls) {
+      expect({ path, method, security: doc.paths[path]?.[method]?.security }).toEqual({
+        path,
+        method,
+        security: [{ session: [] }],
+      });
+    }
+  });
+
   it('serves the browsable page', async () => {
     const res = await fetch(`${stack.gatewayUrl}/api/docs`, { redirect: 'follow' });
     expect(res.status).toBe(200);

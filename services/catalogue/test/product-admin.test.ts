@@ -746,3 +746,26 @@ describe("the storefront admin client's shapes", () => {
     ]);
   });
 });
+
+describe('API documentation', () => {
+  it('lists every staff product, category and image call behind the session', async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const calls: [string, string][] = [
+      ['/product', 'post'],
+      ['/product/{id}', 'put'],
+      ['/product/{id}', 'delete'],
+      ['/categories', 'post'],
+      ['/product/{id}/presignedUrl', 'post'],
+      ['/product/{id}/image', 'post'],
+      ['/product/{id}/image/{imageId}', 'put'],
+      ['/product/{id}/image/{imageId}', 'delete'],
+    ];
+    const found = calls.map(([path, method]) => ({
+      call: `${method} ${path}`,
+      secured: Boolean(doc.paths[path]?.[method]?.security),
+    }));
+    expect(found).toEqual(calls.map(([path, method]) => ({ call: `${method} ${path}`, secured: true })));
+  });
+});
