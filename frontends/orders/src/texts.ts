@@ -1,4 +1,6 @@
-/** Every word the order screens show (spec orders §2, §4, §6, §8). */
+import { MODIFIED_STATUS_TEXT } from '@decor/contracts/rules';
+
+/** Every word the order screens show (spec orders §2, §4, §6, §8); the lifecycle's from contracts. */
 export const TEXTS = {
   heading: 'Orders',
   estimates: 'Estimates',
@@ -13,8 +15,8 @@ export const TEXTS = {
   invoiceUpdateError: 'There was an error while updating the invoice',
   invoiceRequestError: 'There was an error while requesting the invoice',
   copyError: 'An error occurred while copying the cart',
-  pendingApproval: 'Pending Approval',
-  pendingUpdate: 'Pending Update',
+  pendingApproval: MODIFIED_STATUS_TEXT.customer,
+  pendingUpdate: MODIFIED_STATUS_TEXT.staff,
   options: 'Options',
   edit: 'Edit',
   requestInvoice: 'Request Invoice',

@@ -1,8 +1,8 @@
 /** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
-import type { EstimateDetailField } from '@decor/contracts/rules';
+import type { EstimateDetailField, OrderStatus, UiAction } from '@decor/contracts/rules';
 
+export type { OrderStatus } from '@decor/contracts/rules';
 export type OrderType = 'estimate' | 'invoice';
-export type OrderStatus = 'Pending' | 'Open' | 'Closed' | 'Completed' | 'Voided';
 
 /** What the caller may do with the order, decided by the server; `reason` is the spec §6 tooltip. */
 export interface ActionDecision {
@@ -10,15 +10,8 @@ export interface ActionDecision {
   reason?: string;
 }
 
-export const ACTION_NAMES = [
-  'edit',
-  'requestInvoice',
-  'sendToQbo',
-  'updateInQbo',
-  'complete',
-  'cancel',
-] as const;
-export type ActionName = (typeof ACTION_NAMES)[number];
+/** The buttons the server decides (the lifecycle's UI actions, in contracts). */
+export type ActionName = UiAction;
 export type OrderActions = Record<ActionName, ActionDecision>;
 
 export interface OrderLine {
@@ -58,4 +51,4 @@ export interface Order extends OrderDetails {
 }
 
 /** The list's filter (spec §2): a status or the modified flag. */
-export type OrderFilter = 'all' | 'pending' | 'open' | 'closed' | 'completed' | 'voided' | 'hasBeenModified';
+export type OrderFilter = 'all' | Lowercase<OrderStatus> | 'hasBeenModified';

@@ -43,6 +43,7 @@ export function accountingSyncService(
         ? [{ name: 'qbo sync worker', close: () => (ctx.worker as NonNullable<typeof ctx.worker>).close() }]
         : []),
       { name: 'qbo sync queue', close: () => ctx.syncQueue.close() },
+      { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
     ],
   };
 }

@@ -1,5 +1,6 @@
-import { type BaseContext, type JobWorker, registerQueueMetrics } from '@decor/kit';
+import { type BaseContext, type JobWorker, registerQueueMetrics, waitForCatchUp } from '@decor/kit';
 import type { Queue } from 'bullmq';
+import type { Admin } from 'kafkajs';
 import type { AccountingSyncConfig } from './config';
 import type { Ref } from './domain/documents';
 import { type SyncJob, syncQueue } from './jobs/sync-queue';
@@ -31,10 +32,20 @@ export interface AccountingSyncContext extends BaseContext<AccountingSyncConfig>
   /** This process's job worker (none with QBO_WORKER_CONCURRENCY=0). */
   worker: JobWorker<SyncJob> | null;
   serviceItem(name: string): Promise<Ref>;
+  kafkaAdmin: Admin;
+  /**
+   * Waits (at most ~3 s) until the orders consumer has handled every order event on the topic now,
+   * so a staff write decided from the projection sees an edit made just before it.
+   */
+  catchUpOrders(): Promise<boolean>;
 }
 
-export function buildAccountingSyncContext(base: BaseContext<AccountingSyncConfig>): AccountingSyncContext {
+export async function buildAccountingSyncContext(
+  base: BaseContext<AccountingSyncConfig>,
+): Promise<AccountingSyncContext> {
   const { config } = base;
+  const kafkaAdmin = base.kafka.admin();
+  await kafkaAdmin.connect();
   const connections = qboConnectionModel(base.connection);
   const records = syncRecordModel(base.connection);
   const cipher = tokenCipher(config.QBO_TOKEN_KEY);
@@ -102,6 +113,14 @@ export function buildAccountingSyncContext(base: BaseContext<AccountingSyncConfi
     syncQueue: queue,
     worker: null,
     serviceItem,
+    kafkaAdmin,
+    catchUpOrders: () =>
+      waitForCatchUp({
+        admin: kafkaAdmin,
+        connection: base.connection,
+        groupId: `${config.KAFKA_TOPIC_PREFIX}.${SERVICE_NAME}.orders`,
+        topic: base.topic('order'),
+      }),
   };
   if (config.QBO_WORKER_CONCURRENCY > 0) {
     ctx.worker = syncWorker({

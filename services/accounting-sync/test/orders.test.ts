@@ -2,11 +2,13 @@
 import {
   EstimateStatusChanged,
   EstimateSubmitted,
+  EstimateUpdated,
+  type EventEnvelope,
   InvoiceCreated,
   InvoiceStatusChanged,
   type OrderState,
 } from '@decor/contracts';
-import { eventually } from '@decor/kit/testing';
+import { eventually, RUN_ID, topicEvents } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { customerWithProduct, estimatePayload } from './fixtures';
 import {
@@ -151,5 +153,130 @@ describe('orders in QuickBooks after submission', () => {
           : undefined,
       30_000,
     );
+  });
+
+  /** The order's edit as the order service publishes it, and the accounting-sync record has it. */
+  async function edited(order: Order, details: Record<string, string>): Promise<Order> {
+    const next: Order = { ...order, hasBeenModified: true, details, revision: order.revision + 1 };
+    await publish(sync, EstimateUpdated, order.id, {
+      order: next,
+      actor: { role: 'staff', userId: newId() },
+      changed: Object.keys(details).filter((k) => details[k] !== order.details[k]),
+    });
+    await eventually(async () => {
+      const rec = await sync.ctx.records.findById(`estimate:${order.id}`).lean();
+      return (rec?.data as { orderRevision?: number })?.orderRevision === next.revision ? true : undefined;
+    });
+    return next;
+  }
+
+  const syncedOf = (id: string) => (events: EventEnvelope[]) =>
+    events.filter(
+      (e) => e.type === 'QboRecordSynced' && (e.payload as { recordId?: string }).recordId === id,
+    );
+
+  it("reports an update whose document did not change ('unchanged', with the order revision), and a real one ('updated')", async () => {
+    const { order, qboId } = await estimateInQbo();
+    const token = staffToken(sync);
+    const before = (await qboRecords(realmId, 'Estimate')).find((e) => e.Id === qboId);
+
+    // A field the QuickBooks document does not show: nothing is written, the outcome still travels.
+    const roomOnly = await edited(order, { ...order.details, room: 'Ballroom B' });
+    const put = await request(sync.url, '/qbo/estimate/', { method: 'PUT', token, json: { id: order.id } });
+    expect(put.status).toBe(202);
+    const first = await topicEvents(
+      sync.ctx.kafka,
+      `${RUN_ID}.accounting`,
+      (events) => syncedOf(order.id)(events).length === 2,
+    );
+    expect(syncedOf(order.id)(first)[1]?.payload).toMatchObject({
+      action: 'unchanged',
+      qboId,
+      sourceRevision: roomOnly.revision,
+    });
+    const after = (await qboRecords(realmId, 'Estimate')).find((e) => e.Id === qboId);
+    expect(after?.SyncToken).toBe(before?.SyncToken);
+
+    // A field on the document: written, reported as updated.
+    const onDocument = await edited(roomOnly, { ...roomOnly.details, groupName: 'Autumn Gala' });
+    const again = await request(sync.url, '/qbo/estimate/', { method: 'PUT', token, json: { id: order.id } });
+    expect(again.status).toBe(202);
+    const second = await topicEvents(
+      sync.ctx.kafka,
+      `${RUN_ID}.accounting`,
+      (events) => syncedOf(order.id)(events).length === 3,
+    );
+    expect(syncedOf(order.id)(second)[2]?.payload).toMatchObject({
+      action: 'updated',
+      qboId,
+      sourceRevision: onDocument.revision,
+    });
+    const written = (await qboRecords(realmId, 'Estimate')).find((e) => e.Id === qboId);
+    expect(Number(written?.SyncToken)).toBeGreaterThan(Number(before?.SyncToken));
+  });
+
+  it('decides its write calls by the lifecycle tables: 409 with the spec sentence, nothing enqueued', async () => {
+    const token = staffToken(sync);
+    const refused = async (
+      method: 'POST' | 'PUT',
+      kind: 'estimate' | 'invoice',
+      id: string,
+      message: string,
+    ) => {
+      const jobsOf = async () =>
+        (await sync.ctx.syncQueue.getJobs()).filter((j) => j?.data.recordId === id).map((j) => j.id);
+      const jobs = await jobsOf();
+      const path = method === 'PUT' ? `/qbo/${kind}/` : `/qbo/${kind}`;
+      const answer = await request(sync.url, path, { method, token, json: { id } });
+      expect({ status: answer.status, message: answer.body?.message }).toEqual({ status: 409, message });
+      expect(await jobsOf()).toEqual(jobs);
+    };
+    const { order } = await estimateInQbo();
+    await refused('POST', 'estimate', order.id, 'This order is already in Quick Books.');
+    await refused('PUT', 'estimate', order.id, 'This order has no changes to update in Quick Books');
+
+    const pending = newId();
+    await publish(sync, EstimateSubmitted, pending, estimatePayload(pending, customer.userId, customer.sku));
+    await eventually(async () =>
+      (await sync.ctx.records.findById(`estimate:${pending}`).lean()) ? true : undefined,
+    );
+    await refused('PUT', 'estimate', pending, 'This order is not in Quick Books yet');
+
+    const voided: Order = {
+      ...order,
+      id: newId(),
+      status: 'Voided',
+      isInQbo: false,
+      qboId: null,
+      revision: 3,
+    };
+    await publish(sync, EstimateStatusChanged, voided.id, { order: voided, from: 'Pending', actor: system });
+    await eventually(async () =>
+      (await sync.ctx.records.findById(`estimate:${voided.id}`).lean()) ? true : undefined,
+    );
+    await refused('POST', 'estimate', voided.id, 'This order is Voided');
+    await refused('PUT', 'estimate', voided.id, 'This order is Voided');
+
+    const completed: Order = {
+      ...order,
+      orderType: 'invoice',
+      id: newId(),
+      estimateId: order.id,
+      status: 'Completed',
+      isInQbo: false,
+      qboId: null,
+      revision: 4,
+    };
+    delete completed.hasInvoice;
+    await publish(sync, InvoiceStatusChanged, completed.id, {
+      order: completed,
+      from: 'Open',
+      actor: system,
+    });
+    await eventually(async () =>
+      (await sync.ctx.records.findById(`invoice:${completed.id}`).lean()) ? true : undefined,
+    );
+    await refused('POST', 'invoice', completed.id, 'This order is Completed');
+    await refused('PUT', 'invoice', completed.id, 'This order is Completed');
   });
 });

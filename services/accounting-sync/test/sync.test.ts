@@ -228,12 +228,14 @@ describe('syncing records to QuickBooks', () => {
     expect(amounts).toEqual([1000, 150, 150]);
     expect(estimate.CustomerMemo.value).toMatch(/labor/i);
 
+    // In QuickBooks now: a second send is the lifecycle's refusal (no second job, no second document).
     const again = await request(sync.url, '/qbo/estimate', {
       method: 'POST',
       token,
       json: { id: estimateId },
     });
-    expect(again.status).toBe(200);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This order is already in Quick Books.');
 
     const landed = await topicEvents(sync.ctx.kafka, `${RUN_ID}.accounting`, (events) =>
       events.some((e) => (e.payload as { recordId?: string }).recordId === estimateId),

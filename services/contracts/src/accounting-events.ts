@@ -31,6 +31,21 @@ export const SYNCED_RECORD_KINDS = [
 export type SyncedRecordKind = (typeof SYNCED_RECORD_KINDS)[number];
 
 /**
+ * What a sync did in QuickBooks. `unchanged`: QuickBooks already held this content (the site changed
+ * only fields its document does not show), nothing was written, and the sync succeeded all the same.
+ */
+export const QBO_OUTCOMES = [
+  'created',
+  'updated',
+  'unchanged',
+  'sent',
+  'voided',
+  'rejected',
+  'deactivated',
+] as const;
+export type QboOutcome = (typeof QBO_OUTCOMES)[number];
+
+/**
  * A record of another service reached QuickBooks (created, updated, sent, voided, …): the owning
  * service records the QuickBooks id and SyncToken (an estimate turns Open once it is in QuickBooks).
  */
@@ -44,9 +59,7 @@ export const QboRecordSynced = defineEvent(
     recordId: Type.String(),
     qboId: Type.String(),
     syncToken: Type.String(),
-    action: Type.Union(
-      ['created', 'updated', 'sent', 'voided', 'rejected', 'deactivated'].map((a) => Type.Literal(a)),
-    ),
+    action: Type.Union(QBO_OUTCOMES.map((a) => Type.Literal(a))),
     /** The sync record's revision this write carried. */
     revision: Type.Integer({ minimum: 0 }),
     /**

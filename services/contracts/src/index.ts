@@ -3,6 +3,7 @@ export * from './cart-events';
 export * from './catalogue-events';
 export * from './envelope';
 export * from './events';
+export * from './lifecycle';
 export * from './money';
 export * from './order-events';
 export * from './password-rule';

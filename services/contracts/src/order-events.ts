@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
+import { ORDER_STATUSES } from './lifecycle';
 
 export * from './estimate-fields';
 
@@ -51,9 +52,7 @@ export const EstimateSubmitted = defineEvent(
 
 export const ORDER_TYPES = ['estimate', 'invoice'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
-export const ORDER_STATUS_VALUES = ['Pending', 'Open', 'Closed', 'Completed', 'Voided'] as const;
-
-const OrderStatusSchema = Type.Union(ORDER_STATUS_VALUES.map((s) => Type.Literal(s)));
+const OrderStatusSchema = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
 
 /** An estimate or invoice as it is now (money in cents). */
 export const OrderState = Type.Object({

@@ -3,6 +3,7 @@
  * share with the services, without the event schemas (and their validator) the services need.
  */
 export * from './estimate-fields';
+export * from './lifecycle';
 export * from './money';
 export * from './password-rule';
 export * from './product-images';

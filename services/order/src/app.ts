@@ -15,7 +15,7 @@ export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promis
   await app.register(async (scope) => invoiceRoutes(scope as ServiceApp, ctx));
 }
 
-/** The order service: estimates and invoices, their lifecycle (domain/lifecycle.ts) and events. */
+/** The order service: estimates and invoices, their lifecycle (contracts' lifecycle.ts, domain/decide.ts) and events. */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
   return {
     name: SERVICE_NAME,

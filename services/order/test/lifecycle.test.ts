@@ -1,21 +1,23 @@
-/** The two transition tables, cell by cell, and the one `decide` behind routes, handlers and the UI. */
+/**
+ * The two transition tables (contracts' lifecycle.ts), cell by cell, and the order service's one
+ * `decide` behind routes, handlers and the UI.
+ */
 
-import { ORDER_STATUSES, type OrderStatus } from '../src/domain/estimate';
 import {
   ACTIONS,
   type Action,
   type Actor,
-  availableActions,
   type Cell,
-  type Command,
-  decide,
   ESTIMATE_TABLE,
   GUARDS,
   type Guard,
   INVOICE_TABLE,
+  ORDER_STATUSES,
+  type OrderStatus,
   refusalMessage,
   type Table,
-} from '../src/domain/lifecycle';
+} from '@decor/contracts';
+import { availableActions, type Command, decide } from '../src/domain/decide';
 import type { OrderRecord } from '../src/domain/view';
 
 const TODAY = '2030-06-01';
@@ -426,6 +428,28 @@ describe('effects and events', () => {
     );
     if (!current.ok) throw new Error('refused');
     expect(current.set).toEqual({ hasBeenModified: false, syncToken: '4' });
+  });
+
+  it('QuickBooks found already up to date (an edit of a field its document does not show) clears the flag too', () => {
+    const o = order('estimate', 'Open', { hasBeenModified: true, revision: 6, editedRevision: 6 });
+    const unchanged = decide(
+      o,
+      { action: 'qboSynced', qboAction: 'unchanged', qboId: '77', syncToken: '0', sourceRevision: 6 },
+      system,
+      TODAY,
+    );
+    if (!unchanged.ok) throw new Error('refused');
+    expect(unchanged.set).toEqual({ hasBeenModified: false });
+    expect(unchanged.events.map((e) => e.contract.type)).toEqual(['EstimateUpdated']);
+    expect(unchanged.changed).toEqual(['hasBeenModified']);
+    // …but not when an edit came after the revision that was checked.
+    const stale = decide(
+      o,
+      { action: 'qboSynced', qboAction: 'unchanged', qboId: '77', syncToken: '0', sourceRevision: 5 },
+      system,
+      TODAY,
+    );
+    expect(stale).toMatchObject({ ok: true, set: {}, events: [] });
   });
 
   it('a sent invoice opens (modification kept); a sent estimate only records the SyncToken', () => {

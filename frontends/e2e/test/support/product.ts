@@ -97,7 +97,7 @@ async function buildAll(log: (line: string) => void): Promise<void> {
  * saved before its product arrives is refused. Journeys start once every demo product is known
  * (the stack is stopped when that never happens).
  */
-async function waitForDemoCatalogue(stack: {
+export async function waitForDemoCatalogue(stack: {
   cart: { ctx: { products: { countDocuments(): Promise<number> } } };
   stop(): Promise<void>;
 }): Promise<void> {

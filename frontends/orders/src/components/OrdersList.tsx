@@ -1,3 +1,4 @@
+import { ORDER_STATUSES } from '@decor/contracts/rules';
 import { formatDollars, formatLongDate, useBottomSentinel } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
@@ -124,11 +125,7 @@ export function OrdersList({ staff, base, userId, embedded }: OrdersListProps) {
   const [filter, setFilter] = useState<OrderFilter>('all');
   const filters: { value: OrderFilter; label: string }[] = [
     { value: 'all', label: 'All' },
-    { value: 'pending', label: 'Pending' },
-    { value: 'open', label: 'Open' },
-    { value: 'closed', label: 'Closed' },
-    { value: 'completed', label: 'Completed' },
-    { value: 'voided', label: 'Voided' },
+    ...ORDER_STATUSES.map((status) => ({ value: status.toLowerCase() as OrderFilter, label: status })),
     { value: 'hasBeenModified', label: staff ? TEXTS.pendingUpdate : TEXTS.pendingApproval },
   ];
   return (

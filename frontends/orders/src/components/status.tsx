@@ -1,8 +1,8 @@
 import { Tag } from '@decor/web-core/ui-data';
 import { TEXTS } from '../texts';
-import type { Order } from '../types';
+import type { Order, OrderStatus } from '../types';
 
-const COLORS: Record<string, string> = {
+const COLORS: Record<OrderStatus, string> = {
   Pending: 'gold',
   Open: 'blue',
   Closed: 'default',
@@ -24,7 +24,7 @@ export function StatusTag({
   staff: boolean;
 }) {
   return (
-    <Tag color={order.hasBeenModified ? 'orange' : (COLORS[order.status] ?? 'default')}>
+    <Tag color={order.hasBeenModified ? 'orange' : (COLORS[order.status as OrderStatus] ?? 'default')}>
       {statusText(order, staff)}
     </Tag>
   );

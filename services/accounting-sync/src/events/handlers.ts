@@ -179,6 +179,11 @@ function orderData(order: Static<typeof OrderState>) {
     totalDollars: toDollars(order.totalCents),
     orderRevision: order.revision,
     ...(order.estimateId ? { linkedEstimateId: order.estimateId } : {}),
+    // The lifecycle's facts: the QuickBooks write calls are decided from them (domain/order-facts).
+    status: order.status,
+    isInQbo: order.isInQbo,
+    hasBeenModified: order.hasBeenModified,
+    hasInvoice: order.hasInvoice ?? false,
   };
 }
 
@@ -217,6 +222,10 @@ export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, E
         customerEmail: e.customer.email,
         totalDollars: toDollars(e.totalCents),
         orderRevision: 0,
+        status: e.status,
+        isInQbo: false,
+        hasBeenModified: false,
+        hasInvoice: false,
       };
       await rememberRecord(ctx, 'estimate', e.estimateId, data, `Estimate ${e.docNumber}`, { sync: false });
     }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QboRecordSynced, QboSyncFailed, type SyncedRecordKind } from '@decor/contracts';
+import { type QboOutcome, QboRecordSynced, QboSyncFailed, type SyncedRecordKind } from '@decor/contracts';
 import { createWorker, type JobWorker, type KitLogger, newEvent, PermanentJobError } from '@decor/kit';
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -31,8 +31,6 @@ function sourceRevisionOf(rec: SyncRecordDoc): { sourceRevision?: number } {
 const WAIT_MS = 2_000;
 const RECORD_LOCK_MS = 60_000;
 
-type Outcome = 'created' | 'updated' | 'sent' | 'voided' | 'rejected' | 'deactivated';
-
 /**
  * The QuickBooks sync worker. A job names a record and the revision it was enqueued for; it reads
  * the record as it is NOW (so a retry after the record was fixed writes the fix), writes it with a
@@ -57,7 +55,7 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     job: SyncJob,
     rec: SyncRecordDoc,
     saved: QboEntity,
-    outcome: Outcome,
+    outcome: QboOutcome,
     hash?: string,
   ) {
     const set: Record<string, unknown> = {
@@ -120,6 +118,12 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     }
     const hash = contentHash(plan.doc);
     if (rec.qboId && rec.syncedHash === hash) {
+      // An order edited only where its document does not show (a Room, a note) is synced all the
+      // same: its owner hears it (`unchanged`, with the order revision) and clears Pending Update.
+      if ('orderRevision' in rec.data) {
+        await recordOutcome(job, rec, { Id: rec.qboId, SyncToken: rec.syncToken ?? '0' }, 'unchanged');
+        return 'unchanged';
+      }
       await records.updateOne(
         { _id: rec._id, syncedRevision: { $lt: job.revision } },
         { $set: { syncedRevision: job.revision } },

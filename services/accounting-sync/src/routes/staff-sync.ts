@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { SyncedRecordKind } from '@decor/contracts';
+import {
+  type OrderType,
+  permission,
+  refusalHttpStatus,
+  refusalMessage,
+  type SyncedRecordKind,
+} from '@decor/contracts';
 import { HttpError, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { splitCategoryKey } from '../domain/documents';
 import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domain/import-listing';
+import { orderFacts } from '../domain/order-facts';
 import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
 import { type QboEntity, QboFault } from '../qbo/client';
 import { SessionExpired } from '../qbo/faults';
 import { recordKey } from '../store/record-model';
 import { QBO_TEXTS, qboSessionExpired } from './texts';
+
+/** Who asks the lifecycle here: the routes are staff's. */
+const STAFF = { role: 'staff', userId: null } as const;
 
 /** How long a live read (categories, the import listing) may wait for QuickBooks. */
 const LIVE_READ_MS = 12_000;
@@ -40,23 +50,44 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     if (!(await ctx.sessions.status()).connected) throw qboSessionExpired();
   }
 
+  /**
+   * An order's write is the lifecycle's sendToQbo (POST) or updateInQbo (PUT), decided by the one
+   * table in contracts from this service's projection of the order events (caught up first, so an
+   * edit made just before counts): a refusal is the order service's 409 and sentence, nothing enqueued.
+   */
+  async function refuseByLifecycle(kind: OrderType, id: string, action: 'sendToQbo' | 'updateInQbo') {
+    await ctx.catchUpOrders();
+    const rec = await ctx.records.findById(recordKey(kind, id), { kind: 1, data: 1, qboId: 1 }).lean();
+    if (!rec) return;
+    const facts = orderFacts({ kind, data: rec.data, qboId: rec.qboId });
+    // Staff's QuickBooks actions have no date guard: today only completes the signature.
+    const answer = permission(facts, { action }, STAFF, new Date().toISOString().slice(0, 10));
+    if ('refuse' in answer)
+      throw new HttpError(refusalHttpStatus(answer.refuse), refusalMessage(answer.refuse, facts.status));
+  }
+
   async function enqueueFor(
     kinds: SyncedRecordKind[],
     id: string,
     action: SyncAction,
-    extra: { sendTo?: string; nonce?: string } = {},
+    extra: { sendTo?: string; nonce?: string; lifecycle?: 'sendToQbo' | 'updateInQbo' } = {},
   ) {
+    const { lifecycle, ...job } = extra;
+    const kind = kinds[0] as SyncedRecordKind;
+    // A refused write needs no QuickBooks: the lifecycle answers before the session is asked for.
+    if (lifecycle && (kind === 'estimate' || kind === 'invoice'))
+      await refuseByLifecycle(kind, id, lifecycle);
     await requireSession();
     const rec = await ctx.records
       .findOne({ _id: { $in: kinds.map((k) => recordKey(k, id)) } }, { kind: 1, revision: 1 })
       .lean();
-    if (!rec) throw notFound(`${LABELS[kinds[0] as SyncedRecordKind]} not found`);
+    if (!rec) throw notFound(`${LABELS[kind]} not found`);
     return enqueueSync(ctx.syncQueue, {
       kind: rec.kind,
       recordId: id,
       action,
       revision: rec.revision,
-      ...extra,
+      ...job,
     });
   }
 
@@ -72,7 +103,8 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
         response: { 200: Enqueued, 202: Enqueued },
       },
       handler: async (request, reply) => {
-        const job = await enqueueFor(kinds, (request.body as { id: string }).id, 'upsert');
+        const lifecycle = method === 'POST' ? 'sendToQbo' : 'updateInQbo';
+        const job = await enqueueFor(kinds, (request.body as { id: string }).id, 'upsert', { lifecycle });
         reply.code(job.state === 'completed' ? 200 : 202);
         return { result: job };
       },

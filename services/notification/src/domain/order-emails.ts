@@ -5,6 +5,7 @@ import {
   type InvoiceCreated,
   type InvoiceStatusChanged,
   type InvoiceUpdated,
+  MODIFIED_STATUS_TEXT,
   type OrderState,
   type PayloadOf,
   WILL_CALL_FIELDS,
@@ -101,9 +102,9 @@ function customerName(order: Order): string {
 /** The status as each side sees it (spec §4: a modified order is 'Pending Approval' / 'Pending Update'). */
 function statusLabel(order: Order, recipient: Recipient): string {
   if (!order.hasBeenModified || (order.status !== 'Pending' && order.status !== 'Open')) return order.status;
-  if (recipient === 'customer') return 'Pending Approval';
+  if (recipient === 'customer') return MODIFIED_STATUS_TEXT.customer;
   // Staff update a modified order in QuickBooks; one not there yet is simply still pending.
-  return order.isInQbo ? 'Pending Update' : order.status;
+  return order.isInQbo ? MODIFIED_STATUS_TEXT.staff : order.status;
 }
 
 interface Message {

@@ -1,9 +1,15 @@
-import { type CartLineData, type EstimateTotals, estimateTotals, lineTotalCents } from '@decor/contracts';
+import {
+  type CartLineData,
+  type EstimateTotals,
+  estimateTotals,
+  lineTotalCents,
+  ORDER_STATUSES,
+  type OrderStatus,
+} from '@decor/contracts';
 import type { EstimateDetails } from './details';
 
-/** Spec §4: order statuses; Closed, Completed and Voided are terminal. */
-export const ORDER_STATUSES = ['Pending', 'Open', 'Closed', 'Completed', 'Voided'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** Spec §4's statuses, from the lifecycle in contracts. */
+export { ORDER_STATUSES, type OrderStatus };
 
 /** A DocNumber is the counter's value plus this, so the first estimate is 1001. */
 export const DOC_NUMBER_BASE = 1000;

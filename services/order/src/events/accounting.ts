@@ -1,8 +1,7 @@
-import { QboRecordSynced } from '@decor/contracts';
+import { type Actor, QboRecordSynced } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import { isValidObjectId } from 'mongoose';
 import type { OrderContext } from '../context';
-import type { Actor, QboAction } from '../domain/lifecycle';
 import { changeOrder } from '../store/orders';
 
 const SYSTEM: Actor = { role: 'system', userId: null };
@@ -24,7 +23,7 @@ export function accountingEventHandlers(ctx: OrderContext): Record<string, Event
       payload.recordId,
       {
         action: 'qboSynced',
-        qboAction: payload.action as QboAction,
+        qboAction: payload.action,
         qboId: payload.qboId,
         syncToken: payload.syncToken,
         ...(payload.sourceRevision === undefined ? {} : { sourceRevision: payload.sourceRevision }),

@@ -1,8 +1,9 @@
+import { refusalMessage } from '@decor/contracts';
 import { conflict, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { OrderContext } from '../context';
-import { decide, refusalMessage } from '../domain/lifecycle';
+import { decide } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { closeInvoicedEstimate, HIDDEN, insertInvoice, readOrder } from '../store/orders';

@@ -1,4 +1,12 @@
-import { ORDER_FIELD, type OrderType, toCents } from '@decor/contracts';
+import {
+  type Actor,
+  ORDER_FIELD,
+  type OrderType,
+  type RefusalCode,
+  refusalHttpStatus,
+  refusalMessage,
+  toCents,
+} from '@decor/contracts';
 import {
   badRequest,
   findList,
@@ -15,15 +23,9 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { OrderContext } from '../context';
+import { availableActions, type Command } from '../domain/decide';
 import { DETAIL_FIELDS, type DetailsInput, parseDetails, withCustomerName } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
-import {
-  type Actor,
-  availableActions,
-  type Command,
-  type RefusalCode,
-  refusalMessage,
-} from '../domain/lifecycle';
 import { type OrderRecord, orderView } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { changeOrder, HIDDEN, modelOf } from '../store/orders';
@@ -75,11 +77,9 @@ export function visibleTo(user: SessionUser) {
   return (order: Pick<OrderRecord, 'userId'>) => staff || order.userId === user.id;
 }
 
-/** HTTP only at the edge: who-may-ask refusals are 403, every product rule 409. */
-const FORBIDDEN_CODES: ReadonlySet<RefusalCode> = new Set(['staffOnly', 'systemOnly', 'linesStaffOnly']);
-
+/** A refusal as every service answers it (403 who-may-ask, 409 a product rule; contracts' lifecycle). */
 export function refusalError(code: RefusalCode, status: string): HttpError {
-  return new HttpError(FORBIDDEN_CODES.has(code) ? 403 : 409, refusalMessage(code, status));
+  return new HttpError(refusalHttpStatus(code), refusalMessage(code, status));
 }
 
 /** The order as the caller sees it, with the caller's buttons. */

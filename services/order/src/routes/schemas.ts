@@ -165,7 +165,7 @@ const Availability = Type.Object({
   reason: Type.Optional(Type.String({ description: "Spec §6's tooltip, when the button is disabled" })),
 });
 
-/** The caller's buttons on this order, from the lifecycle's `decide` (domain/lifecycle.ts). */
+/** The caller's buttons on this order, from the lifecycle's `decide` (domain/decide.ts). */
 export const OrderActions = Type.Object(
   {
     edit: Availability,

@@ -1,16 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EventEnvelope, OrderType } from '@decor/contracts';
+import type { Actor, EventEnvelope, OrderType } from '@decor/contracts';
 import { conflict, newEvent } from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import {
-  type Actor,
   type Command,
   type Decision,
   decide,
   type EventToPublish,
   invoiceCreatedEvent,
-} from '../domain/lifecycle';
+} from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from './estimate-model';
 import { duplicateKeyField } from './writes';
