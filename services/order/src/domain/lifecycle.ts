@@ -282,7 +282,7 @@ export type Command =
       action: 'edit';
       /** The complete new details (already parsed and with the read-only names set), if sent. */
       details?: EstimateDetails;
-      /** Staff: the new lines, if sent. */
+      /** The new lines, if sent (already checked and priced by domain/lines.ts). */
       lines?: readonly EstimateLine[];
     }
   | { action: 'requestInvoice' | 'sendToQbo' | 'updateInQbo' | 'complete' | 'cancel' | 'invoiced' }
@@ -378,11 +378,10 @@ function guardHolds(guard: Guard, order: OrderRecord, actor: Actor, today: strin
   }
 }
 
-/** Who may ask, before the table: staff-only buttons, system-only outcomes, lines by staff. */
-function roleRefusal(action: Action, command: Command, actor: Actor): RefusalCode | null {
+/** Who may ask, before the table: staff-only buttons, system-only outcomes (line rules: domain/lines.ts). */
+function roleRefusal(action: Action, actor: Actor): RefusalCode | null {
   if (SYSTEM_ONLY.has(action)) return actor.role === 'system' ? null : 'systemOnly';
   if (STAFF_ONLY.has(action) && actor.role !== 'staff' && actor.role !== 'system') return 'staffOnly';
-  if (command.action === 'edit' && command.lines && actor.role !== 'staff') return 'linesStaffOnly';
   return null;
 }
 
@@ -393,7 +392,7 @@ export function permission(
   actor: Actor,
   today: string,
 ): { to: OrderStatus } | { refuse: RefusalCode } | { ignore: true } {
-  const byRole = roleRefusal(command.action, command, actor);
+  const byRole = roleRefusal(command.action, actor);
   if (byRole) return { refuse: byRole };
   const cell = TABLES[order.orderType][order.status as OrderStatus]?.[command.action];
   if (!cell) return { refuse: 'terminal' };
