@@ -224,8 +224,8 @@ export async function orderReadAndUpdateRoutes(
       schema: {
         summary:
           orderType === 'invoice'
-            ? "Edit an invoice's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels, { status: 'Completed' } completes (staff)"
-            : "Edit an estimate's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels",
+            ? "Edit an invoice's event and will-call fields and lines (CartProducts), or { status: 'Voided' } cancels, { status: 'Completed' } completes (staff)"
+            : "Edit an estimate's event and will-call fields and lines (CartProducts), or { status: 'Voided' } cancels",
         description:
           'Editing sets hasBeenModified and publishes ' +
           (orderType === 'invoice' ? 'InvoiceUpdated' : 'EstimateUpdated') +
@@ -233,6 +233,7 @@ export async function orderReadAndUpdateRoutes(
           (orderType === 'invoice'
             ? 'InvoiceStatusChanged (and InvoiceCompleted)'
             : 'EstimateStatusChanged') +
+          '. Lines: products and quantities only, priced from the catalogue, 1..stock; only staff add products; at least one line (400)' +
           ". Refusals: 409 with the spec's sentence (terminal, within 3 days for customers, …), 403 staff-only.",
         security: [{ session: [] }],
         params: objectIdParam,
