@@ -17,3 +17,4 @@ export * from './side-nav-slice';
 export * from './store';
 export * from './types';
 export * from './use-bottom-sentinel';
+export * from './use-debounced';

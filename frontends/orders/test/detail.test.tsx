@@ -145,7 +145,9 @@ describe('order detail', () => {
     await openOptions();
     await userEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
     expect(await screen.findByLabelText('Room')).toHaveValue('Ballroom');
-    expect(screen.queryByLabelText('Quantity of Mirrored Bar Front')).not.toBeInTheDocument();
+    // A customer may change quantities and remove lines, but has no quick add.
+    expect(screen.getByLabelText('Quantity of Mirrored Bar Front')).toHaveValue('2');
+    expect(screen.queryByRole('region', { name: 'Quick add' })).not.toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText('Room'));
     await userEvent.type(screen.getByLabelText('Room'), 'Terrace');
     await userEvent.clear(screen.getByLabelText('Operations Manager'));
@@ -184,26 +186,87 @@ describe('order detail', () => {
     expect(screen.getByLabelText('Room')).toHaveValue('Ballroom!');
   });
 
-  it('staff edit quantities too: the lines go with the changed fields', async () => {
+  it('staff edit quantities too: the lines go as products and quantities', async () => {
     renderOrders('/admin/orders/estimate/e1', staffUser);
     await openOptions();
     await userEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
     const qty = await screen.findByLabelText('Quantity of Mirrored Bar Front');
     await userEvent.clear(qty);
     await userEvent.type(qty, '3');
+    // The preview follows with the server's own rule: 750 + 350 trucking, 8.1 % tax.
+    const cart = screen.getByRole('region', { name: 'Cart' });
+    await waitFor(() => expect(within(cart).getByTestId('order-sales-tax')).toHaveTextContent('$89.10'));
+    expect(within(cart).getByTestId('order-total')).toHaveTextContent('$1,189.10');
     await userEvent.click(screen.getByRole('button', { name: 'Update Order' }));
     await waitFor(() => expect(puts()).toHaveLength(1));
-    expect(puts()[0]?.body).toEqual({
-      CartProducts: [
-        {
-          id: 'BAR-FR-001',
-          name: 'Mirrored Bar Front',
-          description: 'Six-foot bar front',
-          qty: 3,
-          price: 250,
-          qboId: null,
-        },
-      ],
+    expect(puts()[0]?.body).toEqual({ CartProducts: [{ id: 'BAR-FR-001', qty: 3 }] });
+  });
+
+  describe('quick add (staff)', () => {
+    const labor = { id: 'LABOR', name: 'Labor', description: 'Crew', price: 0, quantity: 999, Images: [] };
+    const linen = { id: 'LIN-1', name: 'Linen', description: 'White', price: 12.5, quantity: 4, Images: [] };
+    const productGets = () =>
+      server.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/api/product'));
+
+    async function editAsStaff() {
+      renderOrders('/admin/orders/estimate/e1', staffUser);
+      await openOptions();
+      await userEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+      return screen.findByRole('region', { name: 'Quick add' });
+    }
+
+    async function pick(region: HTMLElement, typed: string, label: RegExp) {
+      await userEvent.type(within(region).getByRole('combobox', { name: 'Product to add' }), typed);
+      await userEvent.click(await screen.findByTitle(label));
+    }
+
+    it('adds products in stock, removes a line, and sends products and quantities only', async () => {
+      server.routes.set('GET /product', (r) => ({
+        body: { result: r.url.includes('like=name%3ALa') ? [labor] : [labor, linen] },
+      }));
+      const region = await editAsStaff();
+      await pick(region, 'La', /Labor/);
+      expect(productGets().at(-1)?.url).toMatch(/gt=quantity%3A0/);
+      expect(productGets().at(-1)?.url).toMatch(/like=name%3ALa/);
+      await userEvent.click(within(region).getByRole('button', { name: 'Add' }));
+      await pick(region, 'Li', /Linen/);
+      const qty = within(region).getByLabelText('Quantity to add');
+      await userEvent.clear(qty);
+      await userEvent.type(qty, '9'); // more than the 4 in stock: held at 4
+      await userEvent.click(within(region).getByRole('button', { name: 'Add' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Remove Mirrored Bar Front' }));
+      const cart = screen.getByRole('region', { name: 'Cart' });
+      expect(within(cart).getByTestId('order-subtotal')).toHaveTextContent('$50.00');
+      await userEvent.click(screen.getByRole('button', { name: 'Update Order' }));
+      await waitFor(() => expect(puts()).toHaveLength(1));
+      expect(puts()[0]?.body).toEqual({
+        CartProducts: [
+          { id: 'LABOR', qty: 1 },
+          { id: 'LIN-1', qty: 4 },
+        ],
+      });
+    });
+
+    it("says 'Failed to load products for quick add', and on a failed search the spec's other sentence", async () => {
+      server.routes.set('GET /product', () => ({ status: 500, body: { message: 'down' } }));
+      const region = await editAsStaff();
+      expect(await within(region).findByText('Failed to load products for quick add')).toBeInTheDocument();
+      await userEvent.type(within(region).getByRole('combobox', { name: 'Product to add' }), 'Ch');
+      expect(
+        await within(region).findByText('An error occurred while fetching the products'),
+      ).toBeInTheDocument();
+    });
+
+    it("shows the server's reason under the update error, and the last line cannot be removed", async () => {
+      putReply = { status: 400, body: { message: 'Only 3 of Mirrored Bar Front are available' } };
+      await editAsStaff();
+      expect(screen.getByRole('button', { name: 'Remove Mirrored Bar Front' })).toBeDisabled();
+      const qty = screen.getByLabelText('Quantity of Mirrored Bar Front');
+      await userEvent.clear(qty);
+      await userEvent.type(qty, '5');
+      await userEvent.click(screen.getByRole('button', { name: 'Update Order' }));
+      expect(await screen.findByText('There was an error while submitting your request')).toBeInTheDocument();
+      expect(screen.getByText('Only 3 of Mirrored Bar Front are available')).toBeInTheDocument();
     });
   });
 

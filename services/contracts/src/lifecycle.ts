@@ -80,7 +80,6 @@ export const REFUSAL_CODES = [
   'notModified',
   'notInvoice',
   'notEstimate',
-  'linesStaffOnly',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -111,7 +110,6 @@ const REFUSAL_MESSAGES: Record<RefusalCode, (status: string) => string> = {
   notModified: () => 'This order has no changes to update in Quick Books',
   notInvoice: () => 'Only an invoice can be completed',
   notEstimate: () => 'Only an estimate can be invoiced',
-  linesStaffOnly: () => 'Only staff can change the lines of an order',
 };
 
 /** The spec §6 tooltips: codes whose sentence a user sees on a disabled button. */
@@ -293,16 +291,15 @@ export interface LifecycleFacts {
   details: { eventDate?: string | null };
 }
 
-/** What is asked: the action, and for an edit whether it changes lines. */
+/** What is asked (an edit's lines are judged by the order service's line rules, not here). */
 export interface LifecycleCommand {
   action: Action;
-  lines?: unknown;
 }
 
 export type LifecycleAnswer = { to: OrderStatus } | { refuse: RefusalCode } | { ignore: true };
 
 /** HTTP only at the edge, the same in every service: who-may-ask refusals are 403, every rule 409. */
-const FORBIDDEN_CODES: ReadonlySet<RefusalCode> = new Set(['staffOnly', 'systemOnly', 'linesStaffOnly']);
+const FORBIDDEN_CODES: ReadonlySet<RefusalCode> = new Set(['staffOnly', 'systemOnly']);
 
 export function refusalHttpStatus(code: RefusalCode): 403 | 409 {
   return FORBIDDEN_CODES.has(code) ? 403 : 409;
@@ -327,11 +324,10 @@ function guardHolds(guard: Guard, order: LifecycleFacts, actor: Actor, today: st
   }
 }
 
-/** Who may ask, before the table: staff-only buttons, system-only outcomes, lines by staff. */
-function roleRefusal(action: Action, command: LifecycleCommand, actor: Actor): RefusalCode | null {
+/** Who may ask, before the table: staff-only buttons, system-only outcomes. */
+function roleRefusal(action: Action, actor: Actor): RefusalCode | null {
   if (SYSTEM_ONLY.has(action)) return actor.role === 'system' ? null : 'systemOnly';
   if (STAFF_ONLY.has(action) && actor.role !== 'staff' && actor.role !== 'system') return 'staffOnly';
-  if (command.action === 'edit' && command.lines && actor.role !== 'staff') return 'linesStaffOnly';
   return null;
 }
 
@@ -342,7 +338,7 @@ export function permission(
   actor: Actor,
   today: string,
 ): LifecycleAnswer {
-  const byRole = roleRefusal(command.action, command, actor);
+  const byRole = roleRefusal(command.action, actor);
   if (byRole) return { refuse: byRole };
   const cell = TABLES[order.orderType][order.status as OrderStatus]?.[command.action];
   if (!cell) return { refuse: 'terminal' };

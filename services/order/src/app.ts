@@ -3,7 +3,12 @@ import type { OrderConfig } from './config';
 import { buildOrderContext, CONSUMERS, type OrderContext, SERVICE_NAME } from './context';
 import { accountingEventHandlers } from './events/accounting';
 import { invoiceEventHandlers } from './events/invoices';
-import { cartEventHandlers, truckingFeeEventHandlers, userEventHandlers } from './events/projections';
+import {
+  cartEventHandlers,
+  productEventHandlers,
+  truckingFeeEventHandlers,
+  userEventHandlers,
+} from './events/projections';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
 import { ensureDocNumberCounter } from './store/writes';
@@ -29,6 +34,11 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
         name: CONSUMERS.truckingFee.name,
         topics: [CONSUMERS.truckingFee.topic],
         handlers: truckingFeeEventHandlers(ctx),
+      },
+      {
+        name: CONSUMERS.products.name,
+        topics: [CONSUMERS.products.topic],
+        handlers: productEventHandlers(ctx),
       },
       { name: CONSUMERS.users.name, topics: [CONSUMERS.users.topic], handlers: userEventHandlers(ctx) },
       {

@@ -8,6 +8,8 @@ import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } fr
 import {
   type CartProjectionModel,
   cartProjectionModel,
+  type ProductProjectionModel,
+  productProjectionModel,
   type TruckingFeeModel,
   truckingFeeModel,
   type UserProjectionModel,
@@ -21,6 +23,8 @@ export const SERVICE_NAME = 'order';
 export const CONSUMERS = {
   carts: { name: 'carts', topic: 'cart' },
   truckingFee: { name: 'trucking-fee', topic: 'catalogue' },
+  /** The catalogue's products, for line edits (a group of its own: it reads the topic from the start). */
+  products: { name: 'products', topic: 'catalogue' },
   users: { name: 'users', topic: 'user' },
   accounting: { name: 'accounting', topic: 'accounting' },
   /** Our own InvoiceCreated: closes the invoice's estimate (store/orders.ts, closeInvoicedEstimate). */
@@ -36,6 +40,7 @@ export interface OrderContext extends BaseContext<OrderConfig> {
   carts: CartProjectionModel;
   truckingFee: TruckingFeeModel;
   users: UserProjectionModel;
+  products: ProductProjectionModel;
   /** Connected once at start (closed at shutdown): reads topic ends for `catchUp`. */
   kafkaAdmin: Admin;
   /**
@@ -65,6 +70,7 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
     carts: cartProjectionModel(base.connection),
     truckingFee: truckingFeeModel(base.connection),
     users: userProjectionModel(base.connection),
+    products: productProjectionModel(base.connection),
     kafkaAdmin,
     catchUp: (consumer) =>
       waitForCatchUp({

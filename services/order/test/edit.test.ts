@@ -1,6 +1,7 @@
 /** PUT /estimate/{id}: edits, the 3-day rule at its boundary, read-only names, staff lines, cancel. */
 import {
   addCustomer,
+  catalogueProduct,
   daysFromToday,
   eventsOf,
   type Order,
@@ -107,15 +108,17 @@ describe('editing the event and will-call fields', () => {
     expect(res.body.message).toBe(message);
   });
 
-  it('refuses lines from a customer (403); staff set them and the totals follow', async () => {
+  it('prices lines from the catalogue: staff add and change them, customers change and remove only', async () => {
+    await catalogueProduct(service, 'SEA-CH-001', 1250, 10, { name: 'Chair' });
+    await catalogueProduct(service, 'LAB', 10_000, 5, { name: 'Labor', description: 'Crew', qboId: '9' });
     const { id } = await submitted(service, alice);
     const lines = [
-      { id: 'SEA-CH-001', name: 'Chair', qty: 4, price: 12.5 },
-      { id: 'LAB', name: 'Labor', description: 'Crew', qty: 1, price: 100, qboId: '9' },
+      { id: 'SEA-CH-001', name: 'Chair', qty: 4, price: 0.01 },
+      { id: 'LAB', name: 'Cheap', description: 'x', qty: 1, price: 1, qboId: null },
     ];
     const byCustomer = await put(alice.token, id, { CartProducts: lines });
     expect(byCustomer.status).toBe(403);
-    expect(byCustomer.body.message).toBe('Only staff can change the lines of an order');
+    expect(byCustomer.body.message).toBe('Only staff can add products to an order');
     const byStaff = await put(admin, id, { CartProducts: lines });
     expect(byStaff.status).toBe(200);
     // subtotal 50 + 100 = 150; tax round((15000 + 35000) × 0.081) cents = 40.50
@@ -126,7 +129,7 @@ describe('editing the event and will-call fields', () => {
       salesTax: 40.5,
       total: 540.5,
       CartProducts: [
-        { id: 'SEA-CH-001', name: 'Chair', description: '', qty: 4, price: 12.5, total: 50, qboId: null },
+        { id: 'SEA-CH-001', name: 'Chair', description: 'About SEA-CH-001', qty: 4, price: 12.5, total: 50 },
         { id: 'LAB', name: 'Labor', description: 'Crew', qty: 1, price: 100, total: 100, qboId: '9' },
       ],
     });
@@ -135,6 +138,15 @@ describe('editing the event and will-call fields', () => {
       actor: { role: 'staff' },
       changed: ['CartProducts'],
       order: { subtotalCents: 15_000, taxCents: 4050, totalCents: 54_050 },
+    });
+    // The customer changes a quantity and removes a line of their own order.
+    const mine = await put(alice.token, id, { CartProducts: [{ id: 'SEA-CH-001', qty: 2 }] });
+    expect(mine.status).toBe(200);
+    expect(mine.body.result).toMatchObject({ subtotal: 25, CartProducts: [{ id: 'SEA-CH-001', qty: 2 }] });
+    expect(mine.body.result.CartProducts).toHaveLength(1);
+    expect((await eventsOf(service, id)).at(-1)?.payload).toMatchObject({
+      actor: { role: 'customer', userId: alice.id },
+      changed: ['CartProducts'],
     });
   });
 });

@@ -259,7 +259,7 @@ describe('who may ask', () => {
     });
   });
 
-  it('lets only staff change the lines', () => {
+  it('takes a line edit like any edit: customers too, within the 3-day rule (adding products: lines.ts)', () => {
     const lines = [
       {
         productId: 'SKU-1',
@@ -271,11 +271,17 @@ describe('who may ask', () => {
         qboId: null,
       },
     ];
-    expect(decide(order('estimate', 'Pending'), { action: 'edit', lines }, customer, TODAY)).toEqual({
-      ok: false,
-      code: 'linesStaffOnly',
+    const edit = { action: 'edit', lines } as const;
+    expect(decide(order('estimate', 'Pending'), edit, customer, TODAY)).toMatchObject({
+      ok: true,
+      changed: ['CartProducts'],
+      set: { hasBeenModified: true },
     });
-    expect(decide(order('estimate', 'Pending'), { action: 'edit', lines }, staff, TODAY).ok).toBe(true);
+    const soon = order('estimate', 'Pending', {
+      details: { customerName: 'Evergreen', groupName: 'Gala', eventDate: '2030-06-03', location: 'Hall' },
+    });
+    expect(decide(soon, edit, customer, TODAY)).toEqual({ ok: false, code: 'tooLate' });
+    expect(decide(soon, edit, staff, TODAY).ok).toBe(true);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type CartState,
   type EventContract,
   type EventEnvelope,
+  ProductUpserted,
   QboRecordSynced,
   UserCreated,
 } from '@decor/contracts';
@@ -261,3 +262,33 @@ export const orderCall = (
   json?: unknown,
   headers: Record<string, string> = {},
 ) => request(service.url, path, { method, token, json, headers });
+
+/** A product as the catalogue announces it (ProductUpserted), once the products projection has it. */
+export async function catalogueProduct(
+  service: Order,
+  sku: string,
+  priceCents: number,
+  quantity: number,
+  extra: { name?: string; description?: string; qboId?: string } = {},
+): Promise<void> {
+  await publish(service, ProductUpserted, sku, {
+    sku,
+    name: extra.name ?? `Product ${sku}`,
+    description: extra.description ?? `About ${sku}`,
+    priceCents,
+    quantity,
+    category: 'Tables',
+    subcategory: 'Round',
+    images: [],
+    ...(extra.qboId ? { qboId: extra.qboId } : {}),
+  });
+  await eventually(
+    () =>
+      service.ctx.products
+        .findById(sku)
+        .lean()
+        .then((p) => (p && p.priceCents === priceCents && p.quantity === quantity ? p : undefined)),
+    15_000,
+    `product ${sku}`,
+  );
+}

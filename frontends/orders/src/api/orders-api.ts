@@ -3,7 +3,7 @@
  * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
  * (a second injection of the same names is ignored).
  */
-import { api, type Page } from '@decor/web-core';
+import { api, type Page, type Product } from '@decor/web-core';
 import { ORDERS_PAGE_SIZE } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
 
@@ -29,6 +29,9 @@ export type OrderChanges = Partial<Record<string, string | null>> & {
 
 const path = (type: OrderType, id?: string) =>
   id === undefined ? `/${type}` : `/${type}/${encodeURIComponent(id)}`;
+
+/** How many products the quick add offers at once (a name prefix narrows them). */
+export const QUICK_ADD_LIMIT = 50;
 
 /** The list query's parameters (spec §7, §9: limit 20, newest first). */
 export function listParams(args: OrderListArgs, offset: number): Record<string, string | number> {
@@ -76,6 +79,23 @@ export const ordersApi = withTags.injectEndpoints({
         canBeModified: meta?.headers['can-be-modified'] === 'true',
       }),
       providesTags: (_r, _e, { type, id }) => [{ type: 'Order', id: `${type}:${id}` }],
+    }),
+    /**
+     * The quick add's choices (spec §5): products in stock (quantity above 0), every category incl.
+     * Warehouse lines such as Labor, by name; `search` is a name prefix.
+     */
+    quickAddProducts: build.query<Product[], string>({
+      query: (search) => ({
+        url: '/product',
+        params: {
+          gt: 'quantity:0',
+          limit: QUICK_ADD_LIMIT,
+          order: 'name:ASC',
+          ...(search ? { like: `name:${search}` } : {}),
+        },
+      }),
+      transformResponse: (answer: { result: Product[] }) => answer.result,
+      providesTags: [{ type: 'Product', id: 'LIST' }],
     }),
     /** The invoices of an estimate (GET /invoice?EstimateId=). */
     linkedInvoices: build.query<Order[], string>({
@@ -132,6 +152,7 @@ export const {
   useListOrdersInfiniteQuery,
   useGetOrderQuery,
   useLinkedInvoicesQuery,
+  useQuickAddProductsQuery,
   useUpdateOrderMutation,
   useRequestInvoiceMutation,
   useSyncToQboMutation,

@@ -1,16 +1,8 @@
-import { formatDollars, isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
+import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
-import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
-import {
-  Dropdown,
-  Form,
-  type FormInstance,
-  InputNumber,
-  type MenuProps,
-  Modal,
-  Tooltip,
-} from '@decor/web-core/ui-forms';
+import { Card } from '@decor/web-core/ui-data';
+import { Dropdown, Form, type FormInstance, type MenuProps, Modal, Tooltip } from '@decor/web-core/ui-forms';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   type OrderChanges,
@@ -23,7 +15,8 @@ import {
   useUpdateOrderMutation,
 } from '../api/orders-api';
 import { qboStatusText, SUCCESS_BANNER_MS, TEXTS } from '../texts';
-import type { ActionDecision, ActionName, Order, OrderLine, OrderType } from '../types';
+import type { ActionDecision, ActionName, Order, OrderType } from '../types';
+import { CartCard, type DraftLine, draftOf, linesChanged } from './CartCard';
 import {
   changedFields,
   DetailsTable,
@@ -93,75 +86,6 @@ function Linked({ order, type, base }: { order: Order; type: OrderType; base: st
   );
 }
 
-function CartCard({
-  order,
-  editing,
-  qtys,
-  onQty,
-}: {
-  order: Order;
-  editing: boolean;
-  qtys: Record<string, number>;
-  onQty: (id: string, qty: number) => void;
-}) {
-  const columns: TableColumnsType<OrderLine> = [
-    { key: 'name', title: 'Item', render: (_v, line) => line.name },
-    { key: 'description', title: 'Description', render: (_v, line) => line.description },
-    {
-      key: 'qty',
-      title: 'Qty',
-      render: (_v, line) =>
-        editing ? (
-          <InputNumber
-            aria-label={`Quantity of ${line.name}`}
-            min={1}
-            precision={0}
-            value={qtys[line.id] ?? line.qty}
-            onChange={(value: number | null) => onQty(line.id, typeof value === 'number' ? value : line.qty)}
-          />
-        ) : (
-          line.qty
-        ),
-    },
-    { key: 'price', title: 'Price', align: 'right', render: (_v, line) => formatDollars(line.price) },
-    { key: 'total', title: 'Total', align: 'right', render: (_v, line) => formatDollars(line.total) },
-  ];
-  const totals: [string, number][] = [
-    ['Subtotal', order.subtotal],
-    ['Trucking Fee', order.truckingFee],
-    ['Sales Tax', order.salesTax],
-    ['Total', order.total],
-  ];
-  return (
-    <Card title={TEXTS.cart} aria-label={TEXTS.cart} role="region">
-      <Table<OrderLine>
-        rowKey="id"
-        columns={columns}
-        dataSource={order.CartProducts}
-        pagination={false}
-        size="small"
-        scroll={{ x: 'max-content' }}
-      />
-      <dl
-        style={{ display: 'grid', gridTemplateColumns: 'auto auto', justifyContent: 'end', gap: '4px 24px' }}
-      >
-        {totals.map(([label, value]) => (
-          <div
-            key={label}
-            style={{ display: 'contents' }}
-            data-testid={`order-${label.toLowerCase().replace(' ', '-')}`}
-          >
-            <dt style={{ color: '#6b5d52' }}>{label}</dt>
-            <dd style={{ margin: 0, textAlign: 'right', fontWeight: label === 'Total' ? 600 : 400 }}>
-              {formatDollars(value)}
-            </dd>
-          </div>
-        ))}
-      </dl>
-    </Card>
-  );
-}
-
 function OptionLabel({ text, decision: d }: { text: string; decision: ActionDecision }): ReactNode {
   if (d.allowed || !d.reason) return text;
   return (
@@ -197,9 +121,12 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   // The edit form mounts afresh for each edit (its values start from the order as shown).
   const form = useRef<FormInstance<FormValues>>(null);
   const [editing, setEditing] = useState(false);
-  const [qtys, setQtys] = useState<Record<string, number>>({});
+  // The lines while editing (null otherwise): quantities, removals and staff's quick adds.
+  const [draft, setDraft] = useState<DraftLine[] | null>(null);
   const [cancelOpen, setCancelOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A refused edit's reason from the server (e.g. 'Only 3 of Bar Front are available'), under the error.
+  const [reason, setReason] = useState<string | null>(null);
   const [success, flash] = useFlash();
   // One key per invoice request: a retry after a lost answer is the same request.
   const invoiceKey = useRef<string | null>(null);
@@ -218,19 +145,28 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
 
   const run = async (work: () => Promise<unknown>, done: string, failure: string) => {
     setError(null);
+    setReason(null);
     try {
       await work();
       flash(done);
       return true;
     } catch (failed) {
-      if (!isQboSession(failed)) setError(failure);
+      if (isQboSession(failed)) return false;
+      setError(failure);
+      // A refusal (4xx) says why; other failures keep the spec's sentence alone.
+      if (isApiError(failed) && failed.status >= 400 && failed.status < 500 && failed.status !== 408)
+        setReason(failed.message);
       return false;
     }
   };
 
   const startEditing = () => {
-    setQtys({});
+    setDraft(draftOf(order));
     setEditing(true);
+  };
+  const stopEditing = () => {
+    setDraft(null);
+    setEditing(false);
   };
 
   const submitEdit = async () => {
@@ -246,20 +182,9 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       return;
     }
     const changes: OrderChanges = changedFields(order, values);
-    const linesChanged =
-      staff && order.CartProducts.some((l) => qtys[l.id] !== undefined && qtys[l.id] !== l.qty);
-    if (linesChanged) {
-      changes.CartProducts = order.CartProducts.map((l) => ({
-        id: l.id,
-        name: l.name,
-        description: l.description,
-        qty: qtys[l.id] ?? l.qty,
-        price: l.price,
-        qboId: l.qboId,
-      })) as OrderChanges['CartProducts'];
-    }
+    if (draft && linesChanged(order, draft)) changes.CartProducts = draft.map(({ id, qty }) => ({ id, qty }));
     if (Object.keys(changes).length === 0) {
-      setEditing(false);
+      stopEditing();
       return;
     }
     const ok = await run(
@@ -267,7 +192,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       TEXTS.success.updated,
       updateError,
     );
-    if (ok) setEditing(false);
+    if (ok) stopEditing();
   };
 
   const queueQbo = async (update: boolean) => {
@@ -354,7 +279,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         </Flex>
         {editing ? (
           <Flex gap={8}>
-            <Button onClick={() => setEditing(false)}>{TEXTS.cancel}</Button>
+            <Button onClick={stopEditing}>{TEXTS.cancel}</Button>
             <Button type="primary" loading={updating} onClick={() => void submitEdit()}>
               {TEXTS.update}
             </Button>
@@ -374,6 +299,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
           showIcon
           role="alert"
           title={error}
+          description={reason ?? undefined}
           closable={{ onClose: () => setError(null), 'aria-label': 'Dismiss' }}
         />
       ) : null}
@@ -387,12 +313,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         </Flex>
       ) : null}
       <Linked order={order} type={type} base={base} />
-      <CartCard
-        order={order}
-        editing={editing && staff}
-        qtys={qtys}
-        onQty={(lineId, qty) => setQtys((q) => ({ ...q, [lineId]: qty }))}
-      />
+      <CartCard order={order} draft={editing ? draft : null} onDraft={setDraft} quickAdd={staff} />
       {editing ? (
         <Form<FormValues>
           ref={form}

@@ -42,7 +42,7 @@ export type Command =
       action: 'edit';
       /** The complete new details (already parsed and with the read-only names set), if sent. */
       details?: EstimateDetails;
-      /** Staff: the new lines, if sent. */
+      /** The new lines, if sent (already checked and priced by domain/lines.ts). */
       lines?: readonly EstimateLine[];
     }
   | { action: 'requestInvoice' | 'sendToQbo' | 'updateInQbo' | 'complete' | 'cancel' | 'invoiced' }

@@ -1,4 +1,11 @@
-import { CartChanged, CartDeleted, TruckingFeeChanged, UserCreated } from '@decor/contracts';
+import {
+  CartChanged,
+  CartDeleted,
+  ProductDeleted,
+  ProductUpserted,
+  TruckingFeeChanged,
+  UserCreated,
+} from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { OrderContext } from '../context';
 import { TRUCKING_FEE_DOC } from '../store/projection-models';
@@ -89,4 +96,31 @@ export function userEventHandlers(ctx: OrderContext): Record<string, EventHandle
       { upsert: true },
     );
   });
+}
+
+/**
+ * The catalogue's products (for line edits). ProductUpserted carries the whole product and one
+ * product's events arrive in order (keyed by SKU), so applying one (again) is a plain overwrite.
+ */
+export function productEventHandlers(ctx: OrderContext): Record<string, EventHandler> {
+  return {
+    ...eventHandler(ProductUpserted, async ({ payload: p }) => {
+      await ctx.products.updateOne(
+        { _id: p.sku },
+        {
+          $set: {
+            name: p.name,
+            description: p.description,
+            priceCents: p.priceCents,
+            quantity: p.quantity,
+            qboId: p.qboId ?? null,
+          },
+        },
+        { upsert: true },
+      );
+    }),
+    ...eventHandler(ProductDeleted, async ({ payload }) => {
+      await ctx.products.deleteOne({ _id: payload.sku });
+    }),
+  };
 }

@@ -5,7 +5,6 @@ import {
   type RefusalCode,
   refusalHttpStatus,
   refusalMessage,
-  toCents,
 } from '@decor/contracts';
 import {
   badRequest,
@@ -26,9 +25,11 @@ import type { OrderContext } from '../context';
 import { availableActions, type Command } from '../domain/decide';
 import { DETAIL_FIELDS, type DetailsInput, parseDetails, withCustomerName } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
+import { type CatalogueProduct, editedLines, type RequestedLine } from '../domain/lines';
 import { type OrderRecord, orderView } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { changeOrder, HIDDEN, modelOf } from '../store/orders';
+import { catalogueProducts } from '../store/products';
 import {
   EstimateWithActions,
   ForeignId,
@@ -98,23 +99,23 @@ export function sendOrder(reply: FastifyReply, order: OrderRecord, actor: Actor,
 
 type UpdateBody = Partial<Record<string, unknown>> & {
   status?: 'Voided' | 'Completed';
-  CartProducts?: {
-    id: string;
-    name: string;
-    description?: string;
-    qty: number;
-    price: number;
-    qboId?: string | null;
-  }[];
+  /** The lines wanted: product and quantity (anything else a client sends about a line is ignored). */
+  CartProducts?: RequestedLine[];
 };
 
 /**
  * The edit of a PUT, computed from the order as stored now: the sent fields replace the stored ones
  * (null or blank clears an optional one), the required ones must stay filled, the read-only names
  * may only be sent unchanged (400 otherwise) and are set by the server (the will-call name follows
- * whether will call is used); staff may send CartProducts (the totals are recomputed by `decide`).
+ * whether will call is used); CartProducts are checked and priced by `editedLines` from the
+ * catalogue's `products` (the totals are recomputed by `decide`).
  */
-export function editCommand(order: OrderRecord, body: UpdateBody): Command {
+export function editCommand(
+  order: OrderRecord,
+  body: UpdateBody,
+  products: ReadonlyMap<string, CatalogueProduct> = new Map(),
+  staff = false,
+): Command {
   const sentFields = DETAIL_FIELDS.filter((field) => body[field] !== undefined);
   let details: OrderRecord['details'] | undefined;
   if (sentFields.length > 0) {
@@ -136,15 +137,12 @@ export function editCommand(order: OrderRecord, body: UpdateBody): Command {
     if ('problem' in parsed) throw badRequest(parsed.problem);
     details = withCustomerName(parsed.details, order.details.customerName ?? order.customer.ownCompany ?? '');
   }
-  const lines: EstimateLine[] | undefined = body.CartProducts?.map((line) => ({
-    productId: line.id,
-    name: line.name.trim(),
-    description: line.description ?? '',
-    qty: line.qty,
-    priceCents: toCents(line.price),
-    totalCents: 0, // recomputed by decide
-    qboId: line.qboId ?? null,
-  }));
+  let lines: EstimateLine[] | undefined;
+  if (body.CartProducts) {
+    const edited = editedLines(order.lines, body.CartProducts, products, staff);
+    if ('refusal' in edited) throw new HttpError(edited.refusal.status, edited.refusal.message);
+    lines = edited.lines;
+  }
   return { action: 'edit', ...(details ? { details } : {}), ...(lines ? { lines } : {}) };
 }
 
@@ -225,8 +223,8 @@ export async function orderReadAndUpdateRoutes(
       schema: {
         summary:
           orderType === 'invoice'
-            ? "Edit an invoice's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels, { status: 'Completed' } completes (staff)"
-            : "Edit an estimate's event and will-call fields (staff: also CartProducts), or { status: 'Voided' } cancels",
+            ? "Edit an invoice's event and will-call fields and lines (CartProducts), or { status: 'Voided' } cancels, { status: 'Completed' } completes (staff)"
+            : "Edit an estimate's event and will-call fields and lines (CartProducts), or { status: 'Voided' } cancels",
         description:
           'Editing sets hasBeenModified and publishes ' +
           (orderType === 'invoice' ? 'InvoiceUpdated' : 'EstimateUpdated') +
@@ -234,6 +232,7 @@ export async function orderReadAndUpdateRoutes(
           (orderType === 'invoice'
             ? 'InvoiceStatusChanged (and InvoiceCompleted)'
             : 'EstimateStatusChanged') +
+          '. Lines: products and quantities only, priced from the catalogue, 1..stock; only staff add products; at least one line (400)' +
           ". Refusals: 409 with the spec's sentence (terminal, within 3 days for customers, …), 403 staff-only.",
         security: [{ session: [] }],
         params: objectIdParam,
@@ -247,12 +246,13 @@ export async function orderReadAndUpdateRoutes(
       const { status, ...fields } = body;
       if (status !== undefined && Object.keys(fields).length > 0)
         throw badRequest('status cannot be changed together with other fields');
+      const products = await catalogueProducts(ctx, body.CartProducts);
       const command = (order: OrderRecord): Command =>
         status === 'Voided'
           ? { action: 'cancel' }
           : status === 'Completed'
             ? { action: 'complete' }
-            : editCommand(order, body);
+            : editCommand(order, body, products, actor.role === 'staff');
       const outcome = await changeOrder(
         ctx,
         orderType,

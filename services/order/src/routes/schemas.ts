@@ -55,15 +55,22 @@ export const SubmitEstimateBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A line as staff set it on PUT (the totals are recomputed by the server). */
+/**
+ * A line as the client wants it on PUT: the product (SKU) and how many. Name, description, price and
+ * qboId may come along (the screens echo the lines they show) but are ignored: the server takes them
+ * from the catalogue (domain/lines.ts), and computes the totals.
+ */
 export const OrderLineInput = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100, description: 'The product id (SKU)' }),
-    name: Type.String({ minLength: 1, maxLength: 500 }),
-    description: Type.Optional(Type.String({ maxLength: 5000 })),
-    qty: Type.Integer({ minimum: 1, maximum: 100_000 }),
-    price: Type.Number({ minimum: 0, maximum: 10_000_000, description: 'Dollars' }),
-    qboId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+    qty: Type.Integer({ minimum: 1, maximum: 100_000, description: "1 to the product's stock" }),
+    name: Type.Optional(Type.String({ maxLength: 500, description: 'Ignored' })),
+    description: Type.Optional(Type.String({ maxLength: 5000, description: 'Ignored' })),
+    price: Type.Optional(Type.Number({ description: 'Ignored: the catalogue price is used' })),
+    total: Type.Optional(Type.Number({ description: 'Ignored' })),
+    qboId: Type.Optional(
+      Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'Ignored' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -79,7 +86,11 @@ function updateBody(statuses: readonly ('Voided' | 'Completed')[]) {
       ),
       ...detailProperties('update'),
       CartProducts: Type.Optional(
-        Type.Array(OrderLineInput, { minItems: 1, maxItems: 500, description: 'Staff only: the new lines' }),
+        Type.Array(OrderLineInput, {
+          maxItems: 500,
+          description:
+            'The new lines (at least one): staff add products and change or remove any; customers change quantities and remove lines',
+        }),
       ),
     },
     { additionalProperties: false },

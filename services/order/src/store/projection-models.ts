@@ -128,3 +128,35 @@ export type UserProjectionModel = Model<UserProjection>;
 export function userProjectionModel(connection: Connection): UserProjectionModel {
   return connection.model<UserProjection>('UserProjection', userSchema, 'users');
 }
+
+/**
+ * A product as the catalogue last announced it (ProductUpserted / ProductDeleted); `_id` is the SKU.
+ * Order line edits take price, name, description, stock and QuickBooks id from here (never from
+ * the client, never from the catalogue's database).
+ */
+export interface ProductProjection {
+  _id: string;
+  name: string;
+  description: string;
+  priceCents: number;
+  quantity: number;
+  qboId: string | null;
+}
+
+const productSchema = new Schema<ProductProjection>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    priceCents: { type: Number, required: true, min: 0 },
+    quantity: { type: Number, required: true, min: 0 },
+    qboId: { type: String, default: null },
+  },
+  { versionKey: false },
+);
+
+export type ProductProjectionModel = Model<ProductProjection>;
+
+export function productProjectionModel(connection: Connection): ProductProjectionModel {
+  return connection.model<ProductProjection>('ProductProjection', productSchema, 'products');
+}

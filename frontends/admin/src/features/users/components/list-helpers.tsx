@@ -1,20 +1,10 @@
 import { useBottomSentinel } from '@decor/web-core';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Input } from '@decor/web-core/ui-forms';
-import { useEffect, useState } from 'react';
 import { USERS_TEXTS } from '../texts';
 
-/** How long typing settles before the list asks the server. */
-export const SEARCH_DELAY_MS = 300;
-
-export function useDebounced<T>(value: T, delay = SEARCH_DELAY_MS): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
+// The search delay and debounce are web-core's (the order screen's quick add uses them too).
+export { SEARCH_DELAY_MS, useDebounced } from '@decor/web-core';
 
 /** A labelled prefix-search box. */
 export function SearchBox({
