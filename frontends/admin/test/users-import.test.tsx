@@ -1,16 +1,17 @@
 /**
  * The import dialog (spec orders §2, §4, §5, §8): GET /qbo/users when opened; entries that cannot be
  * imported are not selectable and say why; Import disabled with nothing ticked; companies then
- * customers posted with their QuickBooks ids; failures listed as '{email}: {server message}'.
+ * customers posted with their QuickBooks ids; failures listed as '{email}: {server message}'; search
+ * by name, company and e-mail, those on the site hidden by default, 20 a page, Refresh.
  */
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QboCompany, QboCustomer } from '../src/features/users/api/types';
-import { aCompany, FakeBackend, LOAD, renderAdmin } from './users-support';
+import { aCompany, FakeBackend, LOAD, query, renderAdmin } from './users-support';
 
 // antd forms and tables in jsdom are slow on a busy 2-core machine.
 configure({ asyncUtilTimeout: 30_000 });
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const backend = new FakeBackend();
 beforeAll(() => backend.start());
@@ -126,6 +127,11 @@ describe('the import dialog', () => {
     const d = await openImport();
     const ava = await d.findByRole('checkbox', { name: /Ava Thompson/ }, LOAD);
     expect(backend.calls('GET', '/qbo/users')).toHaveLength(1);
+    expect(Object.fromEntries(backend.params('GET', '/qbo/users'))).toEqual({
+      hideOnSite: 'true',
+      offset: '0',
+      limit: '20',
+    });
     expect(ava).toBeEnabled();
     expect(d.getByRole('checkbox', { name: /^Blue Harbor Weddings/ })).toBeEnabled();
 
@@ -140,7 +146,16 @@ describe('the import dialog', () => {
     const noParent = d.getByRole('checkbox', { name: /Nia Park/ });
     expect(noParent).toBeDisabled();
     expect(noParent).toHaveAccessibleDescription('Please import the parent company first');
-    expect(d.getByRole('checkbox', { name: /Sunset Gala Planners \(office/ })).toBeDisabled();
+    // Already on the site: hidden by default; shown, not selectable, when the filter is off.
+    expect(backend.params('GET', '/qbo/users').get('hideOnSite')).toBe('true');
+    expect(d.queryByRole('checkbox', { name: /Sunset Gala Planners \(office/ })).not.toBeInTheDocument();
+    const hide = d.getByRole('checkbox', { name: 'Hide those already on the site' });
+    expect(hide).toBeChecked();
+    await userEvent.click(hide);
+    const onSite = await d.findByRole('checkbox', { name: /Sunset Gala Planners \(office/ });
+    expect(onSite).toBeDisabled();
+    expect(onSite).toHaveAccessibleDescription('Already on the site');
+    expect(backend.params('GET', '/qbo/users').get('hideOnSite')).toBe('false');
 
     // Nothing ticked: Import is disabled.
     expect(d.getByRole('button', { name: 'Import' })).toBeDisabled();
@@ -149,11 +164,15 @@ describe('the import dialog', () => {
     await userEvent.click(ava);
     expect(d.getByRole('button', { name: 'Import' })).toBeDisabled();
 
+    const asked = backend.calls('GET', '/qbo/users').length;
     await userEvent.click(d.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await userEvent.click(screen.getByRole('button', { name: 'Import User' }));
-    await screen.findByRole('dialog', { name: 'Import Users from QuickBooks' });
-    await waitFor(() => expect(backend.calls('GET', '/qbo/users')).toHaveLength(2));
+    const again = within(await screen.findByRole('dialog', { name: 'Import Users from QuickBooks' }));
+    await waitFor(() => expect(backend.calls('GET', '/qbo/users')).toHaveLength(asked + 1));
+    // A new opening starts afresh: filter on, first page.
+    expect(await again.findByRole('checkbox', { name: 'Hide those already on the site' })).toBeChecked();
+    expect(backend.params('GET', '/qbo/users').get('offset')).toBe('0');
   });
 
   it('applies the rules itself when the server leaves them to it', async () => {
@@ -176,6 +195,23 @@ describe('the import dialog', () => {
     const d = await openImport();
     await userEvent.click(await d.findByRole('checkbox', { name: /Marcus Lee/ }, LOAD));
     await userEvent.click(d.getByRole('checkbox', { name: /^Blue Harbor Weddings/ }));
+    // What accounting-sync lists once it has learnt the new records (a moment after the import).
+    const learnt = {
+      companies: backend.qboUsers.companies.map((c) =>
+        c.qboId === '2'
+          ? { ...c, onSite: true, siteId: 'c100', selectable: false, reason: 'Already on the site' }
+          : c,
+      ),
+      customers: backend.qboUsers.customers.map((c) =>
+        c.qboId === '10'
+          ? { ...c, parentOnSite: true, parentSiteId: 'c100', selectable: true, reason: null }
+          : c,
+      ),
+    };
+    // The first listing after the import (the 2nd call) still shows the old state; later ones the new.
+    backend.overrides.set('GET /qbo/users', (request) =>
+      backend.qboUsersPage(request, backend.calls('GET', '/qbo/users').length >= 3 ? learnt : undefined),
+    );
     await userEvent.click(d.getByRole('button', { name: 'Import' }));
     expect(await d.findByText('Users have been added!')).toBeInTheDocument();
     const posts = backend.server.requests.filter((r) => r.method === 'POST').map((r) => r.url);
@@ -201,23 +237,11 @@ describe('the import dialog', () => {
       qboId: '8',
       sendWelcomeEmail: false,
     });
-    // The listing is asked again (what is on the site now), and nothing stays ticked.
-    await waitFor(() => expect(backend.calls('GET', '/qbo/users')).toHaveLength(2));
+    // The listing is asked again (what is on the site now), and nothing stays ticked; once more a
+    // moment later: the company's customers (parent now on the site) become selectable without
+    // reopening the dialog.
+    await waitFor(() => expect(backend.calls('GET', '/qbo/users').length).toBeGreaterThanOrEqual(2));
     expect(d.getByRole('button', { name: 'Import' })).toBeDisabled();
-    // …and once more a moment later, when QuickBooks' side has learnt the new records: the company's
-    // customers (parent now on the site) become selectable without reopening the dialog.
-    backend.qboUsers = {
-      companies: backend.qboUsers.companies.map((c) =>
-        c.qboId === '2'
-          ? { ...c, onSite: true, siteId: 'c100', selectable: false, reason: 'Already on the site' }
-          : c,
-      ),
-      customers: backend.qboUsers.customers.map((c) =>
-        c.qboId === '10'
-          ? { ...c, parentOnSite: true, parentSiteId: 'c100', selectable: true, reason: null }
-          : c,
-      ),
-    };
     await waitFor(() => expect(d.getByRole('checkbox', { name: /^Nia Park/ })).toBeEnabled());
     expect(backend.calls('GET', '/qbo/users')).toHaveLength(3);
   });
@@ -231,6 +255,98 @@ describe('the import dialog', () => {
     await userEvent.click(d.getByRole('button', { name: 'Import' }));
     expect(await d.findByText('Users have been added!')).toBeInTheDocument();
     expect(backend.calls('POST', '/user')[0]?.body).toMatchObject({ qboId: '7', sendWelcomeEmail: true });
+  });
+
+  it('searches by name, company and e-mail; what is ticked stays ticked across searches', async () => {
+    const d = await openImport();
+    await d.findByRole('checkbox', { name: /Ava Thompson/ }, LOAD);
+    /** Types a new search and waits until the dialog has asked for it. */
+    const searchFor = async (typed: string) => {
+      const box = d.getByRole('searchbox', { name: 'Search by name, company or e-mail' });
+      await userEvent.clear(box);
+      await userEvent.type(box, typed);
+      await waitFor(() => expect(backend.params('GET', '/qbo/users').get('search')).toBe(typed));
+    };
+    await searchFor('marcus');
+    await waitFor(() => expect(d.queryByRole('checkbox', { name: /Ava Thompson/ })).not.toBeInTheDocument());
+    await userEvent.click(d.getByRole('checkbox', { name: /Marcus Lee/ }));
+    expect(d.getByText('1 selected')).toBeInTheDocument();
+
+    // By company: the company and its customers.
+    await searchFor('blue harbor');
+    await waitFor(() => expect(d.queryByRole('checkbox', { name: /Marcus Lee/ })).not.toBeInTheDocument());
+    expect(d.getByRole('checkbox', { name: /Nia Park/ })).toBeDisabled();
+    await userEvent.click(d.getByRole('checkbox', { name: /^Blue Harbor Weddings/ }));
+    expect(d.getByText('2 selected')).toBeInTheDocument();
+
+    // By e-mail; and nothing found says so.
+    await searchFor('ava@');
+    await waitFor(() => expect(d.queryByRole('checkbox', { name: /Nia Park/ })).not.toBeInTheDocument());
+    expect(d.getByRole('checkbox', { name: /Ava Thompson/ })).toBeEnabled();
+    await searchFor('ava@zz');
+    expect(await d.findByText('Nothing was found')).toBeInTheDocument();
+
+    // Both ticked entries are imported, the company first.
+    await userEvent.click(d.getByRole('button', { name: 'Import' }));
+    expect(await d.findByText('Users have been added!')).toBeInTheDocument();
+    expect(backend.calls('POST', '/company').map((c) => (c.body as { qboId: string }).qboId)).toEqual(['2']);
+    expect(backend.calls('POST', '/user').map((c) => (c.body as { qboId: string }).qboId)).toEqual(['8']);
+  });
+
+  it('pages 20 at a time, companies then customers; a new search starts at the first page', async () => {
+    backend.qboUsers = {
+      companies: Array.from({ length: 30 }, (_, i) =>
+        qboCompany({ qboId: `${100 + i}`, displayName: `Company ${String(i + 1).padStart(2, '0')}` }),
+      ),
+      customers: Array.from({ length: 15 }, (_, i) =>
+        qboCustomer({ qboId: `${200 + i}`, displayName: `Customer ${String(i + 1).padStart(2, '0')}` }),
+      ),
+    };
+    const d = await openImport();
+    expect(await d.findByText('1–20 of 45', {}, LOAD)).toBeInTheDocument();
+    const shown = () => d.getAllByRole('checkbox', { name: /^(Company|Customer) \d\d/ }).length;
+    expect(shown()).toBe(20);
+    expect(d.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await userEvent.click(d.getByRole('checkbox', { name: /^Company 01/ }));
+
+    await userEvent.click(d.getByRole('button', { name: 'Next' }));
+    expect(await d.findByText('21–40 of 45')).toBeInTheDocument();
+    await waitFor(() => expect(backend.params('GET', '/qbo/users').get('offset')).toBe('20'));
+    await waitFor(() => expect(d.getByRole('list', { name: 'Customers' })).toBeInTheDocument());
+    expect(within(d.getByRole('list', { name: 'Companies' })).getAllByRole('checkbox')).toHaveLength(10);
+    expect(within(d.getByRole('list', { name: 'Customers' })).getAllByRole('checkbox')).toHaveLength(10);
+    await userEvent.click(d.getByRole('checkbox', { name: /^Customer 01/ }));
+
+    await userEvent.click(d.getByRole('button', { name: 'Next' }));
+    expect(await d.findByText('41–45 of 45')).toBeInTheDocument();
+    expect(d.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(d.queryByRole('list', { name: 'Companies' })).not.toBeInTheDocument();
+    await userEvent.click(d.getByRole('button', { name: 'Previous' }));
+    expect(await d.findByText('21–40 of 45')).toBeInTheDocument();
+    // Ticks made on other pages are kept.
+    expect(d.getByRole('checkbox', { name: /^Customer 01/ })).toBeChecked();
+    expect(d.getByText('2 selected')).toBeInTheDocument();
+
+    await userEvent.type(d.getByRole('searchbox', { name: 'Search by name, company or e-mail' }), 'customer');
+    await waitFor(() => expect(backend.params('GET', '/qbo/users').get('search')).toBe('customer'));
+    expect(backend.params('GET', '/qbo/users').get('offset')).toBe('0');
+    // 15 found: one page, no pager.
+    await waitFor(() => expect(d.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument());
+    expect(shown()).toBe(15);
+  });
+
+  it('Refresh has the server read QuickBooks again, then shows the page anew', async () => {
+    const d = await openImport();
+    expect(await d.findByText(/^Listed from QuickBooks at \d\d:\d\d [AP]M$/, {}, LOAD)).toBeInTheDocument();
+    const before = backend.calls('GET', '/qbo/users').length;
+    backend.qboUsers.customers.push(qboCustomer({ qboId: '11', displayName: 'Zoe New' }));
+    await userEvent.click(d.getByRole('button', { name: 'Refresh' }));
+    expect(await d.findByRole('checkbox', { name: /Zoe New/ })).toBeEnabled();
+    const calls = backend
+      .calls('GET', '/qbo/users')
+      .slice(before)
+      .map((c) => query(c).get('refresh'));
+    expect(calls).toEqual(['true', null]);
   });
 
   it("lists each failure as '{email}: {server message}' and does not say they were added", async () => {

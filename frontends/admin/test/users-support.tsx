@@ -62,6 +62,8 @@ export class FakeBackend {
   users: SiteUser[] = [];
   companies: Company[] = [];
   qboUsers: QboUsers = { companies: [], customers: [] };
+  /** When "QuickBooks was read" (GET /qbo/users?refresh=true moves it on). */
+  qboListedAt = '2026-11-27T09:30:00.000Z';
   /** Per `METHOD /path`: answer this instead (errors, hangs). */
   overrides = new Map<string, (request: Recorded) => Reply | Promise<Reply>>();
   private nextId = 100;
@@ -81,6 +83,7 @@ export class FakeBackend {
     this.users = [];
     this.companies = [];
     this.qboUsers = { companies: [], customers: [] };
+    this.qboListedAt = '2026-11-27T09:30:00.000Z';
     this.overrides.clear();
     this.server.requests.length = 0;
     this.routes();
@@ -99,6 +102,33 @@ export class FakeBackend {
 
   private reply(key: string, fallback: (request: Recorded) => Reply | Promise<Reply>) {
     this.server.routes.set(key, (request) => (this.overrides.get(key) ?? fallback)(request));
+  }
+
+  /** GET /qbo/users as accounting-sync answers: every word in a name, company or e-mail; companies then customers. */
+  qboUsersPage(request: Recorded, users: QboUsers = this.qboUsers): Reply {
+    const q = query(request);
+    if (q.get('refresh') === 'true') this.qboListedAt = new Date().toISOString();
+    const words = (q.get('search') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const keep = (e: { onSite: boolean }, fields: Array<string | null>) =>
+      !(q.get('hideOnSite') === 'true' && e.onSite) &&
+      words.every((w) => fields.some((f) => f?.toLowerCase().includes(w)));
+    const companies = users.companies.filter((c) => keep(c, [c.displayName, c.name, c.email]));
+    const customers = users.customers.filter((c) =>
+      keep(c, [c.displayName, c.email, c.company, c.parentName]),
+    );
+    const offset = Number(q.get('offset') ?? 0);
+    const limit = Number(q.get('limit') ?? 1000);
+    const n = companies.length;
+    return {
+      body: {
+        result: {
+          companies: companies.slice(offset, offset + limit),
+          customers: customers.slice(Math.max(0, offset - n), Math.max(0, offset + limit - n)),
+          listedAt: this.qboListedAt,
+        },
+      },
+      headers: { total_count: String(n + customers.length) },
+    };
   }
 
   /** (Re)registers every route, the per-id ones for the records held now. */
@@ -168,7 +198,7 @@ export class FakeBackend {
     this.reply('POST /send/welcomeEmail', () => ({
       body: { result: { message: 'The welcome email has been sent' } },
     }));
-    this.reply('GET /qbo/users', () => ({ body: { result: this.qboUsers } }));
+    this.reply('GET /qbo/users', (request) => this.qboUsersPage(request));
     // The orders list on a customer's page.
     this.reply('GET /estimate', (request) => list([], request));
     this.reply('GET /invoice', (request) => list([], request));

@@ -227,22 +227,36 @@ it(
 );
 
 it(
-  'staff import a company and then its customer from QuickBooks, by the §5 rules',
+  'staff find a company and then its customer in the import dialog by search and import them, by the §5 rules',
   async () => {
     const page = await usersScreen(ADMIN);
     try {
       let dialog = await openImport(page);
       const entry = (name: string) => dialog.getByRole('checkbox', { name: new RegExp(`^${name}`) });
-      await visible(entry('Sunset Gala Planners'));
-      // Not selectable, each saying why.
+      /** Types in the dialog's search box and waits until `name` is listed. */
+      const find = async (typed: string, name: string) => {
+        await dialog.getByRole('searchbox', { name: 'Search by name, company or e-mail' }).fill(typed);
+        await visible(entry(name));
+      };
+      // Those already on the site are hidden unless asked.
+      expect(await dialog.getByRole('checkbox', { name: 'Hide those already on the site' }).isChecked()).toBe(
+        true,
+      );
+      // By company: the company and its customers. Not selectable, each saying why.
+      await find('sunset gala', 'Sunset Gala Planners');
+      await visible(entry('Ava Thompson'));
       expect(await entry('Ava Thompson').isDisabled()).toBe(true);
       expect(await entry('Ava Thompson').getAttribute('aria-describedby')).toBeTruthy();
       await visible(dialog.getByText('Please import the parent company first', { exact: true }).first());
+      // By name, and by e-mail.
+      await find('lena', 'Lena Brooks');
       expect(await entry('Lena Brooks').isDisabled()).toBe(true);
       await visible(dialog.getByText(/Please update the user in QuickBooks/).first());
+      await find('bookings@oakhollow', 'Oak Hollow Barn');
       expect(await entry('Oak Hollow Barn').isDisabled()).toBe(true);
       // Nothing ticked: Import is disabled.
       expect(await dialog.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+      await find('sunset gala', 'Sunset Gala Planners');
       await screenshot(page, 'u7-import-dialog');
 
       await entry('Sunset Gala Planners').check();
@@ -255,13 +269,20 @@ it(
           await dialog.getByRole('button', { name: 'Done' }).click();
           await dialog.waitFor({ state: 'hidden' });
           dialog = await openImport(page);
-          await visible(entry('Ava Thompson'));
+          await find('ava thompson', 'Ava Thompson');
           return entry('Ava Thompson').isEnabled();
         },
         true,
         'Ava Thompson selectable',
         30_000,
       );
+      // The company is on the site now: hidden, and shown as such once the filter is off.
+      await find('sunset gala', 'Marcus Lee');
+      expect(await entry('Sunset Gala Planners').count()).toBe(0);
+      await dialog.getByRole('checkbox', { name: 'Hide those already on the site' }).uncheck();
+      await visible(entry('Sunset Gala Planners'));
+      expect(await entry('Sunset Gala Planners').isDisabled()).toBe(true);
+      await visible(dialog.getByText('Already on the site', { exact: true }));
       await entry('Ava Thompson').check();
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await visible(dialog.getByText('Users have been added!', { exact: true }));

@@ -98,7 +98,7 @@ interface Stats {
   requestsPerMinutePeak: number;
 }
 
-async function json<T>(
+export async function json<T>(
   url: string,
   init: { method?: string; json?: unknown; token?: string } = {},
 ): Promise<T> {
@@ -131,7 +131,7 @@ export function staffToken(secret: string, id: string): string {
 }
 
 /** Connect on /admin/sync → the emulator's consent page (Connect clicked) → /callback's GET /auth/accessToken. */
-async function connect(syncUrl: string, realmId: string, token: string): Promise<void> {
+export async function connect(syncUrl: string, realmId: string, token: string): Promise<void> {
   const start = await json<{ result: { url: string } }>(`${syncUrl}/qbo/connect`, { token });
   const back = await consentRedirect(start.result.url, realmId);
   const answer = await json<{ result: { connected: boolean } }>(`${syncUrl}/auth/accessToken${back.search}`, {
@@ -148,7 +148,7 @@ interface QueueCounts {
   paused: boolean;
 }
 
-const queueOf = async (syncUrl: string, token: string) =>
+export const queueOf = async (syncUrl: string, token: string) =>
   (await json<{ result: { queues: QueueCounts[] } }>(`${syncUrl}/qbo/status`, { token })).result
     .queues[0] as QueueCounts;
 

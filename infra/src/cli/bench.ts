@@ -5,7 +5,7 @@
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
@@ -15,6 +15,14 @@ import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
 import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
+import {
+  formatImportListing,
+  type ImportFigures,
+  importListingRow,
+  importListingRows,
+  measureImportListing,
+  writeImportListingRows,
+} from '../bench/import-listing';
 import {
   formatOrders,
   measureOrders,
@@ -92,7 +100,17 @@ async function main(): Promise<void> {
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
   };
-  const parts = ['gateway', 'pipeline', 'catalogue', 'checkout', 'frontend', 'qbo', 'orders', 'users'];
+  const parts = [
+    'gateway',
+    'pipeline',
+    'catalogue',
+    'checkout',
+    'frontend',
+    'qbo',
+    'orders',
+    'users',
+    'import',
+  ];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
@@ -119,7 +137,7 @@ async function main(): Promise<void> {
       log,
       logLevel: args['log-level'] as string,
       frontends: runs('frontend') ? { shellExtras: { [BLANK_PAGE.file]: BLANK_PAGE.html } } : undefined,
-      accountingSync: runs('qbo'),
+      accountingSync: runs('qbo') || runs('import'),
     });
     const stack = await starting;
     const roles = processRoles(stack.pids);
@@ -222,22 +240,41 @@ async function main(): Promise<void> {
         log,
       );
     }
+    // After the QuickBooks sync (it connects the service to a company of its own): the import dialog's call.
+    let importListing: ImportFigures | undefined;
+    if (runs('import')) {
+      importListing = await measureImportListing(
+        {
+          emulatorUrl: stack.endpoints.qbo.url,
+          jwtSecret: BENCH_JWT_SECRET,
+          startAccountingSync: stack.startAccountingSync,
+        },
+        { requests: 100 },
+        log,
+      );
+    }
     log(formatTable(results));
     if (qbo) log(formatQboSync(qbo));
     if (orders) log(formatOrders(orders));
     if (users) log(formatUsers(users));
+    if (importListing) log(formatImportListing(importListing));
     if (!args['no-write']) {
       const out = args.out as string;
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
       const qboRows = qboSyncRows(out);
       const ordersRows = orderRows(out);
       const userListRows = usersRows(out);
+      const importRows = importListingRows(out);
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
       // Last: the sections above each rewrite the file from their own heading on.
       writeOrderRows(out, orders ? [...ordersRows, orderRow(machine, orders)] : ordersRows);
       writeUsersRows(out, users ? [...userListRows, usersRow(machine, users)] : userListRows);
+      writeImportListingRows(
+        out,
+        importListing ? [...importRows, importListingRow(machine, importListing)] : importRows,
+      );
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }

@@ -3,6 +3,7 @@ import type { AccountingSyncConfig } from './config';
 import { type AccountingSyncContext, buildAccountingSyncContext, SERVICE_NAME } from './context';
 import { catalogueEventHandlers, orderEventHandlers, userEventHandlers } from './events/handlers';
 import { connectionRoutes } from './routes/connection';
+import { importUsersRoutes } from './routes/import-users';
 import { queueBoardRoutes } from './routes/queue-board';
 import { staffSyncRoutes } from './routes/staff-sync';
 import { deadLetterRoutes, syncHealthRoutes } from './routes/sync-health';
@@ -12,6 +13,7 @@ export type { AccountingSyncContext } from './context';
 export async function registerRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
   await app.register(async (scope) => connectionRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => staffSyncRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => importUsersRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => syncHealthRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => deadLetterRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => queueBoardRoutes(scope as ServiceApp, ctx));

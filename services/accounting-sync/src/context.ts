@@ -6,6 +6,7 @@ import type { Ref } from './domain/documents';
 import { type SyncJob, syncQueue } from './jobs/sync-queue';
 import { syncWorker } from './jobs/sync-worker';
 import { type QboApi, qboApi } from './qbo/client';
+import { type CustomerList, customerList } from './qbo/customer-list';
 import { QboFault } from './qbo/faults';
 import { type RateLimiter, redisRateLimiter } from './qbo/rate-limit';
 import { type QboSessions, qboSessions } from './qbo/session';
@@ -20,6 +21,9 @@ import { type SyncRecordModel, syncRecordModel } from './store/record-model';
 
 export const SERVICE_NAME = 'accounting-sync';
 
+/** How long the import dialog may list QuickBooks' Customers from memory (its Refresh reads now). */
+const CUSTOMER_LIST_TTL_MS = 2 * 60_000;
+
 export interface AccountingSyncContext extends BaseContext<AccountingSyncConfig> {
   connections: QboConnectionModel;
   usedStates: UsedConnectStateModel;
@@ -28,6 +32,8 @@ export interface AccountingSyncContext extends BaseContext<AccountingSyncConfig>
   sessions: QboSessions;
   limiter: RateLimiter;
   api: QboApi;
+  /** QuickBooks' Customers for the import dialog, read at most every few minutes (cleared by writes). */
+  customers: CustomerList;
   syncQueue: Queue<SyncJob>;
   /** This process's job worker (none with QBO_WORKER_CONCURRENCY=0). */
   worker: JobWorker<SyncJob> | null;
@@ -67,7 +73,25 @@ export async function buildAccountingSyncContext(
     () => aim,
     () => Math.min(10, headroom / 2),
   );
-  const api = qboApi({ config, sessions, limiter });
+  const direct = qboApi({ config, sessions, limiter });
+  const customers = customerList({
+    redis: base.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    ttlMs: CUSTOMER_LIST_TTL_MS,
+    query: () => direct.query('Customer'),
+  });
+  // Every Customer this service writes (sync jobs, adoption, tests) clears the import dialog's copy,
+  // failed writes too: a timed-out create may still have landed.
+  const clearing =
+    (write: QboApi['create']): QboApi['create'] =>
+    async (entity, doc, requestId) => {
+      try {
+        return await write(entity, doc, requestId);
+      } finally {
+        if (entity === 'Customer') await customers.invalidate();
+      }
+    };
+  const api: QboApi = { ...direct, create: clearing(direct.create), update: clearing(direct.update) };
   const queue = syncQueue(base.redis, config.REDIS_PREFIX);
   registerQueueMetrics(base.metrics, [queue]);
 
@@ -110,6 +134,7 @@ export async function buildAccountingSyncContext(
     sessions,
     limiter,
     api,
+    customers,
     syncQueue: queue,
     worker: null,
     serviceItem,

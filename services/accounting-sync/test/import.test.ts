@@ -1,7 +1,8 @@
 /**
  * GET /qbo/users, the Import User dialog's listing (spec §2, §5, §7), against the QuickBooks emulator:
  * the demo company's companies and customers with the import rules applied, records already on the
- * site marked (from this service's own sync records), the role matrix, and the expired session.
+ * site marked (from this service's own sync records), search, the on-site filter, paging, the copy of
+ * QuickBooks' list in memory, the role matrix, and the expired session.
  */
 import { CompanyUpserted, QBO_SESSION_EXPIRED_HEADER, UserCreated } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
@@ -371,11 +372,117 @@ describe('GET /qbo/users', () => {
     });
   }, 120_000);
 
+  describe('search, the on-site filter and paging (staff look through thousands)', () => {
+    const page = async (query: string) => {
+      const answer = await request(sync.url, `/qbo/users?${query}`, { token: admin });
+      expect(answer.status).toBe(200);
+      const l = answer.body.result as Listing & { listedAt: string };
+      return { ...l, total: Number(answer.headers.get('total_count')), names: names(l) };
+    };
+    const names = (l: Listing) => [...l.companies, ...l.customers].map((e) => e.displayName);
+
+    it('finds entries by name, company and e-mail: every word, case and accents ignored', async () => {
+      // By name (a customer's first or last name, any case).
+      expect((await page('search=THOMPSON')).names).toEqual(['Ava Thompson']);
+      expect((await page('search=okafor%20daniel')).names).toEqual(['Daniel Okafor']);
+      // By company: the company and the customers under it.
+      const sunset = await page(`search=${encodeURIComponent('sunset gala')}`);
+      expect(sunset.companies.map((c) => c.displayName)).toEqual(['Sunset Gala Planners']);
+      expect(sunset.customers.map((c) => c.displayName)).toEqual(['Ava Thompson', 'Marcus Lee']);
+      expect(sunset.total).toBe(3);
+      // By e-mail (a company's and a customer's).
+      expect((await page('search=bookings%40oakhollow')).names).toEqual(['Oak Hollow Barn']);
+      expect((await page('search=priya.shah%40')).names).toEqual(['Priya Shah']);
+      // Accents typed or not.
+      expect((await page(`search=${encodeURIComponent('chloé martínez')}`)).names).toEqual([
+        'Chloe Martinez',
+      ]);
+      // Words must each be found, not across two fields' ends; nothing found is an empty page.
+      const none = await page('search=thompson%20zzz');
+      expect(none).toMatchObject({ companies: [], customers: [], total: 0 });
+    });
+
+    it('hides what is on the site only when asked (the dialog asks by default)', async () => {
+      const all = await page(`search=${encodeURIComponent(RUN_ID)}`);
+      const onSite = [...all.companies, ...all.customers].filter((e) => e.onSite).map((e) => e.displayName);
+      expect(onSite).toEqual(
+        expect.arrayContaining([`Site Co ${RUN_ID}`, `Gala HQ (${RUN_ID})`, `Site Customer ${RUN_ID}`]),
+      );
+      const hidden = await page(`search=${encodeURIComponent(RUN_ID)}&hideOnSite=true`);
+      expect(hidden.names).toEqual(all.names.filter((n) => !onSite.includes(n)));
+      expect(hidden.names).toContain(`QuickBooks Only ${RUN_ID}`);
+      expect(hidden.total).toBe(all.total - onSite.length);
+    });
+
+    it('pages companies then customers with total_count; each entry exactly as the whole listing has it (§5 selectable, reason)', async () => {
+      const whole = await page('');
+      expect(whole.total).toBe(whole.companies.length + whole.customers.length);
+      const seen: Listing = { companies: [], customers: [] };
+      for (let offset = 0; offset < whole.total; offset += 300) {
+        const p = await page(`offset=${offset}&limit=300`);
+        expect(p.total).toBe(whole.total);
+        expect(p.companies.length + p.customers.length).toBe(Math.min(300, whole.total - offset));
+        seen.companies.push(...p.companies);
+        seen.customers.push(...p.customers);
+      }
+      expect(seen).toEqual({ companies: whole.companies, customers: whole.customers });
+      // A page across the boundary ends the companies and begins the customers.
+      const n = whole.companies.length;
+      const across = await page(`offset=${n - 2}&limit=4`);
+      expect(across.companies).toEqual(whole.companies.slice(-2));
+      expect(across.customers).toEqual(whole.customers.slice(0, 2));
+      // Past the end: an empty page, the same total.
+      expect(await page(`offset=${whole.total}&limit=20`)).toMatchObject({
+        companies: [],
+        customers: [],
+        total: whole.total,
+      });
+    });
+
+    it('refuses bad parameters with a message', async () => {
+      for (const query of ['limit=0', 'limit=5000', 'offset=-1', 'hideOnSite=maybe', 'colour=blue']) {
+        const answer = await request(sync.url, `/qbo/users?${query}`, { token: admin });
+        expect([query, answer.status]).toEqual([query, 400]);
+        expect(answer.body.message).toEqual(expect.any(String));
+      }
+    });
+
+    it("lists from a recent copy of QuickBooks' list: no QuickBooks call per page; a Customer written by the service or a Refresh reads it again", async () => {
+      const first = await page('limit=20&refresh=true');
+      const before = (await qboStats(realmId)).requests;
+      const again = await page('search=ava&limit=20');
+      await page('offset=20&limit=20');
+      expect((await qboStats(realmId)).requests).toBe(before);
+      expect(again.listedAt).toBe(first.listedAt);
+
+      // Someone adds a customer in QuickBooks itself: listed after a Refresh.
+      const name = `Added Elsewhere ${RUN_ID}`;
+      await emulatorCall(`/__emulator/realms/${realmId}/records/Customer`, {
+        method: 'POST',
+        json: { records: [{ DisplayName: name, CompanyName: name }] },
+      });
+      expect((await page(`search=${encodeURIComponent(name)}`)).total).toBe(0);
+      const refreshed = await page(`search=${encodeURIComponent(name)}&refresh=true`);
+      expect(refreshed.names).toEqual([name]);
+      expect(Date.parse(refreshed.listedAt)).toBeGreaterThan(Date.parse(first.listedAt));
+
+      // A Customer this service writes (as its sync jobs do) is listed at once.
+      const made = await sync.ctx.api.create(
+        'Customer',
+        { DisplayName: `Written Here ${RUN_ID}`, CompanyName: 'Written Here' },
+        `written-${RUN_ID}`,
+      );
+      expect((await page(`search=${encodeURIComponent(`written here ${RUN_ID}`)}`)).companies).toEqual([
+        expect.objectContaining({ qboId: String(made.Id), selectable: true, reason: null }),
+      ]);
+    });
+  });
+
   it('goes through the rate limiter and renews an expired access token on its own', async () => {
     const before = await qboStats(realmId);
     const takes = jest.spyOn(sync.ctx.limiter, 'take');
     await emulatorCall(`/__emulator/realms/${realmId}/expire-access-tokens`, { method: 'POST' });
-    expect((await request(sync.url, '/qbo/users', { token: admin })).status).toBe(200);
+    expect((await request(sync.url, '/qbo/users?refresh=true', { token: admin })).status).toBe(200);
     expect(takes).toHaveBeenCalledWith(realmId);
     takes.mockRestore();
     expect((await qboStats(realmId)).grants.refresh_token).toBe(before.grants.refresh_token + 1);
@@ -386,18 +493,19 @@ describe('GET /qbo/users', () => {
       method: 'POST',
       json: { status: 503, count: 1 },
     });
-    const down = await request(sync.url, '/qbo/users', { token: admin });
+    const down = await request(sync.url, '/qbo/users?refresh=true', { token: admin });
     expect(down.status).toBe(503);
     expect(down.body).toEqual({
       message: 'QuickBooks is not answering right now. Please try again in a minute.',
     });
     expect(down.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBeNull();
-    expect((await request(sync.url, '/qbo/users', { token: admin })).status).toBe(200);
+    expect((await request(sync.url, '/qbo/users?refresh=true', { token: admin })).status).toBe(200);
   });
 
   it('answers the session-expired 401 when QuickBooks revoked the connection (the site session is unaffected)', async () => {
     await emulatorCall(`/__emulator/realms/${realmId}/revoke`, { method: 'POST' });
-    const refused = await request(sync.url, '/qbo/users', { token: admin });
+    // QuickBooks tells of a revocation only when asked: the next read of it (here a Refresh).
+    const refused = await request(sync.url, '/qbo/users?refresh=true', { token: admin });
     expect(refused.status).toBe(401);
     expect(refused.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBe('true');
     expect(refused.headers.get('expiredtoken')).toBeNull();
@@ -405,7 +513,7 @@ describe('GET /qbo/users', () => {
     expect(QBO_TEXTS.sessionExpired).toBe(
       'Your session with QuickBooks has expired, and the request was not completed!',
     );
-    // And again once the connection is known to be lost (no call to QuickBooks at all).
+    // And again once the connection is known to be lost (no call to QuickBooks at all, nor the copy).
     const again = await request(sync.url, '/qbo/users', { token: admin });
     expect(again.status).toBe(401);
     expect(again.headers.get(QBO_SESSION_EXPIRED_HEADER)).toBe('true');

@@ -59,7 +59,8 @@ export async function openImport(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Import User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import Users from QuickBooks' });
   await visible(dialog.getByRole('button', { name: 'Import', exact: true }));
-  await visible(dialog.getByRole('checkbox').first());
+  // The listing has come: its search box and filter replace the loading spinner.
+  await visible(dialog.getByRole('checkbox', { name: 'Hide those already on the site' }));
   return dialog;
 }
 

@@ -10,19 +10,15 @@ import { HttpError, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { splitCategoryKey } from '../domain/documents';
-import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domain/import-listing';
 import { orderFacts } from '../domain/order-facts';
 import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
-import { type QboEntity, QboFault } from '../qbo/client';
-import { SessionExpired } from '../qbo/faults';
+import type { QboEntity } from '../qbo/client';
 import { recordKey } from '../store/record-model';
-import { QBO_TEXTS, qboSessionExpired } from './texts';
+import { liveRead } from './live-read';
+import { qboSessionExpired } from './texts';
 
 /** Who asks the lifecycle here: the routes are staff's. */
 const STAFF = { role: 'staff', userId: null } as const;
-
-/** How long a live read (categories, the import listing) may wait for QuickBooks. */
-const LIVE_READ_MS = 12_000;
 
 const Enqueued = Type.Object({ result: Type.Object({ jobId: Type.String(), state: Type.String() }) });
 const IdBody = Type.Object(
@@ -41,7 +37,7 @@ const LABELS: Record<SyncedRecordKind, string> = {
 /**
  * The staff calls of spec §7 under /qbo. Writes enqueue a job and answer 202 with its state (200
  * when that very job already ran); the outcome reaches the owning service as QboRecordSynced.
- * Reads (categories, users) ask QuickBooks directly.
+ * Reads (categories) ask QuickBooks directly; the import listing is in import-users.ts.
  */
 export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
   const staff = { onRequest: app.requireRole('staff') };
@@ -157,29 +153,6 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     },
   );
 
-  /**
-   * A read that needs QuickBooks now: no session → the 401 the UI offers renewal for; QuickBooks down,
-   * throttling past the limiter's waits, or not answering within LIVE_READ_MS → 503 with a message
-   * (never a bare 500, never a hang past the browser's 15 s).
-   */
-  async function live<T>(read: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HttpError(503, QBO_TEXTS.unavailable)), LIVE_READ_MS);
-    });
-    try {
-      return await Promise.race([read(), timeout]);
-    } catch (err) {
-      if (err instanceof SessionExpired) throw qboSessionExpired();
-      if (err instanceof QboFault && err.kind === 'auth') throw qboSessionExpired();
-      if (err instanceof QboFault && (err.kind === 'server' || err.kind === 'throttle'))
-        throw new HttpError(503, QBO_TEXTS.unavailable);
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   const Category = Type.Object({ Id: Type.String(), Name: Type.String() });
   app.get(
     '/qbo/categories',
@@ -205,7 +178,7 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
       },
     },
     async () => {
-      const items = await live(() => ctx.api.query('Item', "where Type = 'Category'"));
+      const items = await liveRead(() => ctx.api.query('Item', "where Type = 'Category'"));
       const pick = (i: QboEntity) => ({ Id: String(i.Id), Name: splitCategoryKey(String(i.Name)).name });
       return {
         result: {
@@ -215,82 +188,6 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
             .map((i) => ({ ...pick(i), ParentRef: { value: String(i.ParentRef.value) } })),
         },
       };
-    },
-  );
-
-  const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
-  const Text = Nullable(Type.String());
-  const Marks = {
-    onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
-    siteId: Nullable(Type.String({ description: "that site record's id" })),
-    selectable: Type.Boolean(),
-    reason: Nullable(Type.String({ description: 'why it cannot be ticked (shown as it is)' })),
-  };
-  const Address = { street: Text, city: Text, state: Text, zipCode: Text };
-  const ImportCompany = Type.Object({
-    qboId: Type.String(),
-    displayName: Type.String(),
-    name: Nullable(Type.String({ description: "QuickBooks' CompanyName (none: not selectable)" })),
-    email: Text,
-    phone: Text,
-    ...Address,
-    ...Marks,
-  });
-  const ImportCustomer = Type.Object({
-    qboId: Type.String(),
-    displayName: Type.String(),
-    firstName: Text,
-    lastName: Text,
-    email: Nullable(Type.String({ description: 'none: not selectable' })),
-    phone: Text,
-    company: Nullable(Type.String({ description: "its CompanyName, else its parent company's name" })),
-    parentQboId: Type.String({ description: 'the top-level QuickBooks Customer it sits under' }),
-    parentName: Text,
-    parentOnSite: Type.Boolean(),
-    parentSiteId: Nullable(Type.String({ description: "the site's company id (the new user's CompanyId)" })),
-    ...Address,
-    ...Marks,
-  });
-
-  app.get(
-    '/qbo/users',
-    {
-      ...staff,
-      schema: {
-        summary:
-          "QuickBooks' customers for the import: companies (top level) and customers (jobs under a company), " +
-          'marked when already on the site, with the import rules applied (selectable, reason)',
-        security: [{ session: [] }],
-        response: {
-          200: Type.Object({
-            result: Type.Object({
-              companies: Type.Array(ImportCompany),
-              customers: Type.Array(ImportCustomer),
-            }),
-          }),
-        },
-      },
-    },
-    async () => {
-      const rows = (await live(() => ctx.api.query('Customer'))) as QboCustomerRow[];
-      const qboIds = rows.map((r) => String(r.Id));
-      // Which QuickBooks ids belong to site records: this service's own records of what it synced
-      // (or adopted) and the site has not deleted since, never another service's database.
-      const recs = qboIds.length
-        ? await ctx.records
-            .find(
-              { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds }, deletedAt: null },
-              { kind: 1, recordId: 1, qboId: 1 },
-            )
-            .lean<Array<{ kind: 'company' | 'customer'; recordId: string; qboId: string }>>()
-        : [];
-      const site = new Map<string, SiteRecordRef>();
-      for (const r of recs) {
-        // A company record wins over a customer record holding the same id (a parent needs a company).
-        if (!site.has(r.qboId) || r.kind === 'company')
-          site.set(r.qboId, { kind: r.kind, recordId: r.recordId });
-      }
-      return { result: importListing(rows, site) };
     },
   );
 }

@@ -55,6 +55,16 @@ export const USERS_TEXTS = {
   importTitle: 'Import Users from QuickBooks',
   importSubmit: 'Import',
   importLoading: 'Loading the QuickBooks users',
+  importSearch: 'Search by name, company or e-mail',
+  importHideOnSite: 'Hide those already on the site',
+  importRefresh: 'Refresh',
+  importListedAt: (at: Date) =>
+    `Listed from QuickBooks at ${at.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' })}`,
+  importPrevious: 'Previous',
+  importNext: 'Next',
+  importShowing: (from: number, to: number, total: number) =>
+    `${from}–${to} of ${total.toLocaleString('en-US')}`,
+  importTicked: (n: number) => `${n} selected`,
 
   // detail pages
   backToUsers: 'Back to users',

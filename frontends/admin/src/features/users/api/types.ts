@@ -129,3 +129,18 @@ export interface QboUsers {
   companies: QboCompany[];
   customers: QboCustomer[];
 }
+
+/** What the import dialog asks GET /qbo/users for: a page of the entries matching. */
+export interface QboUsersArgs {
+  /** Words each found in a name, company name or e-mail (empty: everyone). */
+  search: string;
+  hideOnSite: boolean;
+  offset: number;
+}
+
+/** A page of GET /qbo/users: companies first, then customers; `total` entries match in all. */
+export interface QboUsersPage extends QboUsers {
+  total: number;
+  /** When the server last read QuickBooks (it lists from that copy for a few minutes). */
+  listedAt: string | null;
+}

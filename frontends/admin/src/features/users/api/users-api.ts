@@ -10,6 +10,8 @@ import type {
   NewCompany,
   NewUser,
   QboUsers,
+  QboUsersArgs,
+  QboUsersPage,
   SiteUser,
   UserChanges,
   UserListArgs,
@@ -48,6 +50,18 @@ export function companyListParams(search: string, offset: number): Record<string
   };
   const prefix = search.trim();
   if (prefix) params.like = `name:${prefix}`;
+  return params;
+}
+
+/** GET /qbo/users parameters: a page of 20 of what matches the search. */
+export function qboUsersParams(args: QboUsersArgs): Record<string, string | number | boolean> {
+  const params: Record<string, string | number | boolean> = {
+    hideOnSite: args.hideOnSite,
+    offset: args.offset,
+    limit: USERS_PAGE_SIZE,
+  };
+  const search = args.search.trim();
+  if (search) params.search = search;
   return params;
 }
 
@@ -151,12 +165,22 @@ export const usersApi = withTags.injectEndpoints({
       transformResponse: (answer: { result?: { message?: unknown } }) =>
         typeof answer?.result?.message === 'string' ? answer.result.message : null,
     }),
-    /** GET /qbo/users: asked again each time the import dialog opens. */
-    getQboUsers: build.query<QboUsers, void>({
-      query: () => ({ url: '/qbo/users' }),
-      transformResponse: (answer: { result: QboUsers }) => answer.result,
+    /** GET /qbo/users: a page of the import dialog, asked again each time the dialog opens. */
+    getQboUsers: build.query<QboUsersPage, QboUsersArgs>({
+      query: (args) => ({ url: '/qbo/users', params: qboUsersParams(args) }),
+      transformResponse: (answer: { result: QboUsers & { listedAt?: string } }, meta) => ({
+        companies: answer.result.companies,
+        customers: answer.result.customers,
+        listedAt: answer.result.listedAt ?? null,
+        total: meta?.totalCount ?? answer.result.companies.length + answer.result.customers.length,
+      }),
       providesTags: ['QboUsers'],
       keepUnusedDataFor: 0,
+    }),
+    /** The dialog's Refresh: the server reads QuickBooks now; the page shown is then asked again. */
+    refreshQboUsers: build.mutation<unknown, void>({
+      query: () => ({ url: '/qbo/users', params: { refresh: true, limit: 1 } }),
+      invalidatesTags: ['QboUsers'],
     }),
   }),
 });
@@ -175,4 +199,5 @@ export const {
   useDeleteCompanyMutation,
   useSendWelcomeEmailMutation,
   useGetQboUsersQuery,
+  useRefreshQboUsersMutation,
 } = usersApi;

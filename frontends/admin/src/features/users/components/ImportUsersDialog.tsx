@@ -3,66 +3,23 @@ import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Checkbox } from '@decor/web-core/ui-data';
 import { Modal, Typography } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
-import type { NewCompany, NewUser, QboCompany, QboCustomer } from '../api/types';
-import { useCreateCompanyMutation, useCreateUserMutation, useGetQboUsersQuery } from '../api/users-api';
+import type { QboCompany, QboCustomer } from '../api/types';
+import {
+  USERS_PAGE_SIZE,
+  useCreateCompanyMutation,
+  useCreateUserMutation,
+  useGetQboUsersQuery,
+  useRefreshQboUsersMutation,
+} from '../api/users-api';
 import { errorText, isQboExpired, USERS_TEXTS } from '../texts';
-
-/**
- * Why an entry cannot be imported (spec §5), or null when it can: the server's words when it says
- * so, else the rules applied here — a customer needs an e-mail and a parent company on the site, a
- * company needs a name.
- */
-export function companyBlock(company: QboCompany): string | null {
-  if (company.selectable === false) return company.reason ?? USERS_TEXTS.importAlready;
-  if (company.onSite) return USERS_TEXTS.importAlready;
-  if (!company.name?.trim()) return USERS_TEXTS.importNoName;
-  return null;
-}
-
-export function customerBlock(customer: QboCustomer): string | null {
-  if (customer.selectable === false) return customer.reason ?? USERS_TEXTS.importAlready;
-  if (customer.onSite) return USERS_TEXTS.importAlready;
-  if (!customer.email?.trim()) return USERS_TEXTS.importNoEmail;
-  if (!customer.parentSiteId) return USERS_TEXTS.importParentFirst;
-  return null;
-}
-
-const given = <K extends string>(key: K, value: string | null | undefined) =>
-  value?.trim() ? ({ [key]: value.trim() } as Record<K, string>) : {};
-
-/** POST /company for an imported company: its QuickBooks fields and id (adopted, not created again). */
-export function importedCompanyBody(company: QboCompany): NewCompany {
-  const name = (company.name ?? '').trim();
-  return {
-    name,
-    displayName: name,
-    ...given('street', company.street),
-    ...given('city', company.city),
-    ...given('state', company.state),
-    ...given('zipCode', company.zipCode),
-    ...given('phone', company.phone),
-    qboId: company.qboId,
-  };
-}
-
-/** POST /user for an imported customer, under its parent company on the site. */
-export function importedCustomerBody(customer: QboCustomer, sendWelcomeEmail: boolean): NewUser {
-  return {
-    permissions: 'customer',
-    CompanyId: customer.parentSiteId ?? '',
-    ...given('ownCompany', customer.company ?? customer.parentName),
-    ...given('displayName', customer.displayName),
-    email: (customer.email ?? '').trim(),
-    firstName: customer.firstName?.trim() ?? '',
-    lastName: customer.lastName?.trim() ?? '',
-    ...given('phone', customer.phone),
-    qboId: customer.qboId,
-    sendWelcomeEmail,
-  };
-}
+import { companyBlock, customerBlock, importedCompanyBody, importedCustomerBody } from './import-rules';
+import { SearchBox, useDebounced } from './list-helpers';
 
 /** When to ask GET /qbo/users again after an import (what is on the site now, and its customers' parents). */
 export const RELIST_AFTER_MS = 2000;
+
+/** A ticked entry, kept whole: it stays ticked while staff search and page elsewhere. */
+type Ticked = { kind: 'company'; entry: QboCompany } | { kind: 'customer'; entry: QboCustomer };
 
 function Entry({
   id,
@@ -101,12 +58,91 @@ function Entry({
   );
 }
 
+/** What an entry shows beside its name, and why it cannot be ticked (null: it can). */
+const describe = (t: Ticked) =>
+  t.kind === 'company'
+    ? { detail: t.entry.email, block: companyBlock(t.entry) }
+    : {
+        detail: [t.entry.email, t.entry.parentName ?? t.entry.company].filter(Boolean).join(', ') || null,
+        block: customerBlock(t.entry),
+      };
+
+/** The page's companies or its customers, under their heading (nothing when the page has none). */
+function Group({
+  title,
+  items,
+  ticked,
+  onTick,
+}: {
+  title: string;
+  items: Ticked[];
+  ticked: ReadonlyMap<string, Ticked>;
+  onTick: (key: string, on: boolean, what: Ticked) => void;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <>
+      <Typography.Title level={5}>{title}</Typography.Title>
+      <ul aria-label={title} style={{ padding: 0 }}>
+        {items.map((t) => {
+          const key = `${t.kind}-${t.entry.qboId}`;
+          return (
+            <Entry
+              key={key}
+              id={`import-${key}`}
+              label={t.entry.displayName}
+              {...describe(t)}
+              checked={ticked.has(key)}
+              onChange={(on) => onTick(key, on, t)}
+            />
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+/** Previous / next over the matching entries, 20 a page, with where the page is. */
+function Pager({
+  offset,
+  total,
+  onOffset,
+}: {
+  offset: number;
+  total: number;
+  onOffset: (o: number) => void;
+}) {
+  if (total <= USERS_PAGE_SIZE) return null;
+  return (
+    <Flex align="center" justify="space-between" gap={8} style={{ marginBottom: 16 }}>
+      <Button disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - USERS_PAGE_SIZE))}>
+        {USERS_TEXTS.importPrevious}
+      </Button>
+      <span role="status">
+        {USERS_TEXTS.importShowing(offset + 1, Math.min(total, offset + USERS_PAGE_SIZE), total)}
+      </span>
+      <Button disabled={offset + USERS_PAGE_SIZE >= total} onClick={() => onOffset(offset + USERS_PAGE_SIZE)}>
+        {USERS_TEXTS.importNext}
+      </Button>
+    </Flex>
+  );
+}
+
 function ImportBody({ onClose }: { onClose: () => void }) {
-  // Asked each time the dialog opens (spec §2: loads the accounting users when opened).
-  const listing = useGetQboUsersQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [typed, setTyped] = useState('');
+  const search = useDebounced(typed);
+  const [hideOnSite, setHideOnSite] = useState(true);
+  // The page belongs to the search and filter it was chosen under: a new one starts at its first page.
+  const view = `${hideOnSite}:${search}`;
+  const [at, setAt] = useState({ view, offset: 0 });
+  const offset = at.view === view ? at.offset : 0;
+  // Asked each time the dialog opens (spec §2: loads the accounting users when opened); the server
+  // searches and pages, from its recent copy of QuickBooks' list.
+  const listing = useGetQboUsersQuery({ search, hideOnSite, offset }, { refetchOnMountOrArgChange: true });
+  const [refresh, refreshing] = useRefreshQboUsersMutation();
   const [createUser] = useCreateUserMutation();
   const [createCompany] = useCreateCompanyMutation();
-  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const [ticked, setTicked] = useState<ReadonlyMap<string, Ticked>>(new Map());
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState<string[]>([]);
   const [added, setAdded] = useState(false);
@@ -115,12 +151,13 @@ function ImportBody({ onClose }: { onClose: () => void }) {
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(later.current), []);
 
-  const companies = listing.data?.companies ?? [];
-  const customers = listing.data?.customers ?? [];
-  const tick = (key: string, on: boolean) =>
+  const page = listing.data;
+  const companies = page?.companies ?? [];
+  const customers = page?.customers ?? [];
+  const tick = (key: string, on: boolean, what: Ticked) =>
     setTicked((before) => {
-      const next = new Set(before);
-      if (on) next.add(key);
+      const next = new Map(before);
+      if (on) next.set(key, what);
       else next.delete(key);
       return next;
     });
@@ -139,21 +176,24 @@ function ImportBody({ onClose }: { onClose: () => void }) {
         problems.push(`${who}: ${errorText(failure)}`);
       }
     };
+    const chosen = [...ticked.values()];
     // Companies first: a customer's parent must be on the site before it.
-    for (const company of companies.filter((c) => ticked.has(`company-${c.qboId}`))) {
-      await attempt(company.email ?? company.displayName, () =>
-        createCompany(importedCompanyBody(company)).unwrap(),
+    for (const t of chosen) {
+      if (t.kind !== 'company') continue;
+      await attempt(t.entry.email ?? t.entry.displayName, () =>
+        createCompany(importedCompanyBody(t.entry)).unwrap(),
       );
     }
-    for (const customer of customers.filter((c) => ticked.has(`customer-${c.qboId}`))) {
-      await attempt(customer.email ?? customer.displayName, () =>
-        createUser(importedCustomerBody(customer, sendWelcome)).unwrap(),
+    for (const t of chosen) {
+      if (t.kind !== 'customer') continue;
+      await attempt(t.entry.email ?? t.entry.displayName, () =>
+        createUser(importedCustomerBody(t.entry, sendWelcome)).unwrap(),
       );
     }
     setBusy(false);
     setFailures(problems);
     setAdded(problems.length === 0);
-    setTicked(new Set());
+    setTicked(new Map());
     void listing.refetch();
     clearTimeout(later.current);
     later.current = setTimeout(() => void listing.refetch(), RELIST_AFTER_MS);
@@ -175,39 +215,37 @@ function ImportBody({ onClose }: { onClose: () => void }) {
           style={{ marginBottom: 16 }}
         />
       ) : null}
-      {listing.data ? (
-        <div style={{ maxHeight: '55vh', overflowY: 'auto', marginBottom: 16 }}>
-          <Typography.Title level={5}>{USERS_TEXTS.companies}</Typography.Title>
-          {companies.length === 0 ? <p>{USERS_TEXTS.nothingFound}</p> : null}
-          <ul aria-label={USERS_TEXTS.companies} style={{ padding: 0 }}>
-            {companies.map((c) => (
-              <Entry
-                key={c.qboId}
-                id={`import-company-${c.qboId}`}
-                label={c.displayName}
-                detail={c.email}
-                block={companyBlock(c)}
-                checked={ticked.has(`company-${c.qboId}`)}
-                onChange={(on) => tick(`company-${c.qboId}`, on)}
-              />
-            ))}
-          </ul>
-          <Typography.Title level={5}>{USERS_TEXTS.customers}</Typography.Title>
-          {customers.length === 0 ? <p>{USERS_TEXTS.nothingFound}</p> : null}
-          <ul aria-label={USERS_TEXTS.customers} style={{ padding: 0 }}>
-            {customers.map((c) => (
-              <Entry
-                key={c.qboId}
-                id={`import-customer-${c.qboId}`}
-                label={c.displayName}
-                detail={[c.email, c.parentName ?? c.company].filter(Boolean).join(', ') || null}
-                block={customerBlock(c)}
-                checked={ticked.has(`customer-${c.qboId}`)}
-                onChange={(on) => tick(`customer-${c.qboId}`, on)}
-              />
-            ))}
-          </ul>
-        </div>
+      <SearchBox label={USERS_TEXTS.importSearch} value={typed} onChange={setTyped} />
+      <Flex align="center" justify="space-between" gap={8} wrap style={{ marginBottom: 16 }}>
+        <Checkbox checked={hideOnSite} onChange={(e) => setHideOnSite(e.target.checked)}>
+          {USERS_TEXTS.importHideOnSite}
+        </Checkbox>
+        <Flex align="center" gap={8}>
+          {page?.listedAt ? <span>{USERS_TEXTS.importListedAt(new Date(page.listedAt))}</span> : null}
+          <Button size="small" loading={refreshing.isLoading} onClick={() => void refresh()}>
+            {USERS_TEXTS.importRefresh}
+          </Button>
+        </Flex>
+      </Flex>
+      {page ? (
+        <Spin spinning={listing.isFetching}>
+          <div style={{ maxHeight: '50vh', overflowY: 'auto', marginBottom: 16 }}>
+            {page.total === 0 ? <p>{USERS_TEXTS.nothingFound}</p> : null}
+            <Group
+              title={USERS_TEXTS.companies}
+              items={companies.map((entry) => ({ kind: 'company', entry }))}
+              ticked={ticked}
+              onTick={tick}
+            />
+            <Group
+              title={USERS_TEXTS.customers}
+              items={customers.map((entry) => ({ kind: 'customer', entry }))}
+              ticked={ticked}
+              onTick={tick}
+            />
+          </div>
+          <Pager offset={offset} total={page.total} onOffset={(o) => setAt({ view, offset: o })} />
+        </Spin>
       ) : null}
       <Checkbox
         checked={sendWelcome}
@@ -240,7 +278,8 @@ function ImportBody({ onClose }: { onClose: () => void }) {
           }
         />
       ) : null}
-      <Flex justify="flex-end" gap={8}>
+      <Flex justify="flex-end" align="center" gap={8}>
+        {ticked.size > 0 ? <span>{USERS_TEXTS.importTicked(ticked.size)}</span> : null}
         <Button onClick={onClose} disabled={busy}>
           {USERS_TEXTS.done}
         </Button>
@@ -252,7 +291,10 @@ function ImportBody({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** The import dialog (spec §2, §4, §5, §8): QuickBooks companies and customers to tick and import. */
+/**
+ * The import dialog (spec §2, §4, §5, §8): QuickBooks companies and customers to tick and import,
+ * searched by name, company or e-mail, those already on the site hidden unless asked, 20 a page.
+ */
 export function ImportUsersDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <Modal

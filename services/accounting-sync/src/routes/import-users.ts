@@ -1,0 +1,138 @@
+import type { ServiceApp } from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { AccountingSyncContext } from '../context';
+import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domain/import-listing';
+import { searchImportListing } from '../domain/import-search';
+import { liveRead } from './live-read';
+import { qboSessionExpired } from './texts';
+
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+const Text = Nullable(Type.String());
+const Marks = {
+  onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
+  siteId: Nullable(Type.String({ description: "that site record's id" })),
+  selectable: Type.Boolean(),
+  reason: Nullable(Type.String({ description: 'why it cannot be ticked (shown as it is)' })),
+};
+const Address = { street: Text, city: Text, state: Text, zipCode: Text };
+const ImportCompany = Type.Object({
+  qboId: Type.String(),
+  displayName: Type.String(),
+  name: Nullable(Type.String({ description: "QuickBooks' CompanyName (none: not selectable)" })),
+  email: Text,
+  phone: Text,
+  ...Address,
+  ...Marks,
+});
+const ImportCustomer = Type.Object({
+  qboId: Type.String(),
+  displayName: Type.String(),
+  firstName: Text,
+  lastName: Text,
+  email: Nullable(Type.String({ description: 'none: not selectable' })),
+  phone: Text,
+  company: Nullable(Type.String({ description: "its CompanyName, else its parent company's name" })),
+  parentQboId: Type.String({ description: 'the top-level QuickBooks Customer it sits under' }),
+  parentName: Text,
+  parentOnSite: Type.Boolean(),
+  parentSiteId: Nullable(Type.String({ description: "the site's company id (the new user's CompanyId)" })),
+  ...Address,
+  ...Marks,
+});
+
+const Query = Type.Object(
+  {
+    search: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'words (case and accents ignored) each found in a name, company name or e-mail of the entry',
+      }),
+    ),
+    hideOnSite: Type.Optional(
+      Type.Boolean({ default: false, description: 'leave out what is already on the site' }),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'none: every matching entry' }),
+    ),
+    refresh: Type.Optional(
+      Type.Boolean({ default: false, description: 'read QuickBooks now instead of the recent copy' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * `GET /qbo/users`, the Import User dialog's listing (spec §2, §5, §7): QuickBooks' Customers with the
+ * import rules applied, searched and paged here, from a copy of QuickBooks' list at most a few minutes
+ * old (`ctx.customers`); which of them are on the site is read fresh on every call.
+ */
+export async function importUsersRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
+  app.get(
+    '/qbo/users',
+    {
+      onRequest: app.requireRole('staff'),
+      schema: {
+        summary:
+          "QuickBooks' customers for the import: companies (top level) and customers (jobs under a company), " +
+          'marked when already on the site, with the import rules applied (selectable, reason)',
+        description:
+          'Companies first, then customers, each in display-name order, as one sequence cut by `offset` and ' +
+          '`limit` (the matching total in the `total_count` header). QuickBooks is read at most every 2 minutes ' +
+          "(sooner after this service writes a Customer, or with `refresh=true`); `listedAt` is that read's time.",
+        security: [{ session: [] }],
+        querystring: Query,
+        response: {
+          200: Type.Object({
+            result: Type.Object({
+              companies: Type.Array(ImportCompany),
+              customers: Type.Array(ImportCustomer),
+              listedAt: Type.String({ format: 'date-time', description: 'when QuickBooks was read' }),
+            }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { refresh, ...query } = request.query;
+      // A lost connection is said at once, never hidden behind the copy in memory.
+      const { connected, realmId } = await ctx.sessions.status();
+      if (!connected || !realmId) throw qboSessionExpired();
+      const { rows, readAt } = await liveRead(() => ctx.customers.read(realmId, { refresh }));
+      const page = searchImportListing(
+        importListing(rows as QboCustomerRow[], await siteRecords(ctx, rows)),
+        query,
+      );
+      reply.header('total_count', String(page.total));
+      return {
+        result: { companies: page.companies, customers: page.customers, listedAt: readAt.toISOString() },
+      };
+    },
+  );
+}
+
+/**
+ * Which QuickBooks ids belong to site records: this service's own records of what it synced (or
+ * adopted) and the site has not deleted since, never another service's database.
+ */
+async function siteRecords(
+  ctx: AccountingSyncContext,
+  rows: Array<{ Id?: unknown }>,
+): Promise<Map<string, SiteRecordRef>> {
+  const qboIds = rows.map((r) => String(r.Id));
+  const recs = qboIds.length
+    ? await ctx.records
+        .find(
+          { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds }, deletedAt: null },
+          { kind: 1, recordId: 1, qboId: 1 },
+        )
+        .lean<Array<{ kind: 'company' | 'customer'; recordId: string; qboId: string }>>()
+    : [];
+  const site = new Map<string, SiteRecordRef>();
+  for (const r of recs) {
+    // A company record wins over a customer record holding the same id (a parent needs a company).
+    if (!site.has(r.qboId) || r.kind === 'company') site.set(r.qboId, { kind: r.kind, recordId: r.recordId });
+  }
+  return site;
+}
