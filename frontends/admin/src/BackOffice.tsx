@@ -1,18 +1,16 @@
 import { Route, Routes } from '@decor/web-core/router';
 import { Spin } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
-import { ComingSoon } from './components/ComingSoon';
-
-export { COMING_SOON } from './components/ComingSoon';
 
 // Each feature is its own chunk, loaded when its route is first visited.
 const SyncRoutes = lazy(() => import('./features/sync/routes'));
 const UsersRoutes = lazy(() => import('./features/users/routes'));
 const Orders = lazy(() => import('./Orders'));
+const HomeRoutes = lazy(() => import('./features/home/routes'));
 
 /**
  * The admin remote's screen for /admin/* (the shell's Protected guard admits staff only): one route
- * per feature, relative to /admin. Later screens (users, orders) slot in beside sync.
+ * per feature, relative to /admin; /admin itself is the landing page, any other path not found.
  */
 export default function BackOffice() {
   return (
@@ -22,7 +20,7 @@ export default function BackOffice() {
         <Route path="orders/*" element={<Orders />} />
         <Route path="users/*" element={<UsersRoutes />} />
         <Route path="company/*" element={<UsersRoutes area="company" />} />
-        <Route path="*" element={<ComingSoon />} />
+        <Route path="*" element={<HomeRoutes />} />
       </Routes>
     </Suspense>
   );

@@ -12,7 +12,7 @@ import { dayjs } from '@decor/web-core/ui-data';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import BackOffice, { COMING_SOON } from '../src/BackOffice';
+import BackOffice from '../src/BackOffice';
 import type { DeadLetter, FailedJob, QboStatus } from '../src/features/sync/api/types';
 import { formatWhen } from '../src/features/sync/texts';
 
@@ -302,10 +302,5 @@ describe('/admin/sync: the sync-health page', () => {
     expect(await screen.findAllByText(QBO_TEXTS.expired, {}, LOAD)).toHaveLength(1);
     expect(screen.getByTestId('qbo-session-banner-screen')).toBeInTheDocument();
     expect(screen.queryByTestId('qbo-session-banner-frame')).not.toBeInTheDocument();
-  });
-
-  it('other /admin paths still say coming soon', async () => {
-    renderAdmin('/admin/not-built-yet');
-    expect(await screen.findByText(COMING_SOON, {}, LOAD)).toBeInTheDocument();
   });
 });

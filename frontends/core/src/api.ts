@@ -51,6 +51,27 @@ function paramsSerializer(params: Record<string, unknown>): string {
 }
 
 export const CARTS_PAGE_SIZE = 20;
+/** The inventory list asks for this many products at a time (more on scroll). */
+export const PRODUCTS_PAGE_SIZE = 48;
+
+/**
+ * An offset-paged list's infinite-query options: the next offset while rows remain (the total from
+ * the total_count header), none once everything is loaded or a page came back empty.
+ */
+export function offsetPaging(pageSize: number) {
+  return {
+    initialPageParam: 0,
+    getNextPageParam: (lastPage: Page<unknown>, allPages: Page<unknown>[], lastOffset: number) => {
+      const loaded = allPages.reduce((n, page) => n + page.items.length, 0);
+      return loaded < lastPage.total && lastPage.items.length > 0 ? lastOffset + pageSize : undefined;
+    },
+  };
+}
+
+/** A page of a list, its total from the total_count header. */
+function toPage<T>(answer: { result: T[] }, meta: AxiosMeta | undefined): Page<T> {
+  return { items: answer.result, total: meta?.totalCount ?? answer.result.length };
+}
 
 export interface ProductQuery {
   category?: string;
@@ -84,6 +105,21 @@ export const api = createApi({
         ...(products ?? []).map((p) => ({ type: 'Product' as const, id: p.id })),
       ],
     }),
+    /** A subcategory's products, PRODUCTS_PAGE_SIZE at a time, by name (the inventory list). */
+    listProducts: build.infiniteQuery<Page<Product>, ProductQuery, number>({
+      infiniteQueryOptions: offsetPaging(PRODUCTS_PAGE_SIZE),
+      query: ({ queryArg: { category, subcategory }, pageParam }) => ({
+        url: '/product',
+        params: { category, subcategory, limit: PRODUCTS_PAGE_SIZE, offset: pageParam, order: 'name:ASC' },
+      }),
+      transformResponse: (answer: { result: Product[] }, meta) => toPage(answer, meta),
+      providesTags: (data) => [
+        { type: 'Product', id: 'LIST' },
+        ...(data?.pages ?? []).flatMap((page) =>
+          page.items.map((p) => ({ type: 'Product' as const, id: p.id })),
+        ),
+      ],
+    }),
     getProduct: build.query<Product | null, string>({
       query: (id) => ({ url: `/product/${encodeURIComponent(id)}` }),
       transformResponse: (answer: { result: Product[] }) => one(answer) ?? null,
@@ -110,23 +146,12 @@ export const api = createApi({
         cart ? [{ type: 'ActiveCart' }, { type: 'Cart', id: cart.id }] : [{ type: 'ActiveCart' }],
     }),
     listCarts: build.infiniteQuery<Page<Cart>, void, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 0,
-        getNextPageParam: (lastPage, allPages, lastOffset) => {
-          const loaded = allPages.reduce((n, page) => n + page.items.length, 0);
-          return loaded < lastPage.total && lastPage.items.length > 0
-            ? lastOffset + CARTS_PAGE_SIZE
-            : undefined;
-        },
-      },
+      infiniteQueryOptions: offsetPaging(CARTS_PAGE_SIZE),
       query: ({ pageParam }) => ({
         url: '/cart',
         params: { didCheckOut: false, order: 'createdAt:DESC', limit: CARTS_PAGE_SIZE, offset: pageParam },
       }),
-      transformResponse: (answer: { result: Cart[] }, meta) => ({
-        items: answer.result,
-        total: meta?.totalCount ?? answer.result.length,
-      }),
+      transformResponse: (answer: { result: Cart[] }, meta) => toPage(answer, meta),
       providesTags: [{ type: 'CartList', id: 'LIST' }],
     }),
     createCart: build.mutation<Cart, { cartName?: string }>({
@@ -224,6 +249,7 @@ export const api = createApi({
 
 export const {
   useGetProductsQuery,
+  useListProductsInfiniteQuery,
   useGetProductQuery,
   useGetCartQuery,
   useGetActiveCartQuery,

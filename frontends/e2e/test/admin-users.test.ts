@@ -3,8 +3,9 @@
  * and the QuickBooks emulator (spec orders §2 Admin users, §4, §5, §6, §8): staff create a company and
  * a customer (required messages, success text) and find them by search, suspend and enable the
  * customer, resend the welcome e-mail whose link sets a password, import from QuickBooks with the §5
- * rules; an admin does not see the Admins tab, a superadmin does. API calls only set up what is not
- * the subject (the QuickBooks connection).
+ * rules; an admin does not see the Admins tab, a superadmin does; /admin is the staff landing page
+ * (links and counts) and an unknown /admin path is not found. API calls only set up what is not
+ * the subject (the QuickBooks connection) or read the figures the landing page must show.
  */
 import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
@@ -297,6 +298,54 @@ it(
       expect(await qboCustomersNamed(realmId, 'Sunset Gala Planners')).toHaveLength(1);
     } catch (err) {
       await fail(page, 'u-import-failed')(err);
+    }
+  },
+  JOURNEY_MS,
+);
+
+it(
+  'staff land on /admin: Orders, Users and QuickBooks sync with their counts; an unknown path is not found',
+  async () => {
+    const page = await signedInPage(ADMIN);
+    try {
+      await page.goto('/admin');
+      await visible(page.getByRole('heading', { name: 'Back office' }));
+      // Each count is the total the list endpoint gives staff (its total_count).
+      const token = await page.evaluate(() => sessionStorage.getItem('token') ?? '');
+      const total = async (path: string) =>
+        Number((await call(product.api, path, { token })).headers.get('total_count')).toLocaleString('en-US');
+      const count = (label: string) =>
+        page.getByText(label, { exact: true }).locator('xpath=following-sibling::dd[1]').textContent();
+      await until(
+        () => count('Estimates pending review'),
+        await total('/estimate?status=Pending&limit=1'),
+        'pending',
+      );
+      await until(() => count('Customers'), await total('/user?permissions=customer&limit=1'), 'customers');
+      const failed = await call(product.api, '/qbo/jobs/failed', { token });
+      await until(
+        () => count('Failed sync jobs'),
+        String((failed.body as { result: unknown[] }).result.length),
+        'failed sync jobs',
+      );
+      await screenshot(page, 'u9-admin-landing');
+      await page.getByRole('link', { name: 'QuickBooks sync' }).click();
+      await visible(page.getByRole('heading', { name: 'QuickBooks sync' }));
+      expect(pathOf(page)).toBe('/admin/sync');
+      await page.goBack();
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await visible(page.getByRole('heading', { name: 'Users', exact: true }));
+      expect(pathOf(page)).toBe('/admin/users');
+
+      await page.goto('/admin/no-such-screen');
+      await visible(page.getByText('There is no such back-office page', { exact: true }));
+      expect(await page.getByText(/coming soon/i).count()).toBe(0);
+      await screenshot(page, 'u10-admin-not-found');
+      await page.getByRole('link', { name: 'Back to the back office' }).click();
+      await visible(page.getByRole('heading', { name: 'Back office' }));
+      expect(pathOf(page)).toBe('/admin');
+    } catch (err) {
+      await fail(page, 'u-landing-failed')(err);
     }
   },
   JOURNEY_MS,

@@ -1,10 +1,15 @@
 import { http } from '@decor/web-core';
-import { type ApiServer, type Recorded, startApiServer } from '@decor/web-core/testing';
+import {
+  type ApiServer,
+  installIntersectionObserver,
+  type Recorded,
+  startApiServer,
+} from '@decor/web-core/testing';
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { OrdersList } from '../src/routes';
 import type { Order } from '../src/types';
-import { anOrder, installIntersectionObserver, renderElement, renderOrders, staffUser } from './support';
+import { anOrder, renderElement, renderOrders, staffUser } from './support';
 
 /** 45 estimates, newest first: DocNumber 1045 … 1001. */
 const ESTIMATES: Order[] = Array.from({ length: 45 }, (_, i) => {

@@ -128,6 +128,27 @@ describe('the page frame (spec §2)', () => {
     expect(sessionStorage.getItem('token')).toBe('jwt');
   });
 
+  it.each([
+    ['a visitor', undefined],
+    ['a customer', 'customer'],
+  ])('/admin is staff only: %s lands on the home screen, the back office never loads', async (_who, role) => {
+    if (role) sessionStorage.setItem('token', 'jwt');
+    load.mockClear();
+    renderFrame('/admin');
+    expect(await screen.findByRole('heading', { name: 'About us' })).toBeInTheDocument();
+    expect(load).not.toHaveBeenCalledWith('admin', 'BackOffice');
+  });
+
+  it.each(['admin', 'superadmin'])('/admin: %s gets the back office', async (permissions) => {
+    jwtPermissions = permissions;
+    sessionStorage.setItem('token', 'jwt');
+    load.mockClear();
+    renderFrame('/admin');
+    // The mocked remote answers this one screen whichever is asked for.
+    expect(await screen.findByText('inventory screen')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledWith('admin', 'BackOffice');
+  });
+
   it('customers never see it', async () => {
     sessionStorage.setItem('token', 'jwt');
     const store = renderFrame('/');

@@ -1,11 +1,26 @@
-import { type AppStore, createAppStore, fetchCategories, http, signedIn } from '@decor/web-core';
+import {
+  type AppStore,
+  createAppStore,
+  fetchCategories,
+  http,
+  PRODUCTS_PAGE_SIZE,
+  signedIn,
+} from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '@decor/web-core/router';
-import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
-import { render, screen, waitFor } from '@testing-library/react';
+import {
+  type ApiServer,
+  demoUser,
+  installIntersectionObserver,
+  startApiServer,
+} from '@decor/web-core/testing';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import Inventory from '../src/screens/Inventory';
 import { TEXTS } from '../src/texts';
+
+/** Answers from the local server on a busy machine. */
+const LOAD = { timeout: 15_000 };
 
 const product = (id: string, name: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -116,6 +131,58 @@ describe('inventory (spec §2)', () => {
     await renderInventory('/inventory/BARS/Bar%20Front');
     expect(await screen.findByText('No products found here yet.')).toBeInTheDocument();
     expect(server.requests.at(-1)?.url).toContain('category=BARS&subcategory=Bar+Front');
+  });
+
+  it('a subcategory of more than 100 products: all of them, a page at a time as the list scrolls', async () => {
+    const many = Array.from({ length: 130 }, (_, i) =>
+      product(`BAR-${i + 1}`, `Bar front ${String(i + 1).padStart(3, '0')}`),
+    );
+    server.routes.set('GET /product', (r) => {
+      const q = new URL(r.url, 'http://x').searchParams;
+      const offset = Number(q.get('offset') ?? 0);
+      const limit = Number(q.get('limit'));
+      return {
+        body: { result: many.slice(offset, offset + limit) },
+        headers: { total_count: String(many.length) },
+      };
+    });
+    server.requests.length = 0;
+    const scroll = installIntersectionObserver();
+    try {
+      await renderInventory('/inventory/BARS/Bar%20Front');
+      const names = () =>
+        screen
+          .getAllByRole('heading', { level: 2 })
+          .map((h) => h.textContent)
+          .filter((name) => name?.startsWith('Bar front'));
+      expect(await screen.findByRole('heading', { name: 'Bar front 001' }, LOAD)).toBeInTheDocument();
+      expect(names()).toHaveLength(PRODUCTS_PAGE_SIZE);
+      await waitFor(() => expect(scroll.watched()).toBe(1));
+      act(() => scroll.reachBottom());
+      expect(await screen.findByRole('heading', { name: 'Bar front 096' }, LOAD)).toBeInTheDocument();
+      await waitFor(() => expect(scroll.watched()).toBe(1));
+      act(() => scroll.reachBottom());
+      expect(await screen.findByRole('heading', { name: 'Bar front 130' }, LOAD)).toBeInTheDocument();
+      expect(names()).toEqual(many.map((p) => p.name));
+      const pages = server.requests
+        .filter((r) => r.url.startsWith('/api/product?'))
+        .map((r) => new URL(r.url, 'http://x').searchParams);
+      expect(pages.map((q) => [q.get('offset'), q.get('limit')])).toEqual([
+        ['0', String(PRODUCTS_PAGE_SIZE)],
+        [String(PRODUCTS_PAGE_SIZE), String(PRODUCTS_PAGE_SIZE)],
+        [String(2 * PRODUCTS_PAGE_SIZE), String(PRODUCTS_PAGE_SIZE)],
+      ]);
+      expect(pages.every((q) => q.get('category') === 'BARS' && q.get('subcategory') === 'Bar Front')).toBe(
+        true,
+      );
+      // Everything loaded: the bottom is no longer watched and nothing more is asked for.
+      await waitFor(() => expect(scroll.watched()).toBe(0));
+      act(() => scroll.reachBottom());
+      expect(server.requests.filter((r) => r.url.startsWith('/api/product?'))).toHaveLength(3);
+    } finally {
+      scroll.uninstall();
+      server.routes.set('GET /product', () => ({ body: { result: products } }));
+    }
   });
 
   it('visitors: names, images and More Info, no prices and no add-to-cart', async () => {

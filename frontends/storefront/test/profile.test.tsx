@@ -1,10 +1,14 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter } from '@decor/web-core/router';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import Profile from '../src/screens/Profile';
+import { SUCCESS_BANNER_MS } from '../src/texts';
+
+/** Answers from the local server on a busy machine. */
+const LOAD = { timeout: 10_000 };
 
 describe('profile (spec §2, §5)', () => {
   let server: ApiServer;
@@ -20,6 +24,9 @@ describe('profile (spec §2, §5)', () => {
   afterAll(async () => {
     http.defaults.baseURL = '/api';
     await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
   });
 
   const renderProfile = (permissions: string) => {
@@ -66,9 +73,62 @@ describe('profile (spec §2, §5)', () => {
     passwordStatus = 200;
   });
 
+  /** Waits for a text in real time without moving the fake clock (testing-library's waits would). */
+  async function shown(text: string): Promise<HTMLElement> {
+    const { setImmediate: realImmediate } = jest.requireActual<typeof import('node:timers')>('node:timers');
+    for (let i = 0; i < 5000; i++) {
+      const found = screen.queryByText(text);
+      if (found) return found;
+      await act(() => new Promise<void>((resolve) => realImmediate(resolve)));
+    }
+    throw new Error(`'${text}' never showed`);
+  }
+
+  it.each([
+    ['password', 'customer', 0, 'Your password has been changed.'],
+    ['trucking fee', 'admin', 1, 'The trucking fee has been changed.'],
+  ])('the %s success message shows for 2500 ms (spec §9)', async (_form, permissions, index, text) => {
+    renderProfile(permissions);
+    if (permissions === 'admin') await screen.findByLabelText('Trucking fee', {}, LOAD);
+    // Every password field the form has gets the same value (the server here accepts any).
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type="password"]')) {
+      await userEvent.type(input, 'new-secret');
+    }
+    const submit = screen.getAllByRole('button', { name: 'Submit' })[index] as HTMLElement;
+    jest.useFakeTimers();
+    try {
+      fireEvent.click(submit);
+      const banner = await shown(text);
+      act(() => jest.advanceTimersByTime(SUCCESS_BANNER_MS - 1));
+      expect(banner).toBeInTheDocument();
+      act(() => jest.advanceTimersByTime(1));
+      expect(screen.queryByText(text)).not.toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('an error message stays', async () => {
+    passwordStatus = 400;
+    renderProfile('customer');
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type="password"]')) {
+      await userEvent.type(input, 'abc');
+    }
+    jest.useFakeTimers();
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+      const banner = await shown('An error occurred while updating your profile');
+      act(() => jest.advanceTimersByTime(60_000));
+      expect(banner).toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+      passwordStatus = 200;
+    }
+  });
+
   it('staff also change the trucking fee', async () => {
     renderProfile('admin');
-    expect(await screen.findByRole('heading', { name: 'Change Trucking Fee' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Change Trucking Fee' }, LOAD)).toBeInTheDocument();
     const fee = await screen.findByLabelText('Trucking fee');
     expect(fee).toHaveValue('350.00');
     await userEvent.clear(fee);

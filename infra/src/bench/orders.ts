@@ -1,12 +1,14 @@
 /**
  * Orders list and live order status (`--only orders`), through the gateway of the bench stack:
  *
- * 1. List: 10,000 estimates (DocNumbers 1001..11000, statuses Pending/Open/Closed/Voided in turn,
- *    50 customers) inserted straight into the order service's Mongo database in the shape of
- *    services/order/src/store/estimate-model.ts (no outbox events); then, as staff, a fixed number of
- *    sequential `GET /api/estimate?like=DocNumber:10&limit=20` and `?status=Open&limit=20` after a
- *    warm-up; p50/p95 and req/s (= requests / seconds, one at a time). The answers' total_count and
- *    rows are checked against what was inserted.
+ * 1. List: 10,000 estimates (statuses Pending/Open/Closed/Voided in turn, 50 customers) inserted
+ *    straight into the order service's Mongo database in the shape of
+ *    services/order/src/store/estimate-model.ts (no outbox events), their DocNumbers reserved from the
+ *    service's own counter (1001..11000 on a fresh stack; after those of earlier parts' checkouts
+ *    otherwise); then, as staff, a fixed number of sequential
+ *    `GET /api/estimate?like=DocNumber:10&limit=20` and `?status=Open&limit=20` after a warm-up;
+ *    p50/p95 and req/s (= requests / seconds, one at a time). The answers' total_count and rows are
+ *    checked against what the database then holds (other parts' estimates included).
  * 2. Live update latency: one customer's stream (ticket from `POST /api/orders/events/ticket`, then
  *    `GET /api/orders/events?ticket=…`); N EstimateStatusChanged events for that customer's orders
  *    published on the run's order topic at a steady rate (as gateway/test/order-stream tests do);
@@ -107,12 +109,41 @@ function sessionToken(secret: string, id: string, permissions: 'admin' | 'custom
 
 const newId = () => randomBytes(12).toString('hex');
 
-async function insertEstimates(stack: OrdersStack, n: number, customers: string[]): Promise<number> {
-  const connection = await mongoose
-    .createConnection(stack.orderDb.url, { dbName: stack.orderDb.db })
-    .asPromise();
+/** services/order's DOC_NUMBER_BASE and counter: DocNumber = 1000 + the counter's value. */
+const DOC_NUMBER_BASE = 1000;
+const DOC_NUMBER_COUNTER = 'estimateDocNumber';
+
+export interface Inserted {
+  ms: number;
+  /** The inserted estimates' DocNumbers, in order. */
+  docNumbers: string[];
+  /** Estimates now in the database whose DocNumber starts with '10', and Open ones (all parts' estimates). */
+  withPrefix10: number;
+  open: number;
+}
+
+/**
+ * Inserts n estimates. Their DocNumbers are taken from the order service's counter in one step (as n
+ * submissions would), so estimates that earlier parts submitted (the checkouts: 1001, 1002, …) keep
+ * theirs and later submissions get numbers after these.
+ */
+export async function insertEstimates(
+  orderDb: OrdersStack['orderDb'],
+  n: number,
+  customers: string[],
+): Promise<Inserted> {
+  const connection = await mongoose.createConnection(orderDb.url, { dbName: orderDb.db }).asPromise();
   try {
     const estimates = connection.collection('estimates');
+    const counter = await connection
+      .collection<{ _id: string; seq: number }>('counters')
+      .findOneAndUpdate(
+        { _id: DOC_NUMBER_COUNTER },
+        { $inc: { seq: n } },
+        { upsert: true, returnDocument: 'after' },
+      );
+    const first = DOC_NUMBER_BASE + (counter?.seq ?? n) - n + 1;
+    const docNumbers = Array.from({ length: n }, (_, i) => String(first + i));
     const t0 = Date.now();
     const base = Date.now() - n * 60_000;
     for (let from = 0; from < n; from += 1000) {
@@ -123,7 +154,7 @@ async function insertEstimates(stack: OrdersStack, n: number, customers: string[
         const status = STATUSES[i % STATUSES.length] as string;
         return {
           _id: new mongoose.Types.ObjectId(),
-          docNumber: String(1001 + i),
+          docNumber: docNumbers[i],
           userId,
           cartId: newId(),
           status,
@@ -166,11 +197,10 @@ async function insertEstimates(stack: OrdersStack, n: number, customers: string[
       await estimates.insertMany(docs, { ordered: false });
     }
     const ms = Date.now() - t0;
-    // Later submissions (other parts of the bench) get DocNumbers after these.
-    await connection
-      .collection<{ _id: string; seq: number }>('counters')
-      .updateOne({ _id: 'estimateDocNumber' }, { $max: { seq: n } }, { upsert: true });
-    return ms;
+    // What the lists must find, read plainly here, not through the service's queries.
+    const withPrefix10 = await estimates.countDocuments({ docNumber: /^10/ });
+    const open = await estimates.countDocuments({ status: 'Open' });
+    return { ms, docNumbers, withPrefix10, open };
   } finally {
     await connection.close();
   }
@@ -343,12 +373,13 @@ export async function measureOrders(
   // 1. The list.
   const loadList = os.loadavg()[0] ?? 0;
   log(`orders: inserting ${opts.estimates.toLocaleString('en-US')} estimates into ${stack.orderDb.db} …`);
-  const insertMs = await insertEstimates(stack, opts.estimates, customers);
-  const docNumbers = Array.from({ length: opts.estimates }, (_, i) => String(1001 + i));
-  const withPrefix = docNumbers.filter((d) => d.startsWith('10')).length;
-  const open = Array.from({ length: opts.estimates }, (_, i) => STATUSES[i % STATUSES.length]).filter(
-    (s) => s === 'Open',
-  ).length;
+  const {
+    ms: insertMs,
+    docNumbers,
+    withPrefix10: withPrefix,
+    open,
+  } = await insertEstimates(stack.orderDb, opts.estimates, customers);
+  log(`  DocNumbers ${docNumbers[0]}..${docNumbers.at(-1)}`);
   log(`  inserted in ${insertMs} ms; ${opts.requests} sequential requests per list query …`);
   const docOf = (r: ListAnswer['result'][number]) => String(r.docNumber ?? r.DocNumber ?? '');
   const statusOf = (r: ListAnswer['result'][number]) => String(r.status ?? r.Status ?? '');
@@ -553,11 +584,12 @@ const HEADER = [
 const ROW = /^\| (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-/;
 const METHOD = [
   'Method: `npm run bench -- --only orders` (infra/src/bench/orders.ts). 10,000 estimates (DocNumbers',
-  "1001..11000, statuses Pending/Open/Closed/Voided in turn, 50 customers) are inserted into the order service's",
+  "from the order service's counter: 1001..11000 alone, after the checkouts' in a full run; statuses",
+  "Pending/Open/Closed/Voided in turn, 50 customers) are inserted into the order service's",
   'database (the shape of services/order/src/store/estimate-model.ts; no events). As staff, through the gateway,',
   '`GET /api/estimate?like=DocNumber:10&limit=20` and `?status=Open&limit=20`: 300 sequential requests each',
-  'after 30 unmeasured ones (req/s = one at a time). total_count must be 1,099 (1001..1099 and 10000..10999)',
-  "and 2,500. Live update: one customer's stream (ticket + `GET /api/orders/events?ticket=`), 500",
+  'after 30 unmeasured ones (req/s = one at a time). total_count must be what the database holds (alone: 1,099,',
+  "i.e. 1001..1099 and 10000..10999, and 2,500). Live update: one customer's stream (ticket + `GET /api/orders/events?ticket=`), 500",
   "EstimateStatusChanged events for that customer on the run's order topic at 50/s; from just before each",
   'publish to its `order` event read on the stream. Held streams: 450 customer + 50 staff streams (Bearer) on',
   'the one gateway, its RSS (/proc VmRSS) and heap used (its /metrics) 2 s after the first stream closed and 2 s',

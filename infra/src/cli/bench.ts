@@ -31,6 +31,7 @@ import {
   orderRows,
   writeOrderRows,
 } from '../bench/orders';
+import { BenchParts } from '../bench/parts';
 import {
   formatQboSync,
   measureQboSync,
@@ -150,10 +151,14 @@ async function main(): Promise<void> {
           ? '; accounting-sync for the QuickBooks sync (the emulator runs in the bench process)'
           : ''),
     };
+    // A part that fails is logged and skipped; the others still run and their figures are printed.
+    const part = new BenchParts(log);
     let qbo: QboSyncFigures | undefined;
     // First: the browser visits are light, and the machine is at its quietest before the load tests.
     if (runs('frontend'))
-      results.frontend = await measureFrontendBudgets(stack.gatewayUrl, options.visits, log);
+      results.frontend = await part.run('frontend', () =>
+        measureFrontendBudgets(stack.gatewayUrl, options.visits, log),
+      );
     const load = {
       connections: options.connections,
       seconds: options.seconds,
@@ -161,83 +166,85 @@ async function main(): Promise<void> {
       roles,
     };
     if (runs('gateway')) {
-      results.gateway = await measureGatewayOverhead(
-        { user: stack.userUrl, gateway: stack.gatewayUrl },
-        load,
-        log,
+      results.gateway = await part.run('gateway', () =>
+        measureGatewayOverhead({ user: stack.userUrl, gateway: stack.gatewayUrl }, load, log),
       );
     }
     if (runs('catalogue')) {
-      results.catalogue = await measureCatalogueReads(
-        { user: stack.userUrl, gateway: stack.gatewayUrl },
-        load,
-        log,
+      results.catalogue = await part.run('catalogue', () =>
+        measureCatalogueReads({ user: stack.userUrl, gateway: stack.gatewayUrl }, load, log),
       );
     }
     if (runs('pipeline')) {
-      results.pipeline = await measureEventPipeline(
-        {
-          userUrl: stack.userUrl,
-          kafkaBrokers: stack.endpoints.kafkaBrokers,
-          redisUrl: stack.endpoints.redisUrl,
-          runId: stack.runId,
-        },
-        { events: options.events, warmupEvents: options.warmupEvents, perSecond: options.rate, roles },
-        log,
+      results.pipeline = await part.run('pipeline', () =>
+        measureEventPipeline(
+          {
+            userUrl: stack.userUrl,
+            kafkaBrokers: stack.endpoints.kafkaBrokers,
+            redisUrl: stack.endpoints.redisUrl,
+            runId: stack.runId,
+          },
+          { events: options.events, warmupEvents: options.warmupEvents, perSecond: options.rate, roles },
+          log,
+        ),
       );
     }
     // Last: it starts the e-mail worker, which the pipeline figures above are measured without.
     if (runs('checkout')) {
-      results.checkouts = await measureCheckouts(
-        { ...stack, mailApiUrl: stack.endpoints.mailApiUrl },
-        options.customers,
-        log,
+      results.checkouts = await part.run('checkout', () =>
+        measureCheckouts({ ...stack, mailApiUrl: stack.endpoints.mailApiUrl }, options.customers, log),
       );
     }
     // Last of all: it starts the accounting-sync service, which syncs what the others created too.
     if (runs('qbo')) {
-      qbo = await measureQboSync(
-        {
-          runId: stack.runId,
-          kafkaBrokers: stack.endpoints.kafkaBrokers,
-          emulatorUrl: stack.endpoints.qbo.url,
-          jwtSecret: BENCH_JWT_SECRET,
-          pids: stack.pids,
-          startAccountingSync: stack.startAccountingSync,
-        },
-        { limit: options.qboLimit },
-        log,
+      qbo = await part.run('qbo', () =>
+        measureQboSync(
+          {
+            runId: stack.runId,
+            kafkaBrokers: stack.endpoints.kafkaBrokers,
+            emulatorUrl: stack.endpoints.qbo.url,
+            jwtSecret: BENCH_JWT_SECRET,
+            pids: stack.pids,
+            startAccountingSync: stack.startAccountingSync,
+          },
+          { limit: options.qboLimit },
+          log,
+        ),
       );
     }
     // After everything else: 10,000 estimates in the order database would weigh on the checkouts.
     let orders: OrdersFigures | undefined;
     if (runs('orders')) {
-      orders = await measureOrders(
-        {
-          runId: stack.runId,
-          gatewayUrl: stack.gatewayUrl,
-          kafkaBrokers: stack.endpoints.kafkaBrokers,
-          jwtSecret: BENCH_JWT_SECRET,
-          orderDb: stack.orderDb,
-          pids: stack.pids,
-        },
-        { estimates: 10_000, customers: 50, requests: 300, changes: 500, rate: 50, streams: 500 },
-        log,
+      orders = await part.run('orders', () =>
+        measureOrders(
+          {
+            runId: stack.runId,
+            gatewayUrl: stack.gatewayUrl,
+            kafkaBrokers: stack.endpoints.kafkaBrokers,
+            jwtSecret: BENCH_JWT_SECRET,
+            orderDb: stack.orderDb,
+            pids: stack.pids,
+          },
+          { estimates: 10_000, customers: 50, requests: 300, changes: 500, rate: 50, streams: 500 },
+          log,
+        ),
       );
     }
     // Then the users lists (10,000 customers and 1,000 companies in the user database).
     let users: UsersFigures | undefined;
     if (runs('users')) {
-      users = await measureUsers(
-        {
-          runId: stack.runId,
-          gatewayUrl: stack.gatewayUrl,
-          jwtSecret: BENCH_JWT_SECRET,
-          userDb: stack.userDb,
-          pids: stack.pids,
-        },
-        { companies: 1_000, users: 10_000, requests: 300 },
-        log,
+      users = await part.run('users', () =>
+        measureUsers(
+          {
+            runId: stack.runId,
+            gatewayUrl: stack.gatewayUrl,
+            jwtSecret: BENCH_JWT_SECRET,
+            userDb: stack.userDb,
+            pids: stack.pids,
+          },
+          { companies: 1_000, users: 10_000, requests: 300 },
+          log,
+        ),
       );
     }
     // After the QuickBooks sync (it connects the service to a company of its own): the import dialog's call.
@@ -278,6 +285,7 @@ async function main(): Promise<void> {
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);
     }
+    part.throwIfFailed();
   } catch (err) {
     failed = true;
     throw err;

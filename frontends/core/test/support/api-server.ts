@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export { installIntersectionObserver } from './intersection-observer';
+
 export interface Recorded {
   method: string;
   url: string;

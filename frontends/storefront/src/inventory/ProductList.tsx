@@ -1,4 +1,11 @@
-import { isCustomer, isStaff, type Product, useAppSelector, useGetProductsQuery } from '@decor/web-core';
+import {
+  isCustomer,
+  isStaff,
+  type Product,
+  useAppSelector,
+  useBottomSentinel,
+  useListProductsInfiniteQuery,
+} from '@decor/web-core';
 import { useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Empty, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
@@ -13,16 +20,21 @@ const AddProduct = lazy(() => import('./admin/AddProduct'));
 export const productPath = (p: Pick<Product, 'id'>, category: string, subcategory: string) =>
   `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}/${encodeURIComponent(p.id)}`;
 
-/** /inventory/{category}/{subcategory}: the products of a subcategory (spec §2). */
+/** /inventory/{category}/{subcategory}: the products of a subcategory (spec §2), more on scroll. */
 export function ProductList() {
   const { category = '', subcategory = '' } = useParams();
   const permissions = useAppSelector((s) => s.session.user?.permissions);
   const signedIn = useAppSelector((s) => !!s.session.user);
   const navigate = useNavigate();
-  const { data, isFetching, isError } = useGetProductsQuery(
-    { category, subcategory: [subcategory] },
-    { skip: !category || !subcategory },
-  );
+  const { data, isFetching, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    useListProductsInfiniteQuery(
+      { category, subcategory: [subcategory] },
+      { skip: !category || !subcategory },
+    );
+  const products = data?.pages.flatMap((page) => page.items);
+  const sentinel = useBottomSentinel(() => {
+    if (!isFetchingNextPage) void fetchNextPage();
+  }, hasNextPage && !isFetching);
 
   return (
     <section aria-labelledby="list-title" style={{ flex: 1, minWidth: 0, padding: 'clamp(12px, 3vw, 28px)' }}>
@@ -41,7 +53,7 @@ export function ProductList() {
       ) : null}
       {isError ? <Alert type="error" showIcon title={TEXTS.productsError} /> : null}
       {isFetching && !data ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}
-      {data && data.length === 0 ? <Empty description={TEXTS.noProducts} /> : null}
+      {products && products.length === 0 ? <Empty description={TEXTS.noProducts} /> : null}
       <ul
         style={{
           listStyle: 'none',
@@ -52,7 +64,7 @@ export function ProductList() {
           gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))',
         }}
       >
-        {(data ?? []).map((product) => (
+        {(products ?? []).map((product) => (
           <li
             key={product.id}
             style={{
@@ -75,6 +87,10 @@ export function ProductList() {
           </li>
         ))}
       </ul>
+      <div ref={sentinel} data-testid="products-bottom" style={{ height: 1 }} />
+      {isFetchingNextPage ? (
+        <Spin aria-label="Loading more products" style={{ display: 'block', margin: 24 }} />
+      ) : null}
     </section>
   );
 }

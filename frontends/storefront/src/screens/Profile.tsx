@@ -8,15 +8,26 @@ import {
 } from '@decor/web-core';
 import { Alert, Button, Spin } from '@decor/web-core/ui';
 import { Form, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
-import { useState } from 'react';
-import { TEXTS } from '../texts';
+import { useEffect, useState } from 'react';
+import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
+
+/** A form's outcome banner: a success goes away after SUCCESS_BANNER_MS (spec §9), an error stays. */
+function useOutcome() {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  useEffect(() => {
+    if (outcome?.type !== 'success') return;
+    const timer = setTimeout(() => setOutcome(null), SUCCESS_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+  return [outcome, setOutcome] as const;
+}
 
 function ChangePassword({ userId }: { userId: string }) {
   const [form] = Form.useForm<{ password: string; confirm: string }>();
   const [change, { isLoading }] = useChangePasswordMutation();
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useOutcome();
   return (
     <Form
       form={form}
@@ -48,7 +59,7 @@ function ChangePassword({ userId }: { userId: string }) {
 function ChangeTruckingFee() {
   const { data: fee, error, isLoading } = useGetTruckingFeeQuery();
   const [change, { isLoading: saving }] = useChangeTruckingFeeMutation();
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useOutcome();
   if (isLoading) return <Spin />;
   if (error || !fee) {
     return (
