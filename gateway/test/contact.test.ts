@@ -15,6 +15,7 @@ import {
   notificationService,
   notificationWorkers,
 } from '@decor/notification';
+import { jobCount } from '@decor/notification/testing';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { JWT_SECRET } from './support/stack';
@@ -105,18 +106,8 @@ const arrives = (name: string) =>
     `the enquiry of ${name}`,
   );
 
-/** Every e-mail job of the shared queue, in any state. */
-async function jobCount(): Promise<number> {
-  const counts = await (instances[0] as StartedService<NotificationContext>).ctx.emails.getJobCounts(
-    'waiting',
-    'active',
-    'delayed',
-    'prioritized',
-    'completed',
-    'failed',
-  );
-  return Object.values(counts).reduce((a, b) => a + b, 0);
-}
+/** Every e-mail job of the queue both instances share. */
+const jobs = () => jobCount(instances[0] as StartedService<NotificationContext>);
 
 /** A fresh window for each limit test: this file's contact counters are removed. */
 async function resetLimits(): Promise<void> {
@@ -168,20 +159,20 @@ describe('POST /api/send/info (the contact form)', () => {
     ['a name that is not text', { name: 7 }, 'name must be a string'],
     ['an unknown field', { subject: 'Hi' }, "Unknown field 'subject'"],
   ])('refuses %s with 400 and the form’s text, sending nothing', async (_what, change, message) => {
-    const before = await jobCount();
+    const before = await jobs();
     const answer = await post(JSON.parse(JSON.stringify({ ...valid(), ...change })));
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ message });
-    expect(await jobCount()).toBe(before);
+    expect(await jobs()).toBe(before);
   });
 
   it('a filled honeypot answers like a success and sends nothing', async () => {
     const bot = { ...valid(), [CONTACT_HONEYPOT]: 'https://spam.example' };
-    const before = await jobCount();
+    const before = await jobs();
     const answer = await post(bot);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ result: { queued: true } });
-    expect(await jobCount()).toBe(before);
+    expect(await jobs()).toBe(before);
     // A person's message sent after it arrives; the bot's never does.
     const person = valid();
     expect((await post(person)).status).toBe(200);
@@ -192,21 +183,21 @@ describe('POST /api/send/info (the contact form)', () => {
   it(`per sender: ${PER_SENDER} messages an hour, counted across both instances, then 429`, async () => {
     const email = sender();
     for (const via of [0, 1]) expect((await post({ ...valid(), email }, via)).status).toBe(200);
-    const before = await jobCount();
+    const before = await jobs();
     // Same sender, other case: the same person.
     const refused = await post({ ...valid(), email: email.toUpperCase() }, 0);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ message: CONTACT_TEXTS.tooMany });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect((await post({ ...valid(), email }, 1)).status).toBe(429);
-    expect(await jobCount()).toBe(before);
+    expect(await jobs()).toBe(before);
     // Another sender from the same address still may.
     expect((await post(valid(), 1)).status).toBe(200);
   });
 
   it(`per address: ${PER_ADDRESS} messages an hour across both instances, whatever X-Forwarded-For the client sends`, async () => {
     for (let i = 0; i < PER_ADDRESS; i++) expect((await post(valid(), i % 2)).status).toBe(200);
-    const before = await jobCount();
+    const before = await jobs();
     for (const via of [0, 1]) {
       const refused = await post(valid(), via);
       expect(refused.status).toBe(429);
@@ -214,7 +205,7 @@ describe('POST /api/send/info (the contact form)', () => {
     }
     // The gateway is the edge: a client's own X-Forwarded-For does not make it another address.
     expect((await post(valid(), 0, { 'x-forwarded-for': '198.51.100.7' })).status).toBe(429);
-    expect(await jobCount()).toBe(before);
+    expect(await jobs()).toBe(before);
     // Another client (as a gateway reports it to the service) has a limit of its own.
     const other = await call((instances[1] as StartedService<NotificationContext>).url, '/send/info', {
       method: 'POST',

@@ -8,10 +8,11 @@ import {
   contactFieldProblem,
 } from '@decor/contracts/rules';
 import { type ApiError, http, useAppSelector } from '@decor/web-core';
-import { Alert, Button } from '@decor/web-core/ui';
+import { Button } from '@decor/web-core/ui';
 import { DatePicker, type Dayjs, dayjs } from '@decor/web-core/ui-data';
 import { Form, Input, Modal } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
+import { FormStatus, type FormStatusValue } from '../frame/FormStatus';
 
 /** Spec §9: a success banner shows for 2500 ms; then the form closes. */
 export const CLOSE_AFTER_SUCCESS_MS = 2500;
@@ -24,8 +25,6 @@ interface Values {
   message?: string;
   [CONTACT_HONEYPOT]?: string;
 }
-
-type Status = { kind: 'idle' } | { kind: 'success' | 'error'; text: string };
 
 const label = (field: ContactField) =>
   CONTACT_REQUIRED.includes(field) ? `${CONTACT_LABELS[field]} (required)` : CONTACT_LABELS[field];
@@ -60,7 +59,7 @@ export default function ContactModal({ open, onClose }: { open: boolean; onClose
   const [form] = Form.useForm<Values>();
   const user = useAppSelector((s) => s.session.user);
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [status, setStatus] = useState<FormStatusValue>({ kind: 'idle' });
   const key = useRef(newKey());
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -142,15 +141,7 @@ export default function ContactModal({ open, onClose }: { open: boolean; onClose
             <Input tabIndex={-1} autoComplete="off" />
           </Form.Item>
         </div>
-        {status.kind !== 'idle' ? (
-          <Alert
-            type={status.kind}
-            title={status.text}
-            showIcon
-            style={{ marginBottom: 16 }}
-            role={status.kind === 'error' ? 'alert' : 'status'}
-          />
-        ) : null}
+        <FormStatus status={status} />
         <Button type="primary" htmlType="submit" block loading={busy}>
           Send
         </Button>
