@@ -554,7 +554,7 @@ it("contact form as a visitor: from the footer, the form's texts, sent, the e-ma
     'Do you rent &lt;script&gt;alert(1)&lt;/script&gt; gold chargers?<br>We need 120.',
   );
   expect(mail.HTML).toContain('Robin &lt;b&gt;Planner&lt;/b&gt;');
-});
+}, 180_000);
 
 it('gallery viewer by keyboard: → and ← with the counter, blocked until the photo loads, arrows hidden at the ends, Escape closes', async () => {
   const page = await open();
