@@ -62,7 +62,13 @@ export async function apiProxy(
         preHandler: accessCheck(scope, route),
         http: { requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS } },
         replyOptions: {
-          rewriteRequestHeaders: (req, headers) => ({ ...headers, 'x-request-id': req.id }),
+          // The client's address as this edge saw it, replacing any X-Forwarded-For the client sent:
+          // services (which trust the gateway's) limit per address with it (the contact form).
+          rewriteRequestHeaders: (req, headers) => ({
+            ...headers,
+            'x-request-id': req.id,
+            'x-forwarded-for': req.ip,
+          }),
           onError: (reply, { error }) => upstreamFailed(reply, route, error),
         },
       });

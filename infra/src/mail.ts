@@ -23,6 +23,8 @@ export interface CaughtMessage {
   From: MailAddress;
   To: MailAddress[];
   Cc: MailAddress[];
+  /** Mailpit's too: where a reply goes (the contact form's sender). */
+  ReplyTo: MailAddress[];
   Subject: string;
   /** When the catcher received it (ISO 8601). */
   Created: string;
@@ -168,6 +170,7 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
             From: from,
             To: to.length > 0 ? to : envelopeTo,
             Cc: addresses(mail.cc),
+            ReplyTo: addresses(mail.replyTo),
             Subject: mail.subject ?? '',
             Created: created,
             Date: mail.date?.toISOString() ?? created,

@@ -6,8 +6,10 @@
  */
 
 import { DEMO_PRODUCTS } from '@decor/catalogue';
+import { STAFF_EMAIL } from '@decor/gateway/testing';
 import { call, eventually, mailTo } from '@decor/kit/testing';
 import type { Page, Route } from 'playwright-core';
+import { expectAccessible } from './support/a11y';
 import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
 import { type RunningProduct, startProduct } from './support/product';
 import {
@@ -499,6 +501,60 @@ it('password reset: asked for from the login modal, the link from the e-mail, a 
   await signInFully(page, { ...who, password: 'orchard-lights' });
   await screenshot(page, 'e2-signed-in-with-new-password');
 });
+
+it("contact form as a visitor: from the footer, the form's texts, sent, the e-mail to the staff with reply-to the visitor", async () => {
+  const page = await open();
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Footer' }).getByRole('button', { name: 'Contact us' }).click();
+  const modal = page.getByRole('dialog', { name: 'Contact us' });
+  await visible(modal);
+  // Nothing filled: the spec's texts, the first field focused.
+  await modal.getByRole('button', { name: 'Send' }).click();
+  await visible(modal.getByText('Please provide a valid email address', { exact: true }));
+  await until(
+    () => modal.getByText('This field is required', { exact: true }).count(),
+    2,
+    'two required texts',
+  );
+  await until(
+    () => page.evaluate(() => document.activeElement?.id ?? ''),
+    'name',
+    'the first invalid field focused',
+  );
+  await expectAccessible(page, 'the contact form with its errors');
+
+  const visitor = `visitor-${Date.now()}@planners.example`;
+  const name = `Robin <b>Planner</b> ${Date.now() % 100_000}`;
+  const year = new Date().getUTCFullYear() + 1;
+  await modal.getByLabel('Name (required)').fill(name);
+  await modal.getByLabel('Email (required)').fill(visitor);
+  await modal.getByLabel('Phone').fill('+1 555 0199');
+  await pick(page, 'Event Date', `June 12, ${year}`, 'Enter');
+  await modal
+    .getByLabel('Message (required)')
+    .fill('Do you rent <script>alert(1)</script> gold chargers?\nWe need 120.');
+  await modal.getByRole('button', { name: 'Send' }).click();
+  await visible(
+    modal.getByText('Thank you! Your message has been sent. We will get back to you soon.', { exact: true }),
+  );
+  await screenshot(page, 'g1-contact-sent');
+  // The success text shows for 2500 ms (spec §9), then the form closes.
+  await gone(modal);
+
+  const mail = await eventually(
+    async () => (await mailTo(STAFF_EMAIL)).find((m) => m.Subject === `Website enquiry from ${name}`),
+    30_000,
+    'the enquiry e-mail to the staff',
+  );
+  expect(mail.ReplyTo?.map((a) => a.Address)).toEqual([visitor]);
+  expect(mail.Text).toContain('Phone: +1 555 0199');
+  expect(mail.Text).toMatch(new RegExp(`Event Date: \\w+day, June 12th, ${year}`));
+  expect(mail.Text).toContain('Do you rent <script>alert(1)</script> gold chargers?\nWe need 120.');
+  expect(mail.HTML).toContain(
+    'Do you rent &lt;script&gt;alert(1)&lt;/script&gt; gold chargers?<br>We need 120.',
+  );
+  expect(mail.HTML).toContain('Robin &lt;b&gt;Planner&lt;/b&gt;');
+}, 180_000);
 
 it('gallery viewer by keyboard: → and ← with the counter, blocked until the photo loads, arrows hidden at the ends, Escape closes', async () => {
   const page = await open();

@@ -2,6 +2,8 @@
  * The public entry for browsers (`@decor/contracts/rules`): the spec's rules and texts the frontends
  * share with the services, without the event schemas (and their validator) the services need.
  */
+export * from './contact-form';
+export * from './email-address';
 export * from './estimate-fields';
 export * from './lifecycle';
 export * from './money';

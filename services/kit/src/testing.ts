@@ -71,6 +71,7 @@ export interface CaughtMail {
   ID: string;
   Subject: string;
   To: { Address: string }[];
+  ReplyTo?: { Address: string }[];
   Text: string;
   HTML: string;
   MessageID?: string;

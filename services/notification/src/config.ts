@@ -20,6 +20,10 @@ export const notificationConfigSchema = serviceConfigSchema({
   COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
   /** Parallel sends per worker process. */
   EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  /** Contact-form messages (POST /send/info) per client address, and per sender's e-mail, per window. */
+  CONTACT_MAX_PER_ADDRESS: Type.Integer({ minimum: 1, default: 10 }),
+  CONTACT_MAX_PER_SENDER: Type.Integer({ minimum: 1, default: 3 }),
+  CONTACT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
 });
 
 export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;

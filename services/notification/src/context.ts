@@ -4,6 +4,7 @@ import type { Admin } from 'kafkajs';
 import type { NotificationConfig } from './config';
 import type { Brand } from './domain/email';
 import { type EmailJob, emailQueue } from './jobs/email-queue';
+import { type ContactLimits, contactLimits } from './store/contact-limits';
 import { type OrderOwners, orderOwners } from './store/order-owners';
 
 /** The consumer that keeps `orderOwners` (its own group, so a new deployment reads the whole order topic). */
@@ -12,6 +13,8 @@ export const ORDER_OWNERS_CONSUMER = 'orders';
 export interface NotificationContext extends BaseContext<NotificationConfig> {
   brand: Brand;
   emails: Queue<EmailJob>;
+  /** How many contact-form messages each address and sender may still send (shared through Redis). */
+  contactLimits: ContactLimits;
   /** Whose each order is, from the order events. */
   orderOwners: OrderOwners;
   /**
@@ -32,6 +35,12 @@ export async function buildNotificationContext(
     ...base,
     brand: { companyName: config.COMPANY_NAME, baseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, '') },
     emails: emailQueue(base.redis, config.REDIS_PREFIX),
+    contactLimits: contactLimits(base.redis, {
+      prefix: config.REDIS_PREFIX,
+      perAddress: config.CONTACT_MAX_PER_ADDRESS,
+      perSender: config.CONTACT_MAX_PER_SENDER,
+      windowSeconds: config.CONTACT_WINDOW_SECONDS,
+    }),
     orderOwners: orderOwners(base.connection),
     orderOwnersCaughtUp: () =>
       waitForCatchUp({

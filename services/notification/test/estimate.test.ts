@@ -5,6 +5,7 @@ import { eventually } from '@decor/kit/testing';
 import {
   address,
   consumed,
+  jobCount,
   mailsArrive,
   mailTo,
   type Notification,
@@ -158,7 +159,7 @@ describe('POST /send/newEstimate', () => {
     await mailsArrive(customer);
     await staffNotice(docNumber);
     await queueIdle(service);
-    const jobsBefore = await jobCount();
+    const jobsBefore = await jobCount(service);
 
     // The spec's client calls this right after POST /estimate, with the same body.
     const answer = await send(service.url, '/send/newEstimate', {
@@ -172,7 +173,7 @@ describe('POST /send/newEstimate', () => {
 
     await new Promise((r) => setTimeout(r, 1500)); // room for a wrongly queued e-mail to go out
     await queueIdle(service);
-    expect(await jobCount()).toBe(jobsBefore);
+    expect(await jobCount(service)).toBe(jobsBefore);
     expect(await mailTo(customer)).toHaveLength(1);
     expect(await staffMailsFor(docNumber)).toHaveLength(1);
   });
@@ -188,18 +189,6 @@ describe('POST /send/newEstimate', () => {
     expect(notObject.status).toBe(400);
   });
 });
-
-async function jobCount(): Promise<number> {
-  const counts = await service.ctx.emails.getJobCounts(
-    'waiting',
-    'active',
-    'delayed',
-    'prioritized',
-    'completed',
-    'failed',
-  );
-  return Object.values(counts).reduce((a, b) => a + b, 0);
-}
 
 /** The staff notice of the estimate, once it has arrived. */
 function staffNotice(docNumber: string) {

@@ -98,6 +98,19 @@ export async function queueIdle(service: Notification, timeoutMs = 30_000): Prom
   );
 }
 
+/** Every e-mail job the service's queue holds, in any state (a refused request adds none). */
+export async function jobCount(service: Pick<Notification, 'ctx'>): Promise<number> {
+  const counts = await service.ctx.emails.getJobCounts(
+    'waiting',
+    'active',
+    'delayed',
+    'prioritized',
+    'completed',
+    'failed',
+  );
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
 /** The mails to `to`, once there are at least `count` of them. */
 export function mailsArrive(to: string, count = 1, timeoutMs = 30_000): Promise<CaughtMail[]> {
   return eventually(

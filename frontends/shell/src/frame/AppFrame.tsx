@@ -11,6 +11,7 @@ import {
 import { Link, Navigate, Route, Routes, useLocation } from '@decor/web-core/router';
 import { Layout } from '@decor/web-core/ui';
 import { lazy, Suspense, useEffect } from 'react';
+import { ContactButton, ContactProvider } from '../contact/contact';
 import { ErrorBanner } from './ErrorBanner';
 import { PageLoader } from './PageLoader';
 import { Protected } from './Protected';
@@ -115,6 +116,14 @@ export function AppRoutes() {
 }
 
 export function AppFrame() {
+  return (
+    <ContactProvider>
+      <Frame />
+    </ContactProvider>
+  );
+}
+
+function Frame() {
   useStartup();
   useClearSelectionOutsideInventory();
   return (
@@ -131,6 +140,7 @@ export function AppFrame() {
       </Layout.Content>
       <Layout.Footer style={{ textAlign: 'center', background: '#f1ebe3' }}>
         <nav aria-label="Footer">
+          <ContactButton />
           <Link to="/tos">Privacy Policy and End User License Agreement</Link>
         </nav>
         <div style={{ marginTop: 8, color: '#6b5d52' }}>

@@ -9,9 +9,10 @@ import {
   useAppDispatch,
   validateSession,
 } from '@decor/web-core';
-import { Alert, Button } from '@decor/web-core/ui';
+import { Button } from '@decor/web-core/ui';
 import { Form, Input, Modal, Typography } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
+import { FormStatus, type FormStatusValue } from './FormStatus';
 
 export const LOGIN_TEXTS = {
   title: 'Welcome',
@@ -35,13 +36,11 @@ interface Values {
   password: string;
 }
 
-type Status = { kind: 'idle' } | { kind: 'success' | 'error' | 'info'; text: string };
-
 export default function LoginModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [status, setStatus] = useState<FormStatusValue>({ kind: 'idle' });
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(
@@ -119,15 +118,7 @@ export default function LoginModal({ open, onClose }: { open: boolean; onClose: 
         <Form.Item label="Password" name="password" rules={[{ required: true }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        {status.kind !== 'idle' ? (
-          <Alert
-            type={status.kind}
-            title={status.text}
-            showIcon
-            style={{ marginBottom: 16 }}
-            role={status.kind === 'error' ? 'alert' : 'status'}
-          />
-        ) : null}
+        <FormStatus status={status} />
         <Button type="primary" htmlType="submit" block loading={busy}>
           Login
         </Button>

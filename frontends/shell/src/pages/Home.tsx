@@ -1,7 +1,8 @@
 import { type Product, useGetProductsQuery } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
+import { ContactButton } from '../contact/contact';
 import { Carousel, type Slide } from './home/Carousel';
-import { ABOUT_US, APART, FOUNDERS, SLIDE_COPY } from './home/copy';
+import { ABOUT_US, APART, CONTACT_INVITE, FOUNDERS, SLIDE_COPY } from './home/copy';
 
 const primaryImage = (p: Product) => p.Images.find((i) => i.primary) ?? p.Images[0];
 
@@ -90,6 +91,12 @@ export default function Home() {
             </article>
           ))}
         </div>
+      </section>
+
+      <section className="section" aria-labelledby="contact-us" style={{ textAlign: 'center' }}>
+        <h2 id="contact-us">Planning an event?</h2>
+        <p className="lead">{CONTACT_INVITE}</p>
+        <ContactButton type="primary" />
       </section>
 
       <p style={{ textAlign: 'center' }}>

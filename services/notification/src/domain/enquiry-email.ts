@@ -9,12 +9,15 @@ import {
   paragraph,
   table,
 } from './email';
+import { formatLongDate } from './format';
 
 /** What a visitor sends through the site's contact form. */
 export interface Enquiry {
   name: string;
   email: string;
   phone?: string;
+  /** YYYY-MM-DD, when the sender gave their event's date. */
+  eventDate?: string;
   message: string;
 }
 
@@ -22,6 +25,7 @@ export interface Enquiry {
 export function enquiryEmail(brand: Brand, staffEmail: string, enquiry: Enquiry): Email {
   const name = headerText(enquiry.name);
   const phone = enquiry.phone?.trim() ?? '';
+  const eventDate = enquiry.eventDate ? formatLongDate(enquiry.eventDate) : '';
   const message = enquiry.message.trim();
   const subject = `Website enquiry from ${name}`;
   const intro = `${name} sent a message through the contact form of ${brand.companyName}. Reply to this e-mail to answer them.`;
@@ -29,6 +33,7 @@ export function enquiryEmail(brand: Brand, staffEmail: string, enquiry: Enquiry)
     { label: 'Name', value: name },
     { label: 'E-mail', value: enquiry.email },
     ...(phone ? [{ label: 'Phone', value: phone }] : []),
+    ...(eventDate ? [{ label: 'Event Date', value: eventDate }] : []),
   ];
   const text = [
     intro,

@@ -1,8 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../domain/email-address';
-
-/** An e-mail address field; a bad one answers 400 'Please provide a valid email address' (see refuseInvalid). */
-export const EmailAddress = Type.String({ pattern: EMAIL_PATTERN, maxLength: EMAIL_MAX_LENGTH });
 
 /**
  * The caller's `Idempotency-Key`: a retried request with the same key sends its e-mail once. Without

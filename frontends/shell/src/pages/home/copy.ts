@@ -62,3 +62,6 @@ export const APART = [
       'knows your event will answer.',
   },
 ];
+
+export const CONTACT_INVITE =
+  'Tell us about your date, your venue and what you have in mind: a coordinator answers every message by e-mail.';

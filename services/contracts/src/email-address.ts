@@ -1,6 +1,7 @@
 /**
  * What the forms accept as an e-mail address: one address, no display name or list (so a value can
- * never smuggle a second recipient into a header), with a dot in the domain.
+ * never smuggle a second recipient into a header), with a dot in the domain. One rule for the
+ * notification service and the contact form. No TypeBox here: the frontends import this file.
  */
 export const EMAIL_PATTERN =
   '^[^\\s@,;:<>()\\[\\]"\\\\]+@[^\\s@,;:<>()\\[\\]"\\\\]+\\.[^\\s@,;:<>()\\[\\]"\\\\]+$';
