@@ -89,8 +89,10 @@ function javaArgs(lib: string, dir: string, heap: string, classArchive: string[]
 
 /** Runs Kafka's storage tool once (format), with a generated cluster id. */
 function formatStorage(lib: string, dir: string, configFile: string): Promise<void> {
-  // Kafka cluster ids are 16 random bytes in URL-safe base64 without padding.
-  const clusterId = randomBytes(16).toString('base64url');
+  // Kafka cluster ids are 16 random bytes in URL-safe base64 without padding. One starting with '-'
+  // reads as an option to the storage tool (Kafka's own Uuid.randomUuid draws again for that too).
+  let clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
   const args = [
     ...javaArgs(lib, dir, '256m'),
     'kafka.tools.StorageTool',
