@@ -198,7 +198,8 @@ export function loadConfig<T extends TObject>(
   if (
     'JWT_SECRET' in schema.properties &&
     (candidate as { JWT_SECRET?: unknown }).JWT_SECRET === PUBLISHED_DEV_JWT_SECRET &&
-    (raw.NODE_ENV ?? env.NODE_ENV) !== 'test'
+    (raw.NODE_ENV ?? env.NODE_ENV) !== 'test' &&
+    !(production && raw.JWT_SECRET === undefined) // already named as required
   ) {
     problems.push(
       'JWT_SECRET must be a secret of this installation, not the published development one (npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)',
