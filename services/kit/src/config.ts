@@ -194,12 +194,14 @@ export function loadConfig<T extends TObject>(
     }
   }
 
+  // Value.Default fills `raw` in place: note first whether a secret was given at all.
+  const secretGiven = raw.JWT_SECRET !== undefined;
   const candidate = Value.Convert(schema, Value.Default(schema, raw)) as Static<T>;
   if (
     'JWT_SECRET' in schema.properties &&
     (candidate as { JWT_SECRET?: unknown }).JWT_SECRET === PUBLISHED_DEV_JWT_SECRET &&
     (raw.NODE_ENV ?? env.NODE_ENV) !== 'test' &&
-    !(production && raw.JWT_SECRET === undefined) // already named as required
+    !(production && !secretGiven) // already named as required
   ) {
     problems.push(
       'JWT_SECRET must be a secret of this installation, not the published development one (npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)',
