@@ -256,8 +256,8 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
                 : 'Invalid stream ticket',
         });
       }
-      // A ticket names its user: refused once the user is suspended or deleted (src/session-revocation.ts).
-      const refused = app.sessionRevocations?.refusal(checked.sub, Math.floor(Date.now() / 1000));
+      // A ticket names its user and session: refused once that session ended (src/session-revocation.ts).
+      const refused = app.sessionRevocations?.refusal(checked.sub, checked.sv);
       if (refused) return reply.code(401).send({ message: refused });
       claims = checked;
       viewer = {

@@ -31,6 +31,8 @@ export interface TicketClaims {
   exp: number;
   /** The session's expiry (ms), if the session token had one: the stream ends with the session. */
   sexp?: number;
+  /** The session's version: the ticket ends with the session (a sign-out, a password change). */
+  sv?: number;
   jti: string;
 }
 
@@ -49,7 +51,7 @@ export class StreamTickets {
   }
 
   issue(
-    user: { id: string; permissions: Permissions },
+    user: { id: string; permissions: Permissions; sessionVersion?: number },
     sessionExpiresAt?: number,
   ): TicketClaims & { ticket: string } {
     const now = this.now();
@@ -59,6 +61,7 @@ export class StreamTickets {
       perm: user.permissions,
       exp: Math.min(now + TICKET_TTL_MS, sessionExpiresAt ?? Number.POSITIVE_INFINITY),
       ...(sessionExpiresAt === undefined ? {} : { sexp: sessionExpiresAt }),
+      ...(user.sessionVersion === undefined ? {} : { sv: user.sessionVersion }),
       jti: randomBytes(12).toString('base64url'),
     };
     const body = Buffer.from(JSON.stringify(claims)).toString('base64url');

@@ -66,6 +66,8 @@ describe('sessions through the gateway', () => {
 
     const expiredToken = createSigner({
       key: JWT_SECRET,
+      iss: 'decor',
+      aud: 'decor-session',
       clockTimestamp: Date.now() - 24 * 3600_000,
       expiresIn: 3600_000,
     })({

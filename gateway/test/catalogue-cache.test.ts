@@ -214,6 +214,8 @@ describe('the gateway cache of catalogue reads', () => {
     const claims = { sub: '0123456789abcdef01234567', permissions: 'customer', email: 'c@x.y' };
     const expiredToken = createSigner({
       key: JWT_SECRET,
+      iss: 'decor',
+      aud: 'decor-session',
       clockTimestamp: Date.now() - 24 * 3600_000,
       expiresIn: 3600_000,
     })(claims);

@@ -6,8 +6,23 @@
  * the consumer test has to wait out the dead member's Kafka session (kafkajs default 30 s).
  */
 import { freePort, testEndpoints } from '@decor/infra';
-import { createRedis, type RunningService, startService, startWorkers, topicFor } from '@decor/kit';
-import { type CaughtMail, deleteRunKeys, eventually, mailTo, RUN_ID, serviceEnv } from '@decor/kit/testing';
+import {
+  createRedis,
+  type RunningService,
+  startService,
+  startWorkers,
+  topicFor,
+  verifyResetToken,
+} from '@decor/kit';
+import {
+  type CaughtMail,
+  deleteRunKeys,
+  eventually,
+  TEST_JWT_SECRET as JWT_SECRET,
+  mailTo,
+  RUN_ID,
+  serviceEnv,
+} from '@decor/kit/testing';
 import {
   type EmailJob,
   emailQueue,
@@ -128,7 +143,7 @@ test.concurrent('kill -9 the publishing service after the write but before the r
     const saved = await users.findOne({ email: customer });
     // The demo users' UserCreated events wait in the outbox too (relay off); the reset is the one followed here.
     const resets = (
-      (saved?.outbox ?? []) as { id: string; type: string; payload: { resetToken: string } }[]
+      (saved?.outbox ?? []) as { id: string; type: string; payload: { userId: string; resetId: string } }[]
     ).filter((e) => e.type === 'PasswordResetRequested');
     expect(resets).toHaveLength(1);
     const [event] = resets;
@@ -150,7 +165,11 @@ test.concurrent('kill -9 the publishing service after the write but before the r
     );
     expect(mail?.To.map((a) => a.Address)).toEqual([customer]);
     const token = tokenIn(mail as CaughtMail);
-    expect(token).toBe(event?.payload.resetToken);
+    // The link the worker minted names the reset the doomed process stored.
+    expect(verifyResetToken(JWT_SECRET, token)).toMatchObject({
+      sub: event?.payload.userId,
+      jti: event?.payload.resetId,
+    });
     const link = await fetch(`${restarted.url}/auth/resetLink`, {
       headers: { authorization: `Bearer ${token}` },
     });

@@ -223,11 +223,12 @@ export const api = createApi({
     sendNewEstimateMail: build.mutation<unknown, EstimateRequest>({
       query: (body) => ({ url: '/send/newEstimate', method: 'POST', data: body }),
     }),
-    changePassword: build.mutation<unknown, { id: string; password: string }>({
-      query: ({ id, password }) => ({
+    /** The answer's `token` header (a session of the new version) replaces the stored token. */
+    changePassword: build.mutation<unknown, { id: string; password: string; currentPassword: string }>({
+      query: ({ id, password, currentPassword }) => ({
         url: `/user/${encodeURIComponent(id)}`,
         method: 'PUT',
-        data: { password },
+        data: { password, currentPassword },
       }),
     }),
     getTruckingFee: build.query<TruckingFee, void>({

@@ -74,6 +74,19 @@ export async function signIn(email: string, password: string): Promise<SignInAns
   }
 }
 
+/**
+ * POST /auth/logout: the server ends every session of the user (the gateway and every service refuse
+ * the token from then on). Called with the token in hand, before `signOut` clears it; a failure
+ * (offline, already expired) changes nothing for the client, which signs out anyway.
+ */
+export async function endSessionOnServer(): Promise<void> {
+  const token = storedToken();
+  if (!token) return;
+  await http
+    .post('/auth/logout', undefined, { headers: { Authorization: `Bearer ${token}` } })
+    .catch(() => undefined);
+}
+
 const sessionSlice = createSlice({
   name: 'session',
   initialState: initialSessionState,

@@ -426,11 +426,13 @@ it('profile: change the password (with its validation), sign out, sign in with t
   await visible(main.getByText(who.email, { exact: true }));
   expect(await page.getByRole('heading', { name: 'Change Trucking Fee' }).count()).toBe(0);
 
+  const current = page.getByLabel('Current Password', { exact: true });
   const password = page.getByLabel('Password', { exact: true });
   const confirm = page.getByLabel('Confirm Password', { exact: true });
   const submit = page.getByRole('button', { name: 'Submit' });
   await submit.click();
-  await until(() => page.getByText('This field is required', { exact: true }).count(), 2, 'both required');
+  await until(() => page.getByText('This field is required', { exact: true }).count(), 3, 'all required');
+  await current.fill(who.password);
   await password.fill('ab');
   await confirm.fill('ab');
   await submit.click();

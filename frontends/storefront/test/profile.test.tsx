@@ -48,7 +48,8 @@ describe('profile (spec §2, §5)', () => {
     expect(screen.queryByRole('heading', { name: 'Change Trucking Fee' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
     // antd validates the fields one after another: wait until both messages are there.
-    await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(3));
+    await userEvent.type(screen.getByLabelText('Current Password'), 'old-secret');
     await userEvent.type(screen.getByLabelText('Password'), 'ab');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abd');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
@@ -60,12 +61,16 @@ describe('profile (spec §2, §5)', () => {
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'new-secret');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Your password has been changed.')).toBeInTheDocument();
-    expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ password: 'new-secret' });
+    expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({
+      password: 'new-secret',
+      currentPassword: 'old-secret',
+    });
   });
 
   it("a refused change says 'An error occurred while updating your profile'", async () => {
     passwordStatus = 400;
     renderProfile('customer');
+    await userEvent.type(screen.getByLabelText('Current Password'), 'old-secret');
     await userEvent.type(screen.getByLabelText('Password'), 'abc');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abc');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));

@@ -1,13 +1,13 @@
 import type { RunningService, ServiceApp } from '@decor/kit';
 import { type StartedService, startService, startWorkers } from '@decor/kit';
-import { serviceEnv } from '@decor/kit/testing';
+import { serviceEnv, TEST_JWT_SECRET } from '@decor/kit/testing';
 import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
 import type { UserContext } from '@decor/user';
 import { loadUserConfig, userService } from '@decor/user';
 import { buildGateway } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
 
-export const JWT_SECRET = 'test-secret-shared-by-gateway-and-services';
+export const JWT_SECRET = TEST_JWT_SECRET;
 
 export interface Stack {
   gatewayUrl: string;

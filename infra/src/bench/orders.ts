@@ -101,6 +101,9 @@ function sessionToken(secret: string, id: string, permissions: 'admin' | 'custom
     sub: id,
     permissions,
     email: `bench-${permissions}-${id}@decor.example`,
+    // The kit's issuer and session audience (AUDIENCES.session), which every check requires.
+    iss: 'decor',
+    aud: 'decor-session',
     iat: now,
     exp: now + 3600,
   })}`;

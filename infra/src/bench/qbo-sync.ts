@@ -124,6 +124,9 @@ export function staffToken(secret: string, id: string): string {
     sub: id,
     permissions: 'admin',
     email: `bench-staff-${id}@decor.example`,
+    // The kit's issuer and session audience (AUDIENCES.session), which every check requires.
+    iss: 'decor',
+    aud: 'decor-session',
     iat: now,
     exp: now + 3600,
   })}`;

@@ -8,7 +8,9 @@
  *   DECOR_DATA_DIR      the infrastructure (see infra/README.md); logs go to <data dir>/logs
  *   REDIS_PREFIX        BullMQ key prefix (default 'decor', or 'decor-<offset>' with an offset, so two
  *                       copies on the machine's one Redis never take each other's jobs)
- *   JWT_SECRET, LOG_LEVEL, KAFKA_TOPIC_PREFIX, DEMO_*   passed on to the services
+ *   JWT_SECRET          default: this installation's own, made on the first start and kept in
+ *                       <data dir>/jwt-secret (installation-secret.ts)
+ *   LOG_LEVEL, KAFKA_TOPIC_PREFIX, DEMO_*   passed on to the services
  *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
  *
  * This process only runs the supervisor and relays signals to it. Why two: Ctrl-C in a terminal
@@ -20,6 +22,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { installationJwtSecret } from './installation-secret';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -31,10 +34,12 @@ function main(): void {
     );
     process.exit(1);
   }
+  const dataDir = process.env.DECOR_DATA_DIR ?? path.join(REPO_ROOT, 'infra', '.data');
+  const JWT_SECRET = process.env.JWT_SECRET || installationJwtSecret(dataDir);
   const supervisor = spawn(
     process.execPath,
     ['--import', 'tsx', '--disable-warning=TimeoutNegativeWarning', path.join(__dirname, 'supervisor.ts')],
-    { cwd: REPO_ROOT, stdio: 'inherit', detached: true },
+    { cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: { ...process.env, JWT_SECRET } },
   );
   let firstSignalAt = 0;
   const relay = (signal: NodeJS.Signals) => {

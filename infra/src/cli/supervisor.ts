@@ -23,8 +23,6 @@ import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
 
-/** The kit's own default, so a service started by hand accepts the tokens of this one. */
-const DEV_JWT_SECRET = 'decor-local-development-secret-not-for-production';
 /** runService's shutdown budget is 20 s; past that the child is killed. */
 const STOP_GRACE_MS = 25_000;
 const READY_TIMEOUT_MS = 90_000;
@@ -116,7 +114,8 @@ function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): Nod
     S3_SECRET_ACCESS_KEY: e.s3.secretAccessKey,
     S3_PUBLIC_URL: `${e.s3.endpoint}/${e.s3.bucket}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-    JWT_SECRET: process.env.JWT_SECRET || DEV_JWT_SECRET,
+    // start.ts passes this installation's own (infra/.data/jwt-secret) unless one was given.
+    JWT_SECRET: process.env.JWT_SECRET,
     ...qboEnv(e),
   };
 }

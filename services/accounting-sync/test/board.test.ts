@@ -32,10 +32,29 @@ describe('the queue dashboard (Bull Board) for superadmins', () => {
     const body = (await queues.json()) as { queues: Array<{ name: string }> };
     expect(body.queues.map((q) => q.name)).toContain('qbo-sync');
 
-    const adminCookie = `decor_queue_board=${staffToken(sync)}`;
+    // The board's token lives 15 minutes, has its own audience and is a session nowhere else.
+    const boardToken = headers.cookie.split('=')[1] as string;
+    const claims = JSON.parse(Buffer.from(boardToken.split('.')[1] as string, 'base64url').toString()) as {
+      iat: number;
+      exp: number;
+      aud: string;
+    };
+    expect({ lifetime: claims.exp - claims.iat, aud: claims.aud }).toEqual({
+      lifetime: 900,
+      aud: 'decor-queue-board',
+    });
     expect(
-      (await fetch(`${sync.url}/admin/queues/api/queues`, { headers: { cookie: adminCookie } })).status,
-    ).toBe(403);
+      (await request(sync.url, '/qbo/board-session', { method: 'POST', token: boardToken })).status,
+    ).toBe(401);
+    expect((await request(sync.url, '/qbo/connect', { token: boardToken })).status).toBe(401);
+
+    // And a session token, even a superadmin's, does not open the board.
+    for (const role of ['admin', 'superadmin'] as const) {
+      const sessionCookie = `decor_queue_board=${staffToken(sync, undefined, role)}`;
+      expect(
+        (await fetch(`${sync.url}/admin/queues/api/queues`, { headers: { cookie: sessionCookie } })).status,
+      ).toBe(401);
+    }
     expect(
       (
         await fetch(`${sync.url}/admin/queues/api/queues`, {

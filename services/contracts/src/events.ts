@@ -2,16 +2,20 @@ import { Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
 
 /** Events of the user aggregate (user service). */
+/**
+ * v2: the event carries the reset's id, not the link: the notification service's worker mints the
+ * link's token at send time (signed with the shared secret), so no link sits in Kafka or Redis.
+ */
 export const PasswordResetRequested = defineEvent(
   'PasswordResetRequested',
-  1,
+  2,
   'user',
   Type.Object({
     userId: Type.String(),
     email: Type.String(),
     displayName: Type.String(),
-    /** Single-use secret; only the notification service sees it, to build the e-mailed link. */
-    resetToken: Type.String(),
+    /** The pending reset's id (`jti`): useless without the secret that signs the link. */
+    resetId: Type.String(),
     expiresAt: Type.String(),
   }),
 );
@@ -100,21 +104,52 @@ export const UserDeleted = defineEvent(
 
 /**
  * A welcome e-mail is due (a new account, or staff re-sending it): the notification service sends
- * it with a link to set a password. `setPasswordToken` is a single-use password-reset token (the
- * reset page's link); only the notification service uses it.
+ * it with a link to set a password, a reset link it mints from `resetId` at send time (v2; v1
+ * carried the link itself).
  */
 export const WelcomeEmailRequested = defineEvent(
   'WelcomeEmailRequested',
-  1,
+  2,
   'user',
   Type.Object({
     userId: Type.String(),
     email: Type.String(),
     displayName: Type.String(),
-    setPasswordToken: Type.String(),
+    resetId: Type.String(),
     expiresAt: Type.String(),
   }),
 );
+
+/**
+ * The user's sessions up to now end: tokens carrying a session version (`sv`) below
+ * `sessionVersion` are refused by the gateway and every service (the kit's auth plugin), which learn
+ * it from this event alone. Published with a password change or reset, a sign-out, a suspension and
+ * a deletion.
+ */
+export const SessionsRevoked = defineEvent(
+  'SessionsRevoked',
+  1,
+  'user',
+  Type.Object({
+    userId: Type.String(),
+    sessionVersion: Type.Integer({ minimum: 1 }),
+    reason: Type.Union([
+      Type.Literal('password-changed'),
+      Type.Literal('password-reset'),
+      Type.Literal('signed-out'),
+      Type.Literal('suspended'),
+      Type.Literal('deleted'),
+    ]),
+    at: Type.String(),
+  }),
+);
+
+/** What a refused session answers (401 with `expiredtoken: true`). */
+export const SESSION_MESSAGES = {
+  suspended: 'Your account is suspended. Please contact us.',
+  deleted: 'This account no longer exists.',
+  ended: 'Your session has ended. Please sign in again.',
+} as const;
 
 /** A company (a customer's parent record) was created or changed: its whole current state. */
 export const CompanyUpserted = defineEvent(
@@ -151,6 +186,7 @@ export const ALL_EVENTS = [
   UserEnabled,
   UserDeleted,
   WelcomeEmailRequested,
+  SessionsRevoked,
   CompanyUpserted,
   CompanyDeleted,
 ] as const;

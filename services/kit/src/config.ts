@@ -7,6 +7,7 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value';
+import { PUBLISHED_DEV_JWT_SECRET } from './http/tokens';
 
 /** A missing or malformed environment variable; the message names each one and what is wrong. */
 export class ConfigError extends Error {
@@ -40,8 +41,6 @@ export function commaList(
     )
     .Encode((list) => list.join(','));
 }
-
-const DEV_JWT_SECRET = 'decor-local-development-secret-not-for-production';
 
 export const commonConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
@@ -86,7 +85,15 @@ export const commonConfigSchema = Type.Object({
     [REQUIRED_IN_PRODUCTION]: true,
   }),
   REDIS_PREFIX: Type.String({ minLength: 1, default: 'decor' }),
-  JWT_SECRET: Type.String({ minLength: 16, default: DEV_JWT_SECRET, [REQUIRED_IN_PRODUCTION]: true }),
+  /**
+   * Signs and checks every token. The default is published (this repository): refused outside tests
+   * (loadConfig), so each installation needs its own (`npm start` generates one in infra/.data).
+   */
+  JWT_SECRET: Type.String({
+    minLength: 16,
+    default: PUBLISHED_DEV_JWT_SECRET,
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
   JWT_EXPIRES_IN: Type.String({
     pattern: '^\\d+\\s*(ms|s|m|h|d|w)?$',
     'x-message': 'must be a duration like 12h, 30m or 3600s',
@@ -187,7 +194,19 @@ export function loadConfig<T extends TObject>(
     }
   }
 
+  // Value.Default fills `raw` in place: note first whether a secret was given at all.
+  const secretGiven = raw.JWT_SECRET !== undefined;
   const candidate = Value.Convert(schema, Value.Default(schema, raw)) as Static<T>;
+  if (
+    'JWT_SECRET' in schema.properties &&
+    (candidate as { JWT_SECRET?: unknown }).JWT_SECRET === PUBLISHED_DEV_JWT_SECRET &&
+    (raw.NODE_ENV ?? env.NODE_ENV) !== 'test' &&
+    !(production && !secretGiven) // already named as required
+  ) {
+    problems.push(
+      'JWT_SECRET must be a secret of this installation, not the published development one (npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)',
+    );
+  }
   const seen = new Set<string>();
   for (const error of Value.Errors(schema, candidate)) {
     const name = error.path.split('/')[1] ?? '(root)';

@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import type { CommonConfig } from './config';
 import { createServiceApp, type ServiceApp } from './http/app';
 import { type Closer, type RunningService, runService } from './http/run';
+import { durationMs, SessionVersions } from './http/session-versions';
 import { createRedis, pingRedis } from './jobs/redis';
 import { type ConsumerHandle, type EventHandler, startConsumer } from './messaging/consumer';
 import { kafkaReadiness } from './messaging/health';
@@ -34,6 +35,8 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
   redis: Redis;
   /** This process's metrics registry (`GET /metrics`): a service registers its own metrics here. */
   metrics: Registry;
+  /** Ended sessions (the auth hooks use it; a route checking a token of its own may too). */
+  sessionVersions: SessionVersions;
   /** Topic name of an aggregate type under this deployment's prefix. */
   topic(aggregate: AggregateType): string;
   /** Wakes the outbox relay right after a write, instead of waiting for its next scan. */
@@ -116,6 +119,14 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     );
     await publisher.connect();
 
+    // Ended sessions (password change or reset, sign-out, suspension, deletion), learnt from the user
+    // topic by every instance: the auth hooks refuse them here too, not only at the gateway.
+    await ensureTopics(kafka, [topic('user')]);
+    const sessions = opening('session versions', sessionVersionsFor(kafka, config, def.name, log), (s) =>
+      s.stop(),
+    );
+    void sessions.start();
+
     let relay: OutboxRelay | undefined;
     const base: BaseContext<C> = {
       name: def.name,
@@ -126,6 +137,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       publisher,
       redis,
       metrics,
+      sessionVersions: sessions,
       topic,
       eventsWritten: () => relay?.notify(),
       eventsPublished: async () => {
@@ -180,7 +192,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     const app = await createServiceApp({
       name: def.name,
       logger: log,
-      jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN },
+      jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, sessions },
       metrics,
     });
     app.addReadinessCheck('mongo', mongoReadinessCheck(connection));
@@ -205,6 +217,22 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     for (const closer of opened) await Promise.resolve(closer.close()).catch(() => {});
     throw err;
   }
+}
+
+/** The user topic read from a token lifetime (and a minute for clocks) ago, in a group of its own. */
+export function sessionVersionsFor(
+  kafka: Kafka,
+  config: Pick<CommonConfig, 'KAFKA_TOPIC_PREFIX' | 'JWT_EXPIRES_IN'>,
+  processName: string,
+  logger: pino.Logger | KitLogger,
+): SessionVersions {
+  return new SessionVersions({
+    kafka,
+    topic: topicFor(config.KAFKA_TOPIC_PREFIX, 'user'),
+    logger: logger as KitLogger,
+    name: `${processName}.sessions`,
+    lookbackMs: (durationMs(config.JWT_EXPIRES_IN) ?? 7 * 86_400_000) + 60_000,
+  });
 }
 
 /** For a process's main: a start-up failure is printed plainly and ends the process with code 1. */

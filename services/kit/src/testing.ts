@@ -13,6 +13,9 @@ import { type BaseContext, startService } from './service';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
+/** The JWT secret every test process passes explicitly (never the published development one). */
+export const TEST_JWT_SECRET = 'test-secret-shared-by-gateway-and-services';
+
 /** Env for one service process of this test file (pass `port` to pin it, e.g. for the gateway's table). */
 export async function serviceEnv(
   service: string,
@@ -30,7 +33,7 @@ export async function serviceEnv(
     KAFKA_TOPIC_PREFIX: RUN_ID,
     REDIS_URL: e.redisUrl,
     REDIS_PREFIX: RUN_ID,
-    JWT_SECRET: 'test-secret-shared-by-gateway-and-services',
+    JWT_SECRET: TEST_JWT_SECRET,
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     SMTP_URL: `smtp://${e.smtp.host}:${e.smtp.port}`,
     ...extra,

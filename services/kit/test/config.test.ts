@@ -13,8 +13,11 @@ function problemsOf(run: () => unknown): string {
   throw new Error('expected a ConfigError');
 }
 
-test('an empty environment gives the local defaults', () => {
-  const config = loadConfig(commonConfigSchema, {});
+/** Outside tests a process needs its installation's own JWT secret (npm start passes one). */
+const OWN_SECRET = { JWT_SECRET: 'this-installations-own-secret-0123' };
+
+test('an environment with only the installation secret gives the local defaults', () => {
+  const config = loadConfig(commonConfigSchema, OWN_SECRET);
   expect(config).toMatchObject({
     NODE_ENV: 'development',
     PORT: 3000,
@@ -28,12 +31,29 @@ test('an empty environment gives the local defaults', () => {
     JWT_EXPIRES_IN: '12h',
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
   });
-  expect(config.JWT_SECRET.length).toBeGreaterThanOrEqual(16);
+  expect(config.JWT_SECRET).toBe(OWN_SECRET.JWT_SECRET);
   expect(config.SERVICE_NAME).toBeUndefined();
+});
+
+test('the published development secret (the default) is refused outside tests, and only there accepted', () => {
+  const refusal =
+    'Invalid environment: JWT_SECRET must be a secret of this installation, not the published development one ' +
+    '(npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)';
+  expect(problemsOf(() => loadConfig(commonConfigSchema, {}))).toBe(refusal);
+  expect(problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'development' }))).toBe(refusal);
+  expect(
+    problemsOf(() =>
+      loadConfig(commonConfigSchema, { JWT_SECRET: 'decor-local-development-secret-not-for-production' }),
+    ),
+  ).toBe(refusal);
+  expect(loadConfig(commonConfigSchema, { NODE_ENV: 'test' }).JWT_SECRET).toBe(
+    'decor-local-development-secret-not-for-production',
+  );
 });
 
 test('values are read from text: numbers converted, lists split, blanks treated as unset', () => {
   const config = loadConfig(commonConfigSchema, {
+    ...OWN_SECRET,
     PORT: '4100',
     KAFKA_BROKERS: 'k1:9092, k2:9092,',
     LOG_LEVEL: 'debug',
@@ -48,7 +68,7 @@ test('values are read from text: numbers converted, lists split, blanks treated 
 });
 
 test('the result is frozen', () => {
-  const config = loadConfig(commonConfigSchema, {});
+  const config = loadConfig(commonConfigSchema, OWN_SECRET);
   expect(Object.isFrozen(config)).toBe(true);
   expect(Object.isFrozen(config.KAFKA_BROKERS)).toBe(true);
 });
@@ -85,7 +105,7 @@ test('a service can override a common default and add its own keys', () => {
     MONGO_DB: Type.String({ default: 'catalogue' }),
     DRY_RUN: Type.Boolean({ default: false }),
   });
-  const config = loadConfig(schema, { DRY_RUN: 'true' });
+  const config = loadConfig(schema, { DRY_RUN: 'true', ...OWN_SECRET });
   expect(config.PORT).toBe(3101);
   expect(config.MONGO_DB).toBe('catalogue');
   expect(config.DRY_RUN).toBe(true);
@@ -120,7 +140,7 @@ test('loadConfigOrExit stops the process with the message and no stack trace', (
   const script = `require(${JSON.stringify(path.join(__dirname, '../src/config.ts'))}).loadConfigOrExit(
     require(${JSON.stringify(path.join(__dirname, '../src/config.ts'))}).commonConfigSchema); console.log('started')`;
   const run = spawnSync(path.join(__dirname, '../../../node_modules/.bin/tsx'), ['-e', script], {
-    env: { ...process.env, PORT: 'eighty', NODE_ENV: 'development' },
+    env: { ...process.env, PORT: 'eighty', NODE_ENV: 'development', ...OWN_SECRET },
     encoding: 'utf8',
   });
   expect(run.status).toBe(1);

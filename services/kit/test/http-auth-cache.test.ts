@@ -27,7 +27,8 @@ const me = (token: string) => call(base, '/me', { headers: { authorization: `Bea
 
 test('a remembered token is refused as expired once its time is up', async () => {
   const token = app.signToken(customer, { expiresIn: '2s' });
-  for (let i = 0; i < 3; i++) expect((await me(token)).body).toEqual({ user: customer });
+  for (let i = 0; i < 3; i++)
+    expect((await me(token)).body).toEqual({ user: { ...customer, sessionVersion: 0 } });
   await new Promise((r) => setTimeout(r, 2100));
   const late = await me(token);
   expect(late).toMatchObject({ status: 401, body: { message: 'Your session has expired' } });
@@ -40,7 +41,14 @@ test('a forged token, or a signed one with the wrong claims, is refused every ti
     const unsigned = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`;
     return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
   };
-  const claims = { sub: 'u1', permissions: 'superadmin', email: 'x@y.z', exp: 9e9 };
+  const claims = {
+    sub: 'u1',
+    permissions: 'superadmin',
+    email: 'x@y.z',
+    iss: 'decor',
+    aud: 'decor-session',
+    exp: 9e9,
+  };
   const forged = sign(claims, 'not-the-real-secret-at-all-000000');
   const wrongClaims = sign({ ...claims, permissions: 'root' }, SECRET);
   for (const token of [forged, forged, wrongClaims, wrongClaims]) {

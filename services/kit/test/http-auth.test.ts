@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createServiceApp, currentUser, type ServiceApp, type SessionUser } from '../src/http';
+import { AUDIENCES, createServiceApp, currentUser, type ServiceApp, type SessionUser } from '../src/http';
 import { call, listen } from './http-helpers';
 
 const SECRET = 'test-secret-for-session-tokens-0123456789';
@@ -41,7 +41,31 @@ function forge(claims: object, secret = 'not-the-real-secret-at-all-000000'): st
 test('a valid token reaches the route with the user on request.user', async () => {
   const res = await call(base, '/me', { headers: bearer(app.signToken(customer)) });
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ user: customer });
+  expect(res.body).toEqual({ user: { ...customer, sessionVersion: 0 } });
+});
+
+test('a validly signed token without the issuer and session audience, or with another audience, is refused', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    sub: customer.id,
+    permissions: 'customer',
+    email: customer.email,
+    iat: now,
+    exp: now + 60,
+  };
+  for (const extra of [
+    {},
+    { iss: 'decor' },
+    { aud: 'decor-session' },
+    { iss: 'other', aud: 'decor-session' },
+  ]) {
+    const res = await call(base, '/me', { headers: bearer(forge({ ...claims, ...extra }, SECRET)) });
+    expect(res).toMatchObject({ status: 401, body: { message: 'Invalid session token' } });
+  }
+  const board = app.signToken(customer, { audience: AUDIENCES.queueBoard });
+  expect((await call(base, '/me', { headers: bearer(board) })).status).toBe(401);
+  const good = forge({ ...claims, iss: 'decor', aud: 'decor-session' }, SECRET);
+  expect((await call(base, '/me', { headers: bearer(good) })).status).toBe(200);
 });
 
 test('no token → 401 Authentication required', async () => {
@@ -79,7 +103,15 @@ test.each(['Basic YWxhZGRpbjpvcGVuc2VzYW1l', 'Bearer null', 'Bearer undefined', 
 test('an expired token → 401 Your session has expired with header expiredtoken: true', async () => {
   const now = Math.floor(Date.now() / 1000);
   const expired = forge(
-    { sub: customer.id, permissions: 'customer', email: customer.email, iat: now - 7200, exp: now - 60 },
+    {
+      sub: customer.id,
+      permissions: 'customer',
+      email: customer.email,
+      iss: 'decor',
+      aud: 'decor-session',
+      iat: now - 7200,
+      exp: now - 60,
+    },
     SECRET,
   );
   const res = await call(base, '/me', { headers: bearer(expired) });
@@ -139,9 +171,38 @@ test('another service with the same secret accepts the token; one with another s
     other.get('/me', { preHandler: other.authenticate }, async (r) => r.user);
   try {
     const token = app.signToken(admin);
-    expect((await call(await listen(twin), '/me', { headers: bearer(token) })).body).toEqual(admin);
+    expect((await call(await listen(twin), '/me', { headers: bearer(token) })).body).toEqual({
+      ...admin,
+      sessionVersion: 0,
+    });
     expect((await call(await listen(stranger), '/me', { headers: bearer(token) })).status).toBe(401);
   } finally {
     await Promise.all([twin.close(), stranger.close()]);
+  }
+});
+
+test('a token of an ended session (the session check) → 401 with its reason and expiredtoken: true', async () => {
+  const ended = 'Your session has ended. Please sign in again.';
+  const guarded = await createServiceApp({
+    name: 'guarded',
+    logLevel: 'silent',
+    jwt: {
+      secret: SECRET,
+      expiresIn: '1h',
+      sessions: { refusal: (id, sv) => (id === customer.id && (sv as number) < 5 ? ended : undefined) },
+    },
+  });
+  guarded.get('/me', { preHandler: guarded.authenticate }, async (request) => request.user);
+  try {
+    const url = await listen(guarded);
+    const old = await call(url, '/me', {
+      headers: bearer(guarded.signToken(customer, { sessionVersion: 4 })),
+    });
+    expect(old).toMatchObject({ status: 401, body: { message: ended } });
+    expect(old.headers.get('expiredtoken')).toBe('true');
+    const current = guarded.signToken(customer, { sessionVersion: 5 });
+    expect((await call(url, '/me', { headers: bearer(current) })).status).toBe(200);
+  } finally {
+    await guarded.close();
   }
 });

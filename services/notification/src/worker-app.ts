@@ -15,6 +15,7 @@ export function notificationWorkers(config: NotificationConfig): WorkerDefinitio
         from: config.MAIL_FROM,
         concurrency: config.EMAIL_CONCURRENCY,
         logger: log,
+        jwtSecret: config.JWT_SECRET,
       }),
     ],
   };

@@ -37,7 +37,7 @@ function welcomeFor(email: string) {
       userId,
       email,
       displayName: 'Outage Olive',
-      setPasswordToken: 'token',
+      resetId: 'reset-id',
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     },
   });

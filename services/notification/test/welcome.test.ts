@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UserCreated, WelcomeEmailRequested } from '@decor/contracts';
-import { newEvent, PROCESSED_EVENTS_COLLECTION, type RunningService } from '@decor/kit';
+import { newEvent, PROCESSED_EVENTS_COLLECTION, type RunningService, verifyResetToken } from '@decor/kit';
+import { TEST_JWT_SECRET } from '@decor/kit/testing';
 import {
   address,
   consumed,
@@ -28,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => stopAndClean(service, worker));
 
-function welcomeRequested(email: string, displayName: string, setPasswordToken = `tok.${randomUUID()}`) {
+function welcomeRequested(email: string, displayName: string, resetId: string = randomUUID()) {
   const userId = randomUUID().replace(/-/g, '').slice(0, 24);
   return newEvent(WelcomeEmailRequested, {
     aggregateId: userId,
@@ -37,7 +38,7 @@ function welcomeRequested(email: string, displayName: string, setPasswordToken =
       userId,
       email,
       displayName,
-      setPasswordToken,
+      resetId,
       expiresAt: '2026-12-01T10:00:00.000Z',
     },
   });
@@ -55,17 +56,30 @@ function userCreated(email: string) {
 describe('WelcomeEmailRequested → welcome e-mail', () => {
   it('sends one welcome e-mail with both parts, the name and the set-password link', async () => {
     const to = address('newcomer');
-    await publish(service, welcomeRequested(to, 'Ana <Diaz>', 'a.b/c'));
+    const event = welcomeRequested(to, 'Ana <Diaz>', 'reset-id-1');
+    await publish(service, event);
 
     const [mail] = await mailsArrive(to);
     expect(mail?.Subject).toBe('Welcome to Gala & Grove Event Rentals');
     expect(mail?.To.map((a) => a.Address)).toEqual([to]);
     expect(mail?.Text).toContain('Hello Ana <Diaz>,');
-    // The token is one path segment of the reset page's address.
-    expect(mail?.Text).toContain('Choose your password here: http://127.0.0.1:8080/reset/a.b%2Fc');
+    // The worker minted the link from the event's reset id: a reset token of that user and reset.
+    const link = /Choose your password here: http:\/\/127\.0\.0\.1:8080\/reset\/([A-Za-z0-9._%-]+)/.exec(
+      mail?.Text ?? '',
+    );
+    const token = decodeURIComponent(link?.[1] ?? '');
+    expect(verifyResetToken(TEST_JWT_SECRET, token)).toMatchObject({
+      sub: event.payload.userId,
+      jti: 'reset-id-1',
+      purpose: 'password-reset',
+    });
     expect(mail?.Text).toContain('until December 1, 2026');
     expect(mail?.HTML).toContain('Hello Ana &lt;Diaz&gt;,');
-    expect(mail?.HTML).toContain('href="http://127.0.0.1:8080/reset/a.b%2Fc"');
+    expect(mail?.HTML).toContain(`href="http://127.0.0.1:8080/reset/${link?.[1]}"`);
+    // Neither the event nor the queued job held the link.
+    const job = await service.ctx.emails.getJob(`email.${event.id}`);
+    expect(JSON.stringify(job?.data)).not.toContain(token);
+    expect(JSON.stringify(event)).not.toContain(token);
     expect(mail?.HTML).toContain('Gala &amp; Grove Event Rentals');
   });
 

@@ -4,6 +4,7 @@ import {
   CompanyDeleted,
   CompanyUpserted,
   type EventEnvelope,
+  SessionsRevoked,
   UserCreated,
   UserDeleted,
   UserEnabled,
@@ -11,6 +12,8 @@ import {
   UserUpdated,
   WelcomeEmailRequested,
 } from '@decor/contracts';
+import { signResetToken } from '@decor/kit';
+import { TEST_JWT_SECRET } from '@decor/kit/testing';
 import { Types } from 'mongoose';
 import { backfillSearchKeys } from '../src/store/backfill';
 import {
@@ -263,10 +266,11 @@ describe('POST /user', () => {
       ownCompany: body.ownCompany,
     });
     expect(mine[0]?.payload).not.toHaveProperty('qboId');
-    const welcome = mine[1]?.payload as { setPasswordToken: string; email: string };
+    const welcome = mine[1]?.payload as { userId: string; resetId: string; expiresAt: string; email: string };
     expect(welcome.email).toBe(user.email);
-    // The link's token is a working reset token: the reset page reads who it belongs to.
-    const link = await call(base, '/auth/resetLink', { token: welcome.setPasswordToken });
+    // The link the notification worker mints from it is a working reset token: the reset page reads
+    // who it belongs to.
+    const link = await call(base, '/auth/resetLink', { token: signResetToken(TEST_JWT_SECRET, welcome) });
     expect(link.body).toEqual({ result: { email: user.email, id: user.id } });
   });
 
@@ -440,6 +444,7 @@ describe('PUT /user/{id}: Suspend / Enable and profile', () => {
       WelcomeEmailRequested.type,
       UserUpdated.type,
       UserSuspended.type,
+      SessionsRevoked.type,
       UserUpdated.type,
       UserEnabled.type,
     ]);
@@ -774,7 +779,9 @@ describe('POST /send/welcomeEmail', () => {
       (e) => e.aggregateId === customer.id && e.type === WelcomeEmailRequested.type,
     );
     expect(requests).toHaveLength(2);
-    const [first, second] = requests.map((e) => (e.payload as { setPasswordToken: string }).setPasswordToken);
+    const [first, second] = requests.map((e) =>
+      signResetToken(TEST_JWT_SECRET, e.payload as { userId: string; resetId: string; expiresAt: string }),
+    );
     // Only the newest link works.
     expect((await call(base, '/auth/resetLink', { token: first })).status).toBe(401);
     expect((await call(base, '/auth/resetLink', { token: second })).status).toBe(200);

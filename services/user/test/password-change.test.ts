@@ -1,5 +1,7 @@
 /** PUT /user/{id}: one's own password with a session, or the reset form's call with a reset link's token. */
 import { PasswordResetRequested } from '@decor/contracts';
+import { signResetToken } from '@decor/kit';
+import { TEST_JWT_SECRET } from '@decor/kit/testing';
 import { createSigner } from 'fast-jwt';
 import { RESET_LINK_INVALID } from '../src/domain/password-reset';
 import {
@@ -29,20 +31,23 @@ async function tokenOf(email: string, password = OLD): Promise<string> {
   return answer.body.result.token as string;
 }
 
-const putPassword = (id: string, password: unknown, token?: string) =>
-  call(base, `/user/${id}`, { method: 'PUT', json: { password }, token });
+/** With a session the current password goes along (OLD); a reset link's token needs none. */
+const putPassword = (id: string, password: unknown, token?: string, currentPassword = OLD) =>
+  call(base, `/user/${id}`, { method: 'PUT', json: { password, currentPassword }, token });
 
 function expectAnswer(answer: Answer, status: number, message: string) {
   expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { message } });
 }
 
-/** Asks for a reset link and returns the link's token, as the notification service receives it. */
+/** Asks for a reset link and returns the link's token, as the notification service mints it. */
 async function resetTokenFor(email: string): Promise<string> {
   expect((await call(base, '/send/reset', { method: 'POST', json: { email } })).status).toBe(200);
   const user = await service.ctx.users.findOne({ email });
   const event = user?.outbox.filter((e) => e.type === PasswordResetRequested.type).at(-1);
   if (!event) throw new Error(`no PasswordResetRequested event for ${email}`);
-  return (event.payload as { resetToken: string }).resetToken;
+  const payload = event.payload as { userId: string; resetId: string; expiresAt: string };
+  expect(JSON.stringify(payload)).not.toMatch(/eyJ/); // no token in the event
+  return signResetToken(TEST_JWT_SECRET, payload);
 }
 
 describe('changing one’s own password with a session', () => {

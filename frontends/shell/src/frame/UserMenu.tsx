@@ -1,4 +1,12 @@
-import { api, isCustomer, isStaff, signOut, useAppDispatch, useAppSelector } from '@decor/web-core';
+import {
+  api,
+  endSessionOnServer,
+  isCustomer,
+  isStaff,
+  signOut,
+  useAppDispatch,
+  useAppSelector,
+} from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Dropdown, type MenuProps } from '@decor/web-core/ui-forms';
 import type { ReactElement } from 'react';
@@ -25,6 +33,7 @@ export default function UserMenu({ children }: { children: ReactElement }) {
   const navigate = useNavigate();
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'logout') {
+      void endSessionOnServer();
       dispatch(signOut());
       dispatch(api.util.resetApiState());
       navigate('/');

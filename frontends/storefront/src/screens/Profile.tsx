@@ -7,7 +7,7 @@ import {
   useGetTruckingFeeQuery,
 } from '@decor/web-core';
 import { Alert, Button, Spin } from '@decor/web-core/ui';
-import { Form, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
+import { Form, Input, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
 import { useEffect, useState } from 'react';
 import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
 
@@ -25,7 +25,7 @@ function useOutcome() {
 }
 
 function ChangePassword({ userId }: { userId: string }) {
-  const [form] = Form.useForm<{ password: string; confirm: string }>();
+  const [form] = Form.useForm<{ currentPassword: string; password: string; confirm: string }>();
   const [change, { isLoading }] = useChangePasswordMutation();
   const [outcome, setOutcome] = useOutcome();
   return (
@@ -34,17 +34,22 @@ function ChangePassword({ userId }: { userId: string }) {
       layout="vertical"
       style={{ maxWidth: 420 }}
       validateMessages={{ required: TEXTS.required }}
-      onFinish={async ({ password }) => {
+      onFinish={async ({ currentPassword, password }) => {
         try {
-          await change({ id: userId, password: password.trim() }).unwrap();
+          await change({ id: userId, password: password.trim(), currentPassword }).unwrap();
           form.resetFields();
           setOutcome({ type: 'success', text: TEXTS.passwordChanged });
-        } catch {
-          setOutcome({ type: 'error', text: TEXTS.profileError });
+        } catch (error) {
+          // A wrong current password is said as such; anything else is the spec's text.
+          const refused = (error as ApiError).status === 403;
+          setOutcome({ type: 'error', text: refused ? (error as ApiError).message : TEXTS.profileError });
         }
       }}
     >
       <h2>Change Password</h2>
+      <Form.Item label="Current Password" name="currentPassword" rules={[{ required: true }]}>
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
       <PasswordFields mismatch={TEXTS.passwordMismatch} trimmed />
       {outcome ? (
         <Alert type={outcome.type} showIcon title={outcome.text} style={{ marginBottom: 16 }} />

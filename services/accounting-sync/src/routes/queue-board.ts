@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import type { ServiceApp } from '@decor/kit';
+import { AUDIENCES, REQUIRED_CLAIMS, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 
@@ -27,7 +27,12 @@ export async function queueBoardRoutes(app: ServiceApp, ctx: AccountingSyncConte
       },
     },
     async (request, reply) => {
-      const token = app.signToken(request.user, { expiresIn: SESSION_SECONDS * 1000 });
+      // Its own audience: no other route accepts it, and it accepts no session token.
+      const token = app.signToken(request.user, {
+        expiresIn: `${SESSION_SECONDS}s`,
+        audience: AUDIENCES.queueBoard,
+        sessionVersion: request.user.sessionVersion,
+      });
       const secure = ctx.config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
       reply.header(
         'set-cookie',
@@ -42,16 +47,19 @@ export async function queueBoardRoutes(app: ServiceApp, ctx: AccountingSyncConte
     board.addHook('onRequest', async (request, reply) => {
       const refuse = (status: number, message: string) => reply.code(status).send({ message });
       const cookie = /(?:^|;\s*)decor_queue_board=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
-      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-      const token = cookie ?? bearer;
-      if (!token) return refuse(401, 'Sign in as a superadmin and open the dashboard from /admin/sync');
-      let claims: { sub?: string; permissions?: string; email?: string };
+      if (!cookie) return refuse(401, 'Sign in as a superadmin and open the dashboard from /admin/sync');
+      let claims: { sub?: string; permissions?: string; email?: string; sv?: unknown };
       try {
-        claims = app.jwt.verify(token);
+        claims = app.jwt.verify(cookie, {
+          allowedAud: AUDIENCES.queueBoard,
+          requiredClaims: [...REQUIRED_CLAIMS],
+        } as never);
       } catch {
         return refuse(401, 'Your dashboard session has expired: open it again from /admin/sync');
       }
       if (claims.permissions !== 'superadmin') return refuse(403, 'You are not allowed to do this');
+      if (ctx.sessionVersions.refusal(claims.sub ?? '', claims.sv))
+        return refuse(401, 'Your dashboard session has expired: open it again from /admin/sync');
     });
     const adapter = new FastifyAdapter();
     adapter.setBasePath(BOARD_PATH);

@@ -14,6 +14,7 @@ import { createMetricsRegistry } from '../metrics/registry';
 import { type AuthOptions, authPlugin } from './auth';
 import { errorHandlerPlugin, type NotFoundHandler } from './error-handler';
 import { healthPlugin } from './health';
+import { redactedRequestLog } from './tokens';
 import { buildValidatorFactory } from './validation';
 
 /** A service's Fastify instance, with TypeBox schemas typing `request.body/query/params`. */
@@ -76,6 +77,8 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
             level: opts.logLevel ?? 'info',
             base: { service: opts.name },
             redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // A reset link's page (`/reset/<token>`) must not leave its token in the access log.
+            serializers: { req: redactedRequestLog },
           },
         }),
     logController: new LogController({

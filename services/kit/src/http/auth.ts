@@ -3,6 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, HttpError, unauthorized } from './errors';
+import { AUDIENCES, JWT_ISSUER, REQUIRED_CLAIMS } from './tokens';
 
 /** Permission strings of the spec (roles in @decor/contracts). */
 export type Permissions = Permission;
@@ -13,6 +14,8 @@ export interface TokenClaims {
   sub: string;
   permissions: Permissions;
   email: string;
+  /** The user's session version at sign-in: refused once the user's version moved on. */
+  sv?: number;
 }
 
 /** The signed-in user as handlers see it on `request.user`. */
@@ -20,6 +23,8 @@ export interface SessionUser {
   id: string;
   permissions: Permissions;
   email: string;
+  /** The token's session version (`sv`), for what is derived from the session (stream tickets). */
+  sessionVersion?: number;
 }
 
 declare module '@fastify/jwt' {
@@ -39,8 +44,15 @@ declare module 'fastify' {
     optionalAuth: AuthHook;
     /** preHandler: authenticates, then 403 unless the user has one of the roles. */
     requireRole(...roles: Role[]): AuthHook;
-    /** Signs a session token for the user (expiry from config unless given). */
-    signToken(user: SessionUser, options?: { expiresIn?: string | number }): string;
+    /**
+     * Signs a session token for the user (expiry from config unless given; `expiresIn` is a duration
+     * text such as '15m': a bare number would be read as seconds). `audience` other than the session's
+     * makes a token no session route accepts (e.g. the queue board's).
+     */
+    signToken(
+      user: SessionUser,
+      options?: { expiresIn?: string; sessionVersion?: number; audience?: string },
+    ): string;
   }
 }
 
@@ -55,6 +67,13 @@ export interface AuthOptions {
    * Refusals are not remembered. For the gateway, which checks the same sessions on every request.
    */
   verifyCacheSize?: number;
+  /** Ended sessions (the kit's SessionVersions, from the user topic): refused with their reason. */
+  sessions?: SessionCheck;
+}
+
+/** Why a verified token of `userId` with session version `sv` is refused, or undefined. */
+export interface SessionCheck {
+  refusal(userId: string, sv: unknown): string | undefined;
 }
 
 export const AUTH_MESSAGES = {
@@ -124,8 +143,14 @@ export const authPlugin = fp(
     if (!opts.secret) throw new Error('authPlugin needs a JWT secret');
     await app.register(fastifyJwt, {
       secret: opts.secret,
-      sign: { algorithm: 'HS256', expiresIn: opts.expiresIn },
-      verify: { algorithms: ['HS256'], ...(opts.verifyCacheSize ? { cache: opts.verifyCacheSize } : {}) },
+      sign: { algorithm: 'HS256', expiresIn: opts.expiresIn, iss: JWT_ISSUER, aud: AUDIENCES.session },
+      verify: {
+        algorithms: ['HS256'],
+        allowedIss: JWT_ISSUER,
+        allowedAud: AUDIENCES.session,
+        requiredClaims: [...REQUIRED_CLAIMS],
+        ...(opts.verifyCacheSize ? { cache: opts.verifyCacheSize } : {}),
+      },
     });
 
     const verify = (request: FastifyRequest, token: string) => {
@@ -137,7 +162,14 @@ export const authPlugin = fp(
       }
       // A validly signed token with the wrong claims is refused too; handlers see the tidy shape.
       if (!isClaims(claims)) throw unauthorized(AUTH_MESSAGES.invalid);
-      request.user = { id: claims.sub, permissions: claims.permissions, email: claims.email };
+      const ended = opts.sessions?.refusal(claims.sub, claims.sv);
+      if (ended) throw unauthorized(ended, { [EXPIRED_HEADER]: 'true' });
+      request.user = {
+        id: claims.sub,
+        permissions: claims.permissions,
+        email: claims.email,
+        ...(typeof claims.sv === 'number' ? { sessionVersion: claims.sv } : {}),
+      };
     };
 
     const authenticate: AuthHook = async (request) => {
@@ -158,11 +190,24 @@ export const authPlugin = fp(
         if (!roles.some((role) => hasRole(request.user, role))) throw forbidden(AUTH_MESSAGES.forbidden);
       };
     });
-    app.decorate('signToken', (user: SessionUser, options?: { expiresIn?: string | number }) =>
-      app.jwt.sign(
-        { sub: user.id, permissions: user.permissions, email: user.email },
-        options?.expiresIn === undefined ? undefined : { expiresIn: options.expiresIn },
-      ),
+    app.decorate(
+      'signToken',
+      (user: SessionUser, options?: { expiresIn?: string; sessionVersion?: number; audience?: string }) =>
+        app.jwt.sign(
+          {
+            sub: user.id,
+            permissions: user.permissions,
+            email: user.email,
+            sv: options?.sessionVersion ?? 0,
+          },
+          // No options: the plugin's ready-made signer (options build a new one each call).
+          options?.expiresIn === undefined && options?.audience === undefined
+            ? undefined
+            : {
+                ...(options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn }),
+                ...(options.audience === undefined ? {} : { aud: options.audience }),
+              },
+        ),
     );
   },
   { name: 'decor-auth' },

@@ -4,5 +4,7 @@ export * from './error-handler';
 export * from './errors';
 export * from './health';
 export * from './run';
+export * from './session-versions';
+export * from './tokens';
 export { closeObjects } from './validation';
 export { type AjvIssue, MESSAGE_KEYWORD, validationMessage } from './validation-messages';

@@ -3,30 +3,33 @@ import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
 import { passwordResetEmail } from '../domain/password-reset-email';
 import { welcomeEmail } from '../domain/welcome-email';
-import { enqueueEmail } from '../jobs/email-queue';
-
-/** The site's page that takes a reset link's token (also the welcome e-mail's set-password link). */
-const resetPage = (ctx: NotificationContext, token: string) =>
-  `${ctx.brand.baseUrl}/reset/${encodeURIComponent(token)}`;
+import { enqueueEmail, RESET_TOKEN_PLACEHOLDER, resetPageUrl } from '../jobs/email-queue';
 
 /**
  * Handlers stay short: they render the e-mail and hand the slow SMTP work to the queue. The welcome
- * e-mail comes from WelcomeEmailRequested (a new account, or staff re-sending it), which carries the
- * set-password token; UserCreated itself sends nothing (seeded and imported accounts get none).
+ * e-mail comes from WelcomeEmailRequested (a new account, or staff re-sending it); UserCreated itself
+ * sends nothing (seeded and imported accounts get none). Both events name a reset by id: the e-mail is
+ * rendered around a placeholder and the worker mints the link when it sends (src/jobs/email-queue.ts).
  */
 export function userEventHandlers(ctx: NotificationContext): Record<string, EventHandler> {
+  const resetUrl = resetPageUrl(ctx.brand.baseUrl, RESET_TOKEN_PLACEHOLDER);
   return {
     ...eventHandler(PasswordResetRequested, async (event) => {
-      const resetUrl = resetPage(ctx, event.payload.resetToken);
-      await enqueueEmail(ctx.emails, event.id, passwordResetEmail(ctx.brand, { ...event.payload, resetUrl }));
-    }),
-    ...eventHandler(WelcomeEmailRequested, async (event) => {
-      const { email, displayName, setPasswordToken, expiresAt } = event.payload;
-      const setPasswordUrl = resetPage(ctx, setPasswordToken);
+      const { email, displayName, userId, resetId, expiresAt } = event.payload;
       await enqueueEmail(
         ctx.emails,
         event.id,
-        welcomeEmail(ctx.brand, { email, displayName, setPasswordUrl, expiresAt }),
+        passwordResetEmail(ctx.brand, { email, displayName, resetUrl }),
+        { userId, resetId, expiresAt },
+      );
+    }),
+    ...eventHandler(WelcomeEmailRequested, async (event) => {
+      const { email, displayName, userId, resetId, expiresAt } = event.payload;
+      await enqueueEmail(
+        ctx.emails,
+        event.id,
+        welcomeEmail(ctx.brand, { email, displayName, setPasswordUrl: resetUrl, expiresAt }),
+        { userId, resetId, expiresAt },
       );
     }),
   };

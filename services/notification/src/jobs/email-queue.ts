@@ -5,6 +5,7 @@ import {
   type JobWorker,
   type KitLogger,
   PermanentJobError,
+  signResetToken,
 } from '@decor/kit';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -13,8 +14,34 @@ import type { Email } from '../domain/email';
 
 export const EMAIL_QUEUE = 'email';
 
+/**
+ * Stands for the reset link's token in the rendered e-mail (`<site>/reset/<placeholder>`) until the
+ * worker sends it: the token is minted then, from `resetLink`, so no link sits in Kafka or in Redis.
+ */
+export const RESET_TOKEN_PLACEHOLDER = '__DECOR_RESET_TOKEN__';
+
+/** The site's page that takes a reset link's token (also the welcome e-mail's set-password link). */
+export const resetPageUrl = (baseUrl: string, token: string) =>
+  `${baseUrl.replace(/\/$/, '')}/reset/${encodeURIComponent(token)}`;
+
+export interface ResetLinkRef {
+  userId: string;
+  /** The pending reset's id (the user service keeps its hash). */
+  resetId: string;
+  expiresAt: string;
+}
+
 export interface EmailJob {
   email: Email;
+  /** The e-mail carries a reset (or set-password) link: minted at send time. */
+  resetLink?: ResetLinkRef;
+}
+
+/** The e-mail with the minted token in place (a JWT in base64url: nothing to escape in HTML). */
+export function withResetToken(email: Email, secret: string, ref: ResetLinkRef): Email {
+  const token = encodeURIComponent(signResetToken(secret, ref));
+  const put = (text: string) => text.split(RESET_TOKEN_PLACEHOLDER).join(token);
+  return { ...email, text: put(email.text), html: put(email.html) };
 }
 
 export function emailQueue(connection: Redis, prefix: string): Queue<EmailJob> {
@@ -22,8 +49,15 @@ export function emailQueue(connection: Redis, prefix: string): Queue<EmailJob> {
 }
 
 /** One e-mail per cause: the job id is the cause (e.g. the event id), so a redelivered event sends nothing new. */
-export function enqueueEmail(queue: Queue<EmailJob>, cause: string, email: Email): Promise<string> {
-  return enqueueOnce(queue, 'send', { email }, { jobId: `email.${cause}` });
+export function enqueueEmail(
+  queue: Queue<EmailJob>,
+  cause: string,
+  email: Email,
+  resetLink?: ResetLinkRef,
+): Promise<string> {
+  return enqueueOnce(queue, 'send', resetLink ? { email, resetLink } : { email }, {
+    jobId: `email.${cause}`,
+  });
 }
 
 export interface EmailWorkerOptions {
@@ -33,6 +67,8 @@ export interface EmailWorkerOptions {
   from: string;
   concurrency: number;
   logger: KitLogger;
+  /** Mints reset links' tokens (the shared JWT secret). */
+  jwtSecret: string;
 }
 
 export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
@@ -40,7 +76,8 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
   return createWorker<EmailJob>(
     EMAIL_QUEUE,
     async (job) => {
-      const { email } = job.data;
+      const { resetLink } = job.data;
+      const email = resetLink ? withResetToken(job.data.email, opts.jwtSecret, resetLink) : job.data.email;
       try {
         await transport.sendMail({
           from: opts.from,

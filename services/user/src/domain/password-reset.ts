@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 /**
- * A reset link carries a JWT with purpose 'password-reset' (so the spec's client can send it as
- * its Bearer token) whose `jti` is remembered, hashed, on the user until it is spent or replaced.
- * Session routes refuse tokens that carry a purpose.
+ * A reset link carries a JWT with purpose 'password-reset' and the reset audience (so the spec's
+ * client can send it as its Bearer token; no session route accepts it) whose `jti` is remembered,
+ * hashed, on the user until it is spent or replaced. The notification service mints it from the
+ * event's `resetId` (the kit's signResetToken); this service only checks it.
  */
-export const RESET_PURPOSE = 'password-reset';
+export { RESET_PURPOSE } from '@decor/kit';
 export const RESET_TTL_SECONDS = 60 * 60;
 /** The welcome e-mail's set-password link is a reset link that lasts a week. */
 export const WELCOME_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;

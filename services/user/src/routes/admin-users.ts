@@ -29,6 +29,7 @@ import {
 } from '../domain/admin-rules';
 import { normaliseEmail } from '../domain/user';
 import type { Company } from '../store/company-model';
+import { endSessions } from '../store/sessions';
 import { derivedKeys, newUserWithEvent, publicUser, type User, userUpdatedEvent } from '../store/user-model';
 import { changeDocument, isDuplicateKey } from '../store/writes';
 import { UserView } from './schemas';
@@ -166,6 +167,7 @@ export async function changeUser(
         if (changed.length === 0) return null;
         const at = new Date().toISOString();
         const events: EventEnvelope[] = [userUpdatedEvent(next, correlationId)];
+        const set: Record<string, unknown> = { ...changes, ...derivedKeys(next) };
         if (changed.includes('active')) {
           const contract = next.active ? UserEnabled : UserSuspended;
           events.push(
@@ -175,8 +177,14 @@ export async function changeUser(
               payload: { userId: id, email: next.email, at },
             }),
           );
+          // A suspension ends the sessions for good: after an Enable only new sign-ins work.
+          if (!next.active) {
+            const ended = endSessions(current, 'suspended', correlationId, new Date(at));
+            set.sessionVersion = ended.sessionVersion;
+            events.push(ended.event);
+          }
         }
-        return { set: { ...changes, ...derivedKeys(next) }, events };
+        return { set, events };
       },
     );
   } catch (err) {
@@ -214,8 +222,10 @@ export async function deleteUser(
           ...(current.qboId ? { qboId: current.qboId } : {}),
         },
       });
+      const ended = endSessions(current, 'deleted', correlationId, new Date(at));
       return {
         set: {
+          sessionVersion: ended.sessionVersion,
           deletedAt: new Date(at),
           active: false,
           email: `deleted.${id}@deleted.invalid`,
@@ -227,7 +237,7 @@ export async function deleteUser(
           passwordHash: null,
           passwordReset: null,
         },
-        events: [event],
+        events: [event, ended.event],
       };
     },
   );
@@ -315,7 +325,7 @@ export async function adminUserRoutes(app: ServiceApp, ctx: UserContext): Promis
       };
       const user = newUserWithEvent(ctx.users, fields, request.id, { welcome });
       if (welcome) {
-        const { pending, event } = welcomeRequest(app, user, request.id);
+        const { pending, event } = welcomeRequest(user, request.id);
         user.passwordReset = pending;
         user.outbox.push(event);
       }

@@ -4,12 +4,14 @@ import type { UserContext } from '../context';
 import { verifyPassword } from '../domain/password';
 import { normaliseEmail } from '../domain/user';
 import { sessionCart } from '../events/cart-events';
+import { endSessions } from '../store/sessions';
 import { publicUser } from '../store/user-model';
-import { Email, SessionUserView, UserView } from './schemas';
+import { Email, MessageResult, SessionUserView, UserView } from './schemas';
 
 /** Spec §8: the same answer for an unknown e-mail and a wrong password. */
 export const INCORRECT_LOGIN = 'Incorrect username or password';
 export const ACCOUNT_SUSPENDED = 'Your account is suspended. Please contact us.';
+export const SIGNED_OUT = 'Signed out';
 
 export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   app.post(
@@ -39,11 +41,10 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       const passwordOk = await verifyPassword(request.body.password, user?.passwordHash);
       if (!user || !passwordOk) throw forbidden(INCORRECT_LOGIN);
       if (!user.active) throw forbidden(ACCOUNT_SUSPENDED);
-      const token = app.signToken({
-        id: user._id.toString(),
-        permissions: user.permissions,
-        email: user.email,
-      });
+      const token = app.signToken(
+        { id: user._id.toString(), permissions: user.permissions, email: user.email },
+        { sessionVersion: user.sessionVersion ?? 0 },
+      );
       const redirecturl = await ctx.accountingSignInUrl(user);
       reply.header('token', token);
       return {
@@ -54,6 +55,31 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
           ...(redirecturl ? { redirecturl } : {}),
         },
       };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        summary:
+          'Sign out: every session of the user ends (on every device), at the gateway and every service',
+        security: [{ session: [] }],
+        response: { 200: MessageResult },
+      },
+    },
+    async (request) => {
+      const user = await ctx.users.findOne({ _id: request.user.id, deletedAt: null });
+      if (user) {
+        const ended = endSessions(user, 'signed-out', request.id);
+        await ctx.users.updateOne(
+          { _id: user._id },
+          { $set: { sessionVersion: ended.sessionVersion }, $push: { outbox: ended.event } },
+        );
+        await ctx.eventsPublished();
+      }
+      return { result: { message: SIGNED_OUT } };
     },
   );
 

@@ -1,26 +1,14 @@
 import { PasswordResetRequested } from '@decor/contracts';
-import { bearerToken, newEvent, type ServiceApp, unauthorized } from '@decor/kit';
+import { bearerToken, newEvent, type ServiceApp, unauthorized, verifyResetToken } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
-import {
-  newReset,
-  RESET_LINK_INVALID,
-  RESET_PURPOSE,
-  RESET_TTL_SECONDS,
-  resetIsUsable,
-} from '../domain/password-reset';
+import { newReset, RESET_LINK_INVALID, resetIsUsable } from '../domain/password-reset';
 import { displayName, normaliseEmail } from '../domain/user';
 import { Email, MessageResult } from './schemas';
 
 /** Spec §4: a reset request always reports success, whether or not the e-mail has an account. */
 export const RESET_REQUESTED =
   'If an account exists for this e-mail, a link to reset the password is on its way';
-
-interface ResetClaims {
-  sub: string;
-  purpose: string;
-  jti: string;
-}
 
 export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   app.post(
@@ -38,9 +26,6 @@ export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Pr
       const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email), active: true });
       if (user) {
         const id = user._id.toString();
-        // Not a session token: it has no permissions claim, so every session route refuses it.
-        const claims: ResetClaims = { sub: id, purpose: RESET_PURPOSE, jti };
-        const resetToken = app.jwt.sign(claims as never, { expiresIn: RESET_TTL_SECONDS });
         const event = newEvent(PasswordResetRequested, {
           aggregateId: id,
           correlationId: request.id,
@@ -48,7 +33,8 @@ export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Pr
             userId: id,
             email: user.email,
             displayName: displayName(user),
-            resetToken,
+            // The reset's id, not the link: the notification service mints the link when it sends.
+            resetId: jti,
             expiresAt: pending.expiresAt.toISOString(),
           },
         });
@@ -73,22 +59,21 @@ export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Pr
       },
     },
     async (request) => {
-      const user = await usableResetUser(app, ctx, bearerToken(request));
+      const user = await usableResetUser(ctx, bearerToken(request));
       return { result: { email: user.email, id: user._id.toString() } };
     },
   );
 }
 
 /** The user a reset token belongs to, if the token is genuine, current and unspent; else 401. */
-export async function usableResetUser(app: ServiceApp, ctx: UserContext, token: string | undefined) {
-  let claims: ResetClaims;
+export async function usableResetUser(ctx: UserContext, token: string | undefined) {
+  let claims: { sub: string; jti: string };
   try {
-    claims = app.jwt.verify<ResetClaims>(token ?? '');
+    claims = verifyResetToken(ctx.config.JWT_SECRET, token ?? '');
   } catch {
     throw unauthorized(RESET_LINK_INVALID);
   }
-  if (claims.purpose !== RESET_PURPOSE || !/^[a-f0-9]{24}$/.test(claims.sub))
-    throw unauthorized(RESET_LINK_INVALID);
+  if (!/^[a-f0-9]{24}$/.test(claims.sub)) throw unauthorized(RESET_LINK_INVALID);
   const user = await ctx.users.findById(claims.sub);
   if (!user?.active || !resetIsUsable(user.passwordReset, claims.jti, new Date())) {
     throw unauthorized(RESET_LINK_INVALID);

@@ -1,9 +1,9 @@
 import { WelcomeEmailRequested } from '@decor/contracts';
-import { conflict, newEvent, notFound, type ServiceApp } from '@decor/kit';
+import { conflict, forbidden, newEvent, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
-import { MESSAGES } from '../domain/admin-rules';
-import { newReset, RESET_PURPOSE, WELCOME_LINK_TTL_SECONDS } from '../domain/password-reset';
+import { MESSAGES, mayManage } from '../domain/admin-rules';
+import { newReset, WELCOME_LINK_TTL_SECONDS } from '../domain/password-reset';
 import { normaliseEmail } from '../domain/user';
 import { type User, userDisplayName } from '../store/user-model';
 import { MessageResult } from './schemas';
@@ -14,16 +14,13 @@ import { MessageResult } from './schemas';
  * one write (`passwordReset` and the outbox).
  */
 export function welcomeRequest(
-  app: ServiceApp,
   user: Pick<User, '_id' | 'email' | 'firstName' | 'lastName' | 'displayName'>,
   correlationId: string,
   now = new Date(),
 ) {
   const id = user._id.toString();
   const { jti, pending } = newReset(now, WELCOME_LINK_TTL_SECONDS);
-  const setPasswordToken = app.jwt.sign({ sub: id, purpose: RESET_PURPOSE, jti } as never, {
-    expiresIn: WELCOME_LINK_TTL_SECONDS,
-  });
+  // The event names the reset; the notification service mints the link from it when it sends.
   const event = newEvent(WelcomeEmailRequested, {
     aggregateId: id,
     correlationId,
@@ -31,7 +28,7 @@ export function welcomeRequest(
       userId: id,
       email: user.email,
       displayName: userDisplayName(user),
-      setPasswordToken,
+      resetId: jti,
       expiresAt: pending.expiresAt.toISOString(),
     },
   });
@@ -63,9 +60,11 @@ export async function welcomeRoutes(app: ServiceApp, ctx: UserContext): Promise<
     async (request) => {
       const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email), deletedAt: null });
       if (!user) throw notFound(MESSAGES.userNotFound);
+      // The link sets the account's password: the same rule as every other action on an admin.
+      if (!mayManage(request.user.permissions, user.permissions)) throw forbidden(MESSAGES.onlySuperadmin);
       // Its link would not work (a suspended account cannot set a password).
       if (!user.active) throw conflict(MESSAGES.suspendedNoWelcome);
-      const { pending, event } = welcomeRequest(app, user, request.id);
+      const { pending, event } = welcomeRequest(user, request.id);
       await ctx.users.updateOne(
         { _id: user._id, deletedAt: null },
         { $set: { passwordReset: pending }, $push: { outbox: event } },

@@ -20,6 +20,12 @@ export interface User extends OutboxFields {
   qboId?: string;
   passwordHash?: string;
   passwordReset?: PendingReset | null;
+  /**
+   * Stamped into every session token (`sv`); raised (to a millisecond time, so no read is needed) by
+   * a password change or reset, a sign-out, a suspension, a deletion: older tokens are refused
+   * everywhere (SessionsRevoked, src/store/sessions.ts).
+   */
+  sessionVersion?: number;
   /** Lower-case copies for the case-insensitive prefix searches and sorts (indexed). */
   ownCompanyKey?: string;
   displayNameKey?: string;
@@ -45,6 +51,7 @@ const userSchema = new Schema<User>(
     qboId: String,
     passwordHash: String,
     passwordReset: { type: { jtiHash: String, expiresAt: Date }, default: null, _id: false },
+    sessionVersion: { type: Number, default: 0 },
     ownCompanyKey: String,
     displayNameKey: String,
     revision: { type: Number, default: 0 },
