@@ -25,11 +25,14 @@ export async function registerRateLimitStore(app: FastifyInstance, opts: RateLim
     connectTimeout: 1_000,
     commandTimeout: 1_000,
     maxRetriesPerRequest: 1,
+    // Connects on the first limited request: an instance that never gets one holds no connection.
+    lazyConnect: true,
   });
   // Logged by the failing requests; an unhandled 'error' event would end the process.
   redis.on('error', () => {});
   app.addHook('onClose', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+    else redis.disconnect();
   });
   await app.register(rateLimit, { global: false, redis, nameSpace: `${opts.prefix}:rate-limit:` });
 }
