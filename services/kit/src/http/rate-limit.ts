@@ -16,14 +16,14 @@ export interface RateLimitStoreOptions {
 /**
  * Registers @fastify/rate-limit with no route limited by default and its counters in Redis, so every
  * instance of a process (two gateways, two user services) counts against the same limit. The limits
- * themselves are `requestLimit`s. Its own connection fails a command within a second, so a Redis
+ * themselves are `requestLimit`s. Its own connection fails a command within 2 s, so a Redis
  * outage answers 503 instead of holding the request.
  */
 export async function registerRateLimitStore(app: FastifyInstance, opts: RateLimitStoreOptions) {
   const redis = createRedis(opts.redisUrl, {
     purpose: 'producer',
-    connectTimeout: 1_000,
-    commandTimeout: 1_000,
+    connectTimeout: 2_000,
+    commandTimeout: 2_000,
     maxRetriesPerRequest: 1,
     // Connects on the first limited request: an instance that never gets one holds no connection.
     lazyConnect: true,
