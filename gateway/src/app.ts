@@ -1,13 +1,14 @@
-import { createServiceApp, type ServiceApp } from '@decor/kit';
+import { createServiceApp, listenInternal, registerRateLimitStore, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
-import type { GatewayConfig } from './config';
+import { type GatewayConfig, trustProxyOf } from './config';
 import { registerCsp } from './csp';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
 import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
+import { refuseUnsafePaths } from './path-guard';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 import { registerSessionRevocation } from './session-revocation';
@@ -26,6 +27,13 @@ export const EXPOSED_HEADERS = [
   'x-request-id',
 ];
 const QBO_TOKEN_HEADERS = ['access_token', 'refresh_token', 'realm_id'];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The operator's port (`/readyz`, `/metrics`, `/openapi.json`), e.g. http://127.0.0.1:8081. */
+    internalUrl: string;
+  }
+}
 
 export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -49,9 +57,13 @@ export async function buildGateway(
     jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, verifyCacheSize: 10_000 },
     bodyLimit: config.BODY_LIMIT_BYTES,
     notFound: pageOrNotFound(config.FRONTENDS_DIR),
-    // The gateway is the public edge: X-Forwarded-* from clients are not trusted.
-    trustProxy: false,
+    // The public edge: X-Forwarded-* from clients are not trusted, unless a load balancer is named.
+    trustProxy: trustProxyOf(config.TRUST_PROXY),
+    // Readiness, metrics and the OpenAPI document only on the internal port.
+    operations: 'internal',
   });
+  app.decorate('internalUrl', await listenInternal(app, { port: config.INTERNAL_PORT, host: config.HOST }));
+  app.addHook('onRequest', refuseUnsafePaths('/api'));
   await app.register(helmet, {
     // The shell loads remotes and images from its own origin and the S3 host: the gateway's own
     // Content-Security-Policy (src/csp.ts) says so. Everything else helmet offers stays on.
@@ -75,6 +87,7 @@ export async function buildGateway(
   });
   // Before every /api route: a suspended or deleted user's session is refused on every instance.
   const revocations = registerSessionRevocation(app, config);
+  await registerRateLimitStore(app, { redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   const upstreams = upstreamsFrom(config);
   const catalogueCache = catalogueCacheFor(config);
   app.decorate('catalogueCache', catalogueCache);

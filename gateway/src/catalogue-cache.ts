@@ -12,6 +12,7 @@ import {
 } from '@decor/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config';
+import { upstreamPath } from './path-guard';
 
 /**
  * The gateway answers the catalogue's public reads from a cache of its own: proxying costs far more
@@ -124,8 +125,8 @@ export function startCatalogueInvalidation(
 export interface CachedReadsOptions {
   catalogueCache: CatalogueCache;
   upstream: string;
-  /** Where the API is mounted, e.g. '/api'. */
-  apiPrefix: string;
+  /** The routing-table entry's prefix ('/product'): the catalogue's path is built from it and the route's parameters. */
+  prefix: string;
   timeoutMs: number;
   /** Answers a failed upstream call as the proxy does. */
   failed(reply: FastifyReply, error: Error & { code?: string }): void;
@@ -139,13 +140,13 @@ export function cachedReads(app: FastifyInstance, opts: CachedReadsOptions) {
   const { cache } = opts.catalogueCache;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const path = request.url.slice(opts.apiPrefix.length).split('?', 1)[0] ?? '';
+    const path = upstreamPath(opts.prefix, request);
     const read = CACHED_READS.find((r) => r.path.test(path));
     if (!read) return undefined;
     // Throws the 401 (with `expiredtoken` when expired) the catalogue would answer.
     if (read.byViewer) await app.optionalAuth(request, reply);
     const viewer = read.byViewer ? viewerClass(currentUser(request)) : 'everyone';
-    const ask = () => askCatalogue(request, read, opts);
+    const ask = () => askCatalogue(request, read, path, opts);
     let answer: UpstreamAnswer;
     try {
       answer = await cache.get(`${viewer} ${request.url}`, ask, { store: (a) => a.status === 200 });
@@ -163,6 +164,7 @@ export function cachedReads(app: FastifyInstance, opts: CachedReadsOptions) {
 async function askCatalogue(
   request: FastifyRequest,
   read: CachedRead,
+  path: string,
   opts: CachedReadsOptions,
 ): Promise<UpstreamAnswer> {
   const headers: Record<string, string> = {
@@ -172,7 +174,8 @@ async function askCatalogue(
   };
   if (read.byViewer && request.headers.authorization) headers.authorization = request.headers.authorization;
   // GET for HEAD too: the answer is stored for both.
-  const res = await fetch(`${opts.upstream}${request.url.slice(opts.apiPrefix.length)}`, {
+  const query = request.url.indexOf('?');
+  const res = await fetch(`${opts.upstream}${path}${query < 0 ? '' : request.url.slice(query)}`, {
     headers,
     signal: AbortSignal.timeout(opts.timeoutMs),
   });

@@ -1,4 +1,4 @@
-import { commonConfigSchema, loadConfigOrExit, REQUIRED_IN_PRODUCTION } from '@decor/kit';
+import { ConfigError, commonConfigSchema, loadConfig, REQUIRED_IN_PRODUCTION } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 
 const common = commonConfigSchema.properties;
@@ -10,6 +10,19 @@ export const gatewayConfigSchema = Type.Object({
   JWT_SECRET: common.JWT_SECRET,
   JWT_EXPIRES_IN: common.JWT_EXPIRES_IN,
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
+  /**
+   * The operator's port: `/readyz`, `/metrics` and `/openapi.json` (never on PORT), and `/healthz`.
+   * Not to be published. 0: a free port, logged (tests); `npm start` uses 8081.
+   */
+  INTERNAL_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0, [REQUIRED_IN_PRODUCTION]: true }),
+  /**
+   * Whose X-Forwarded-For to believe for the client's ip (the rate limits' key): 'false' (default,
+   * the gateway is the edge), 'true' (any), or the load balancers' addresses/CIDRs, comma-separated.
+   */
+  TRUST_PROXY: Type.String({ default: 'false' }),
+  /** Rate-limit counters, shared by every gateway instance. */
+  REDIS_URL: common.REDIS_URL,
+  REDIS_PREFIX: common.REDIS_PREFIX,
   USER_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4101', [REQUIRED_IN_PRODUCTION]: true }),
   CATALOGUE_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4102', [REQUIRED_IN_PRODUCTION]: true }),
   CART_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4103', [REQUIRED_IN_PRODUCTION]: true }),
@@ -19,9 +32,10 @@ export const gatewayConfigSchema = Type.Object({
     [REQUIRED_IN_PRODUCTION]: true,
   }),
   NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106', [REQUIRED_IN_PRODUCTION]: true }),
-  /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs). */
-  CORS_ORIGINS: Type.String({ default: '*' }),
+  /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs only: production needs the list). */
+  CORS_ORIGINS: Type.String({ default: '*', [REQUIRED_IN_PRODUCTION]: true }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),
+  /** Requests per minute and client ip to each rate-limited prefix (sign-in, reset, contact form). */
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ default: 14_000, minimum: 100 }),
   /** Kafka, for the catalogue events that clear the gateway's cache of catalogue reads. */
@@ -63,8 +77,28 @@ export const gatewayConfigSchema = Type.Object({
   ),
 });
 
-export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+export type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
 
+/** The config, or a ConfigError naming every bad variable. */
+export function parseGatewayConfig(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(gatewayConfigSchema, env);
+  if (config.NODE_ENV === 'production' && config.CORS_ORIGINS.split(',').some((o) => o.trim() === '*'))
+    throw new ConfigError(['CORS_ORIGINS must list the allowed origins when NODE_ENV=production, not *']);
+  return config;
+}
+
+/** For main (and tests): the config, or the problems on stderr and exit code 1. */
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfigOrExit(gatewayConfigSchema, env);
+  try {
+    return parseGatewayConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** TRUST_PROXY as Fastify's `trustProxy`. */
+export function trustProxyOf(value: string): boolean | string {
+  return value === 'true' ? true : value === 'false' ? false : value;
 }

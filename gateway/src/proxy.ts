@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
+import { clientIp, HttpError, requestLimit, TOO_MANY_REQUESTS } from '@decor/kit';
 import httpProxy from '@fastify/http-proxy';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogueCache, cachedReads } from './catalogue-cache';
 import type { GatewayConfig } from './config';
+import { upstreamPath } from './path-guard';
 import { ROUTES, type Route, type ServiceName } from './routing-table';
 
 export interface ProxyOptions {
@@ -13,26 +15,30 @@ export interface ProxyOptions {
 }
 
 /**
- * /api/<prefix>/… → <service>/<prefix>/…, one proxy per routing-table entry. Request bodies are
- * streamed through untouched; the service validates them. The request id travels along.
+ * /api/<prefix>/… → <service>/<prefix>/…, one proxy per routing-table entry, the service's path built
+ * from what the route matched (src/path-guard.ts refused the paths that could mean something else).
+ * Request bodies are passed through untouched; the service validates them. The request id and the
+ * client's ip (`X-Forwarded-For`, as this gateway determined it) travel along. Rate-limited entries
+ * count per client ip and entry in Redis, so every gateway instance shares one limit.
  */
 export async function apiProxy(
   app: FastifyInstance,
   { config, upstreams, catalogueCache }: ProxyOptions,
 ): Promise<void> {
   app.addHook('onRequest', refuseOversizedBody(config.BODY_LIMIT_BYTES));
+  app.addHook('preParsing', readChunkedBody(config.BODY_LIMIT_BYTES));
 
   for (const route of ROUTES) {
     await app.register(async (scope) => {
       if (route.rateLimited) {
-        await scope.register(rateLimit, {
+        const perClient = requestLimit(scope, {
+          name: `ip:${route.prefix}`,
           max: config.AUTH_RATE_LIMIT_PER_MINUTE,
-          timeWindow: '1 minute',
-          errorResponseBuilder: () => ({
-            statusCode: 429,
-            message: 'Too many requests, please try again in a minute',
-          }),
+          windowMs: 60_000,
+          key: clientIp,
+          message: () => TOO_MANY_REQUESTS,
         });
+        scope.addHook('onRequest', perClient.count);
       }
       if (route.service === 'catalogue' && catalogueCache) {
         scope.addHook(
@@ -40,7 +46,7 @@ export async function apiProxy(
           cachedReads(scope, {
             catalogueCache,
             upstream: upstreams.catalogue,
-            apiPrefix: app.prefix,
+            prefix: route.prefix,
             timeoutMs: config.UPSTREAM_TIMEOUT_MS,
             failed: (reply, error) => upstreamFailed(reply, route, error),
           }),
@@ -60,10 +66,11 @@ export async function apiProxy(
         prefix: route.prefix,
         rewritePrefix: route.prefix,
         preHandler: accessCheck(scope, route),
+        handler: (request, reply, _dest, options) => reply.from(upstreamPath(route.prefix, request), options),
         http: { requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS } },
         replyOptions: {
-          // The client's address as this edge saw it, replacing any X-Forwarded-For the client sent:
-          // services (which trust the gateway's) limit per address with it (the contact form).
+          // The client's address as this edge saw it (TRUST_PROXY decides whether a load balancer's
+          // X-Forwarded-For counts), replacing any the client sent: services limit per address with it.
           rewriteRequestHeaders: (req, headers) => ({
             ...headers,
             'x-request-id': req.id,
@@ -112,7 +119,45 @@ function refuseOversizedBody(limit: number) {
       await reply
         .code(413)
         .header('connection', 'close')
-        .send({ message: `The request body is larger than ${Math.round(limit / 1024)} KB` });
+        .send({ message: tooLargeMessage(limit) });
     }
   };
 }
+
+/**
+ * A body without a Content-Length (chunked) is read here, up to the limit, before it is proxied: the
+ * service would refuse it too, but by closing the connection mid-body, which the proxy can only
+ * report as the service being unavailable. Over the limit: 413 and the connection closed unread.
+ */
+function readChunkedBody(limit: number) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable> => {
+    if (request.headers['content-length'] !== undefined || !request.headers['transfer-encoding'])
+      return payload;
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const stop = () => {
+        payload.off('data', onData).off('end', onEnd).off('error', reject);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= limit) {
+          chunks.push(chunk);
+          return;
+        }
+        stop();
+        payload.pause();
+        reply.header('connection', 'close');
+        reject(new HttpError(413, tooLargeMessage(limit)));
+      };
+      const onEnd = () => {
+        stop();
+        resolve(Buffer.concat(chunks));
+      };
+      payload.on('data', onData).on('end', onEnd).on('error', reject);
+    });
+    return Readable.from([body]);
+  };
+}
+
+const tooLargeMessage = (limit: number) => `The request body is larger than ${Math.round(limit / 1024)} KB`;

@@ -1,7 +1,8 @@
+import { RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { createSigner } from 'fast-jwt';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
-import { JWT_SECRET, type Stack, startStack } from './support/stack';
+import { gatewayTestEnv, JWT_SECRET, type Stack, startStack } from './support/stack';
 
 const CUSTOMER = 'customer@decor.example';
 const PASSWORD = 'demo1234';
@@ -125,8 +126,9 @@ describe('sessions through the gateway', () => {
   it('rate-limits sign-in attempts per client with a readable 429', async () => {
     const strict = await buildGateway(
       loadGatewayConfig({
-        NODE_ENV: 'test',
-        JWT_SECRET,
+        ...gatewayTestEnv(await serviceEnv('gateway')),
+        // Counters of its own: the stack's gateway counted this file's earlier sign-ins in the shared ones.
+        REDIS_PREFIX: `${RUN_ID}-strict`,
         USER_SERVICE_URL: stack.user.url,
         AUTH_RATE_LIMIT_PER_MINUTE: '3',
         GATEWAY_CACHE_TTL_MS: '0',
@@ -146,6 +148,7 @@ describe('sessions through the gateway', () => {
       expect(statuses).toEqual([403, 403, 403, 429]);
       const limited = await attempt();
       expect(await limited.json()).toEqual({ message: 'Too many requests, please try again in a minute' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       // Other routes are not limited by the sign-in budget.
       expect((await fetch(`${url}/api/users`)).status).toBe(401);
     } finally {

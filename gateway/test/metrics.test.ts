@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe("the gateway's /metrics", () => {
   it('has the process metrics, labelled service="gateway"', async () => {
-    const text = await metricsOf(stack.gatewayUrl);
+    const text = await metricsOf(stack.gateway.internalUrl);
     expect(text).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\} \d/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes\{service="gateway"\} \d/m);
   });
@@ -53,7 +53,7 @@ describe("the gateway's /metrics", () => {
     });
     expect(down.status).toBe(503);
 
-    const text = await metricsOf(stack.gatewayUrl);
+    const text = await metricsOf(stack.gateway.internalUrl);
     const gateway = { service: 'gateway' };
     expect(
       values(text, 'http_request_duration_seconds_count', {

@@ -383,7 +383,7 @@ describe('GET /api/orders/events', () => {
     expect(full.status).toBe(429);
     for (const s of open) s.close();
     await waitFor(() => gw.streams.open === 0 && other.streams.open === 0);
-    const metrics = await (await fetch(`${gw.base}/metrics`)).text();
+    const metrics = await (await fetch(`${gw.app.internalUrl}/metrics`)).text();
     expect(metrics).toMatch(/gateway_order_streams\{service="gateway"\} 0/);
   });
 

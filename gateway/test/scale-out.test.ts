@@ -51,7 +51,13 @@ beforeAll(async () => {
     loadNotificationConfig(await serviceEnv('notification', extra));
   // All at once: the two instances then join the group in the same round, with no extra rebalance.
   const all = await Promise.allSettled([
-    start(startService(userService(loadUserConfig(await serviceEnv('user'))), noExit)),
+    // Each guest asks RESETS_EACH resets: above the per-address limit of a real deployment.
+    start(
+      startService(
+        userService(loadUserConfig(await serviceEnv('user', { RESETS_PER_ACCOUNT_PER_HOUR: '1000' }))),
+        noExit,
+      ),
+    ),
     start(startService(notificationService(await notification()), noExit)),
     start(startService(notificationService(await notification()), noExit)),
     start(startWorkers(notificationWorkers(await notification({ EMAIL_CONCURRENCY: '20' })), noExit)),

@@ -47,6 +47,8 @@ beforeAll(async () => {
       GATEWAY_CACHE_TTL_MS: '0',
       KAFKA_BROKERS: env.KAFKA_BROKERS as string,
       KAFKA_TOPIC_PREFIX: env.KAFKA_TOPIC_PREFIX as string,
+      REDIS_URL: env.REDIS_URL as string,
+      REDIS_PREFIX: env.REDIS_PREFIX as string,
     }),
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );
@@ -328,6 +330,8 @@ describe('suspension and deletion, seen by every gateway instance', () => {
         GATEWAY_CACHE_TTL_MS: '0',
         KAFKA_BROKERS: env.KAFKA_BROKERS as string,
         KAFKA_TOPIC_PREFIX: env.KAFKA_TOPIC_PREFIX as string,
+        REDIS_URL: env.REDIS_URL as string,
+        REDIS_PREFIX: env.REDIS_PREFIX as string,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
     );

@@ -23,7 +23,8 @@ export interface Stack {
  */
 export async function startStack(opts: { notification?: boolean } = {}): Promise<Stack> {
   const noExit = { exit: () => {} };
-  const user = await startService(userService(loadUserConfig(await serviceEnv('user'))), noExit);
+  const userEnv = await serviceEnv('user');
+  const user = await startService(userService(loadUserConfig(userEnv)), noExit);
   const started: RunningService[] = [user];
   let notificationUrl = 'http://127.0.0.1:9';
   if (opts.notification !== false) {
@@ -38,8 +39,7 @@ export async function startStack(opts: { notification?: boolean } = {}): Promise
   }
   const gateway = await buildGateway(
     loadGatewayConfig({
-      NODE_ENV: 'test',
-      JWT_SECRET,
+      ...gatewayTestEnv(userEnv),
       USER_SERVICE_URL: user.url,
       NOTIFICATION_SERVICE_URL: notificationUrl,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
@@ -57,5 +57,15 @@ export async function startStack(opts: { notification?: boolean } = {}): Promise
       await gateway.close();
       for (const s of started.reverse()) await s.shutdown('test over');
     },
+  };
+}
+
+/** What every test gateway needs besides its upstreams: this file's Redis keys (rate limits), a free internal port. */
+export function gatewayTestEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    JWT_SECRET,
+    REDIS_URL: env.REDIS_URL as string,
+    REDIS_PREFIX: env.REDIS_PREFIX as string,
   };
 }

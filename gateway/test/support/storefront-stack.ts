@@ -93,6 +93,9 @@ export async function startStorefrontStack(
         // Its cache of catalogue reads hears this file's catalogue events.
         KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
         KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
+        // Its rate-limit counters: this file's own keys.
+        REDIS_URL: notificationEnv.REDIS_URL as string,
+        REDIS_PREFIX: notificationEnv.REDIS_PREFIX as string,
         ...opts.gatewayEnv,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },

@@ -33,6 +33,8 @@ import { cpuMeter, formatCores, percentile, processRoles } from './stats';
 export interface OrdersStack {
   runId: string;
   gatewayUrl: string;
+  /** Its internal port, where /metrics answers. */
+  gatewayInternalUrl: string;
   kafkaBrokers: string[];
   jwtSecret: string;
   /** The order service's database. */
@@ -323,8 +325,8 @@ function rssMb(pid: number): number {
   return Number(line?.split(/\s+/)[1]) / 1024;
 }
 
-async function heapMb(gatewayUrl: string): Promise<number> {
-  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+async function heapMb(gatewayInternalUrl: string): Promise<number> {
+  const text = await (await fetch(`${gatewayInternalUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => /^nodejs_heap_size_used_bytes[ {]/.test(l));
   return Number(line?.split(' ').at(-1)) / 2 ** 20;
 }
@@ -462,7 +464,7 @@ export async function measureOrders(
     const loadHeld = os.loadavg()[0] ?? 0;
     const gatewayPid = stack.pids.gateway as number;
     const rssBeforeMb = rssMb(gatewayPid);
-    const heapBeforeMb = await heapMb(gw);
+    const heapBeforeMb = await heapMb(stack.gatewayInternalUrl);
     const nStaff = Math.round(opts.streams / 10);
     const holders = Array.from({ length: opts.streams - nStaff }, newId);
     log(`  held: opening ${opts.streams} streams (${nStaff} staff) …`);
@@ -488,7 +490,7 @@ export async function measureOrders(
     const openMs = Date.now() - openedAt;
     await sleep(2_000);
     const rssAfterMb = rssMb(gatewayPid);
-    const heapAfterMb = await heapMb(gw);
+    const heapAfterMb = await heapMb(stack.gatewayInternalUrl);
     log(`  ${opts.streams} open in ${openMs} ms; one change per customer …`);
     const sent = new Map<string, { owner: string; at: number }>();
     const startedHeld = Date.now();

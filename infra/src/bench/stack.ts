@@ -32,6 +32,8 @@ export interface BenchStack {
   runId: string;
   userUrl: string;
   gatewayUrl: string;
+  /** The gateway's internal port: its /readyz and /metrics. */
+  gatewayInternalUrl: string;
   /** Where new-estimate notices go (the notification service's STAFF_EMAIL). */
   staffEmail: string;
   /** Connection to the user service's database (the checkout benchmark adds customers there). */
@@ -120,9 +122,12 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       dir: string,
       env: Record<string, string>,
       main = 'dist/main.js',
+      // The gateway answers /readyz on an internal port of its own.
+      internalPort?: number,
     ): Promise<{ url: string; child: RunningProcess }> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
+      const probeUrl = internalPort ? `http://127.0.0.1:${internalPort}` : url;
       const child = await startProcess({
         name,
         command: process.execPath, // Node 24 (npm run puts node_modules/.bin/node first)
@@ -138,7 +143,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
         },
         logFile: path.join(logDir, `${name}.log`),
         quiet: true,
-        ready: async () => (await fetch(`${url}/readyz`)).ok,
+        ready: async () => (await fetch(`${probeUrl}/readyz`)).ok,
         readyTimeoutMs: 60_000,
         stopGraceMs: 10_000,
       });
@@ -172,8 +177,13 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
     const cart = await run('cart', 'services/cart', serviceEnv('cart'));
     const order = await run('order', 'services/order', serviceEnv('order'));
     const notification = await run('notification', 'services/notification', serviceEnv('notification'));
-    const gateway = await run('gateway', 'gateway', {
+    const gatewayInternalPort = await freePort();
+    const gatewayEnv = {
       JWT_SECRET: BENCH_JWT_SECRET,
+      INTERNAL_PORT: String(gatewayInternalPort),
+      // Its rate-limit counters, with this run's other keys.
+      REDIS_URL: endpoints.redisUrl,
+      REDIS_PREFIX: runId,
       USER_SERVICE_URL: user.url,
       CATALOGUE_SERVICE_URL: catalogue.url,
       CART_SERVICE_URL: cart.url,
@@ -187,7 +197,8 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       // Its Content-Security-Policy lets pages load product images from the bucket.
       S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
       ...(frontendsDir ? { FRONTENDS_DIR: frontendsDir } : {}),
-    });
+    };
+    const gateway = await run('gateway', 'gateway', gatewayEnv, undefined, gatewayInternalPort);
     opts.log(`services up (run id ${runId}); gateway ${gateway.url}`);
     const pids: Record<string, number> = {
       user: user.child.pid,
@@ -204,6 +215,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       runId,
       userUrl: user.url,
       gatewayUrl: gateway.url,
+      gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
       staffEmail,
       userDb: { url: endpoints.mongoUrl, db: `${runId}_user` },
       orderDb: { url: endpoints.mongoUrl, db: `${runId}_order` },

@@ -220,6 +220,7 @@ async function main(): Promise<void> {
           {
             runId: stack.runId,
             gatewayUrl: stack.gatewayUrl,
+            gatewayInternalUrl: stack.gatewayInternalUrl,
             kafkaBrokers: stack.endpoints.kafkaBrokers,
             jwtSecret: BENCH_JWT_SECRET,
             orderDb: stack.orderDb,

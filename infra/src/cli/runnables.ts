@@ -15,6 +15,9 @@ export interface Runnable {
   worker?: boolean;
   workerPort?: number;
   workerPortEnv?: string;
+  /** The gateway's internal port (INTERNAL_PORT): its /readyz and /metrics, never on the public one. */
+  internalPort?: number;
+  internalPortEnv?: string;
 }
 
 export const SERVICES: readonly Runnable[] = [
@@ -48,6 +51,13 @@ export const SERVICES: readonly Runnable[] = [
   },
 ];
 
-export const GATEWAY: Runnable = { name: 'gateway', dir: 'gateway', port: 8080, portEnv: 'GATEWAY_PORT' };
+export const GATEWAY: Runnable = {
+  name: 'gateway',
+  dir: 'gateway',
+  port: 8080,
+  portEnv: 'GATEWAY_PORT',
+  internalPort: 8081,
+  internalPortEnv: 'GATEWAY_INTERNAL_PORT',
+};
 
 export const RUNNABLES: readonly Runnable[] = [...SERVICES, GATEWAY];

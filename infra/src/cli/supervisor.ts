@@ -40,6 +40,8 @@ interface Planned {
   entry: string;
   port: number;
   portEnv: string;
+  /** Where /readyz answers when not on `port` (the gateway's internal port). */
+  internal?: { port: number; portEnv: string };
 }
 
 interface Started extends Planned {
@@ -69,6 +71,9 @@ function plan(offset: number): Planned[] {
       entry: 'main',
       port: portOf(r.portEnv, r.port),
       portEnv: r.portEnv,
+      ...(r.internalPort && r.internalPortEnv
+        ? { internal: { port: portOf(r.internalPortEnv, r.internalPort), portEnv: r.internalPortEnv } }
+        : {}),
     });
     const hasWorker = existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'));
     if (hasWorker && r.workerPort && r.workerPortEnv) {
@@ -88,7 +93,13 @@ function plan(offset: number): Planned[] {
 
 async function assertPortsFree(planned: Planned[]): Promise<void> {
   const fix = (p: Planned) => `${p.portEnv}, or DECOR_PORT_OFFSET to move them all,`;
-  const checks = await Promise.allSettled(planned.map((p) => assertPortFree(p.port, p.name, fix(p))));
+  const ports = planned.flatMap((p) => [
+    { p, port: p.port, portEnv: p.portEnv },
+    ...(p.internal ? [{ p, ...p.internal }] : []),
+  ]);
+  const checks = await Promise.allSettled(
+    ports.map(({ p, port, portEnv }) => assertPortFree(port, p.name, fix({ ...p, portEnv }))),
+  );
   const taken = checks.flatMap((c) => (c.status === 'rejected' ? [(c.reason as Error).message] : []));
   if (taken.length === 1) throw new Error(taken[0]);
   if (taken.length > 1) throw new Error(`ports taken:\n${taken.map((t) => `  • ${t}`).join('\n')}`);
@@ -135,11 +146,15 @@ function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Sta
     command: process.execPath,
     args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', `dist/${p.entry}.js`],
     cwd: path.join(REPO_ROOT, p.runnable.dir),
-    env: { ...env, ...(p.kind === 'worker' ? { WORKER_PORT: String(p.port) } : { PORT: String(p.port) }) },
+    env: {
+      ...env,
+      ...(p.kind === 'worker' ? { WORKER_PORT: String(p.port) } : { PORT: String(p.port) }),
+      ...(p.internal ? { INTERNAL_PORT: String(p.internal.port) } : {}),
+    },
     logFile: path.join(logDir, `${p.name}.log`),
     log: (line) =>
       out(line.startsWith(prefix) ? prefix + readableLine(line.slice(prefix.length), !!tty) : line),
-    ready: () => readyz(url),
+    ready: () => readyz(p.internal ? `http://127.0.0.1:${p.internal.port}` : url),
     readyTimeoutMs: READY_TIMEOUT_MS,
     probeIntervalMs: 200,
     stopGraceMs: STOP_GRACE_MS,
@@ -276,6 +291,9 @@ class Supervisor {
     out();
     out(`   Product      ${bold(gatewayUrl)}`);
     out(`   API docs     ${gatewayUrl}/api/docs`);
+    const internal = this.started.find((s) => s.internal)?.internal;
+    if (internal)
+      out(`   Probes       http://127.0.0.1:${internal.port}/readyz and /metrics (internal port)`);
     out(`   Mail inbox   ${e.mailApiUrl}`);
     out(
       process.env.QBO_API_BASE_URL

@@ -8,13 +8,15 @@ import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/companies';
 import { passwordResetRoutes } from './routes/password-reset';
+import { signInLimits } from './routes/sign-in-limits';
 import { userRoutes } from './routes/user';
 import { welcomeRoutes } from './routes/welcome';
 import { backfillSearchKeys } from './store/backfill';
 
 export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
-  await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx));
-  await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx));
+  const limits = await signInLimits(app, ctx);
+  await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx, limits));
+  await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx, limits));
   await app.register(async (scope) => userRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => adminUserRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => companyRoutes(scope as ServiceApp, ctx));

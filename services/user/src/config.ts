@@ -11,6 +11,11 @@ export const userConfigSchema = serviceConfigSchema({
   DEMO_SUPERADMIN_EMAIL: Type.String({ default: 'owner@decor.example' }),
   DEMO_ADMIN_EMAIL: Type.String({ default: 'staff@decor.example' }),
   DEMO_CUSTOMER_EMAIL: Type.String({ default: 'customer@decor.example' }),
+  /** Failed sign-ins per e-mail within the window before sign-in answers 429 (src/routes/sign-in-limits.ts). */
+  SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 10_000, default: 10 }),
+  SIGN_IN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
+  /** Password reset e-mails per address and hour. */
+  RESETS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
   /** Staff sign-in sends staff to QuickBooks while the company is not connected. */
   ...qboConnectConfigSchema,
 });

@@ -115,6 +115,9 @@ export async function startQuickBooksStack(
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
         KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
         KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
+        // Rate-limit counters: this file's Redis keys.
+        REDIS_URL: notificationEnv.REDIS_URL as string,
+        REDIS_PREFIX: notificationEnv.REDIS_PREFIX as string,
         ...opts.gatewayEnv,
       }),
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },

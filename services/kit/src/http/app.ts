@@ -51,6 +51,12 @@ export interface ServiceAppOptions {
    * labelled `service=<name>` with the default process metrics.
    */
   metrics?: Registry;
+  /**
+   * Where `/readyz`, `/metrics` and `/openapi.json` are answered: 'public' (default) on the app's own
+   * port, for services that only the gateway and the operator reach; 'internal' only on the port
+   * `listenInternal` opens, for the public edge. `/healthz` (it says only "ok") stays on the app.
+   */
+  operations?: 'public' | 'internal';
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -96,7 +102,11 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   // First, so its timing hook covers every route and the not-found handler.
-  await app.register(metricsPlugin, { registry: opts.metrics ?? createMetricsRegistry(opts.name) });
+  const publicOperations = opts.operations !== 'internal';
+  await app.register(metricsPlugin, {
+    registry: opts.metrics ?? createMetricsRegistry(opts.name),
+    route: publicOperations,
+  });
 
   // Requests already running when shutdown starts finish normally, but their keep-alive connection must
   // not outlive them: server.close() only reaps connections idle at that moment and would otherwise wait
@@ -117,8 +127,11 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
       components: { securitySchemes: { session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(healthPlugin, { checkTimeoutMs: opts.readinessTimeoutMs });
+  if (publicOperations) app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(healthPlugin, {
+    checkTimeoutMs: opts.readinessTimeoutMs,
+    readinessRoute: publicOperations,
+  });
   if (opts.jwt) await app.register(authPlugin, opts.jwt);
   return app;
 }

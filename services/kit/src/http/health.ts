@@ -21,6 +21,23 @@ declare module 'fastify' {
 export interface HealthOptions {
   /** Per-check time limit, so a hung dependency makes `/readyz` answer 503 instead of hanging. */
   checkTimeoutMs?: number;
+  /** false: no `/readyz` on this app (the public edge answers it on its internal port, `listenInternal`). */
+  readinessRoute?: boolean;
+}
+
+/** What `/readyz` answers: 200 with every check, or 503 naming what is down (logged). */
+export async function readinessAnswer(
+  app: FastifyInstance,
+  log: FastifyInstance['log'],
+): Promise<{ status: number; body: object }> {
+  const { ready, checks: results } = await app.checkReadiness();
+  if (ready) return { status: 200, body: { status: 'ready', checks: results } };
+  const down = Object.entries(results)
+    .filter(([, r]) => r.status === 'down')
+    .map(([name, r]) => `${name} (${r.reason})`);
+  const message = `Not ready: ${down.join(', ')}`;
+  log.warn({ checks: results }, message);
+  return { status: 503, body: { message, checks: results } };
 }
 
 async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<CheckResult> {
@@ -58,15 +75,10 @@ export const healthPlugin = fp(
 
     app.get('/healthz', async () => ({ status: 'ok' }));
 
+    if (opts.readinessRoute === false) return;
     app.get('/readyz', async (request, reply) => {
-      const { ready, checks: results } = await app.checkReadiness();
-      if (ready) return { status: 'ready', checks: results };
-      const down = Object.entries(results)
-        .filter(([, r]) => r.status === 'down')
-        .map(([name, r]) => `${name} (${r.reason})`);
-      const message = `Not ready: ${down.join(', ')}`;
-      request.log.warn({ checks: results }, message);
-      return reply.code(503).send({ message, checks: results });
+      const answer = await readinessAnswer(app, request.log);
+      return reply.code(answer.status).send(answer.body);
     });
   },
   { name: 'decor-health' },

@@ -3,6 +3,8 @@ export * from './auth';
 export * from './error-handler';
 export * from './errors';
 export * from './health';
+export * from './internal';
+export * from './rate-limit';
 export * from './run';
 export * from './session-versions';
 export * from './tokens';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, type Registry } from 'prom-client';
 import { metricOf } from './registry';
@@ -18,6 +18,8 @@ declare module 'fastify' {
 
 export interface MetricsPluginOptions {
   registry: Registry;
+  /** false: no `GET /metrics` on this app (the public edge answers it on its internal port). */
+  route?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface MetricsPluginOptions {
  * series; unmatched requests are `__unmatched`.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, { registry }: MetricsPluginOptions) => {
+  async (app: FastifyInstance, { registry, route = true }: MetricsPluginOptions) => {
     app.decorate('metrics', registry);
     const duration = metricOf(
       registry,
@@ -58,10 +60,15 @@ export const metricsPlugin = fp(
       );
     });
 
-    app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {
-      const text = await registry.metrics();
-      return reply.type(registry.contentType).send(text);
-    });
+    if (route) app.get(METRICS_PATH, { schema: { hide: true } }, metricsHandler(registry));
   },
   { name: 'decor-metrics' },
 );
+
+/** `GET /metrics`: the registry in the Prometheus text format. */
+export function metricsHandler(registry: Registry) {
+  return async (_request: FastifyRequest, reply: FastifyReply) => {
+    const text = await registry.metrics();
+    return reply.type(registry.contentType).send(text);
+  };
+}

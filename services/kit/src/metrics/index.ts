@@ -1,5 +1,11 @@
 export { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
-export { METRICS_PATH, type MetricsPluginOptions, metricsPlugin, UNMATCHED_ROUTE } from './http';
+export {
+  METRICS_PATH,
+  type MetricsPluginOptions,
+  metricsHandler,
+  metricsPlugin,
+  UNMATCHED_ROUTE,
+} from './http';
 export { type ConsumerMetrics, consumerMetrics, type HandledOutcome } from './kafka';
 export {
   type CountableQueue,

@@ -7,16 +7,18 @@ import { sessionCart } from '../events/cart-events';
 import { endSessions } from '../store/sessions';
 import { publicUser } from '../store/user-model';
 import { Email, MessageResult, SessionUserView, UserView } from './schemas';
+import type { SignInLimits } from './sign-in-limits';
 
 /** Spec §8: the same answer for an unknown e-mail and a wrong password. */
 export const INCORRECT_LOGIN = 'Incorrect username or password';
 export const ACCOUNT_SUSPENDED = 'Your account is suspended. Please contact us.';
 export const SIGNED_OUT = 'Signed out';
 
-export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: SignInLimits): Promise<void> {
   app.post(
     '/auth/user',
     {
+      preHandler: limits.signInFailures.check,
       schema: {
         summary:
           'Sign in with e-mail and password; the session token comes in the `token` header and the body',
@@ -39,7 +41,10 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     async (request, reply) => {
       const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email) });
       const passwordOk = await verifyPassword(request.body.password, user?.passwordHash);
-      if (!user || !passwordOk) throw forbidden(INCORRECT_LOGIN);
+      if (!user || !passwordOk) {
+        await limits.signInFailures.add(request);
+        throw forbidden(INCORRECT_LOGIN);
+      }
       if (!user.active) throw forbidden(ACCOUNT_SUSPENDED);
       const token = app.signToken(
         { id: user._id.toString(), permissions: user.permissions, email: user.email },

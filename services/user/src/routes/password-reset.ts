@@ -5,15 +5,21 @@ import type { UserContext } from '../context';
 import { newReset, RESET_LINK_INVALID, resetIsUsable } from '../domain/password-reset';
 import { displayName, normaliseEmail } from '../domain/user';
 import { Email, MessageResult } from './schemas';
+import type { SignInLimits } from './sign-in-limits';
 
 /** Spec §4: a reset request always reports success, whether or not the e-mail has an account. */
 export const RESET_REQUESTED =
   'If an account exists for this e-mail, a link to reset the password is on its way';
 
-export async function passwordResetRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+export async function passwordResetRoutes(
+  app: ServiceApp,
+  ctx: UserContext,
+  limits: SignInLimits,
+): Promise<void> {
   app.post(
     '/send/reset',
     {
+      preHandler: limits.resets.count,
       schema: {
         summary: 'E-mail a single-use password reset link (always answers success)',
         body: Type.Object({ email: Email }, { additionalProperties: false }),
