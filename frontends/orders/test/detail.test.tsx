@@ -245,7 +245,7 @@ describe('order detail', () => {
           { id: 'LIN-1', qty: 4 },
         ],
       });
-    });
+    }, 180_000); // many keystrokes into antd controls: slow under jsdom on a busy machine
 
     it("says 'Failed to load products for quick add', and on a failed search the spec's other sentence", async () => {
       server.routes.set('GET /product', () => ({ status: 500, body: { message: 'down' } }));

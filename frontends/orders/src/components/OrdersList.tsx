@@ -1,10 +1,16 @@
 import { ORDER_STATUSES } from '@decor/contracts/rules';
-import { formatDollars, formatLongDate, useBottomSentinel } from '@decor/web-core';
+import {
+  formatDollars,
+  formatLongDate,
+  SEARCH_DELAY_MS,
+  useBottomSentinel,
+  useDebounced,
+} from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Table, type TableColumnsType, Tabs } from '@decor/web-core/ui-data';
 import { Input, Select } from '@decor/web-core/ui-forms';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useListOrdersInfiniteQuery } from '../api/orders-api';
 import { TEXTS } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
@@ -18,17 +24,6 @@ export interface OrdersListProps {
   userId?: string;
   /** Without the 'Orders' heading (embedded in another page). */
   embedded?: boolean;
-}
-
-const SEARCH_DELAY_MS = 300;
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
 }
 
 function OrderTable({
