@@ -320,11 +320,11 @@ describe('the import dialog', () => {
     await userEvent.click(d.getByRole('button', { name: 'Next' }));
     expect(await d.findByText('41–45 of 45')).toBeInTheDocument();
     expect(d.getByRole('button', { name: 'Next' })).toBeDisabled();
-    expect(d.queryByRole('list', { name: 'Companies' })).not.toBeInTheDocument();
+    await waitFor(() => expect(d.queryByRole('list', { name: 'Companies' })).not.toBeInTheDocument());
     await userEvent.click(d.getByRole('button', { name: 'Previous' }));
     expect(await d.findByText('21–40 of 45')).toBeInTheDocument();
     // Ticks made on other pages are kept.
-    expect(d.getByRole('checkbox', { name: /^Customer 01/ })).toBeChecked();
+    expect(await d.findByRole('checkbox', { name: /^Customer 01/ })).toBeChecked();
     expect(d.getByText('2 selected')).toBeInTheDocument();
 
     await userEvent.type(d.getByRole('searchbox', { name: 'Search by name, company or e-mail' }), 'customer');
@@ -341,11 +341,11 @@ describe('the import dialog', () => {
     const before = backend.calls('GET', '/qbo/users').length;
     backend.qboUsers.customers.push(qboCustomer({ qboId: '11', displayName: 'Zoe New' }));
     await userEvent.click(d.getByRole('button', { name: 'Refresh' }));
-    expect(await d.findByRole('checkbox', { name: /Zoe New/ })).toBeEnabled();
-    const calls = backend
-      .calls('GET', '/qbo/users')
-      .slice(before)
-      .map((c) => query(c).get('refresh'));
+    const asked = () => backend.calls('GET', '/qbo/users').slice(before);
+    // The refresh, then the page asked again once it is done.
+    await waitFor(() => expect(asked()).toHaveLength(2), { timeout: 60_000 });
+    expect(await d.findByRole('checkbox', { name: /Zoe New/ }, { timeout: 60_000 })).toBeEnabled();
+    const calls = asked().map((c) => query(c).get('refresh'));
     expect(calls).toEqual(['true', null]);
   });
 
