@@ -73,7 +73,10 @@ describe('profile (spec §2, §5)', () => {
 
   it('staff also change the trucking fee', async () => {
     renderProfile('admin');
-    expect(await screen.findByRole('heading', { name: 'Change Trucking Fee' })).toBeInTheDocument();
+    // Role queries over the whole form are slow on a busy machine: more than the default 1 s.
+    expect(
+      await screen.findByRole('heading', { name: 'Change Trucking Fee' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     const fee = await screen.findByLabelText('Trucking fee');
     expect(fee).toHaveValue('350.00');
     await userEvent.clear(fee);
