@@ -10,6 +10,9 @@ import { loadScreen } from '../src/remotes';
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
 const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
 
+/** Lazy pages and the session check on a busy machine. */
+const LOAD = { timeout: 10_000 };
+
 function GoTo({ to }: { to: string }) {
   const navigate = useNavigate();
   return (
@@ -135,7 +138,7 @@ describe('the page frame (spec §2)', () => {
     if (role) sessionStorage.setItem('token', 'jwt');
     load.mockClear();
     renderFrame('/admin');
-    expect(await screen.findByRole('heading', { name: 'About us' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'About us' }, LOAD)).toBeInTheDocument();
     expect(load).not.toHaveBeenCalledWith('admin', 'BackOffice');
   });
 
@@ -145,7 +148,7 @@ describe('the page frame (spec §2)', () => {
     load.mockClear();
     renderFrame('/admin');
     // The mocked remote answers this one screen whichever is asked for.
-    expect(await screen.findByText('inventory screen')).toBeInTheDocument();
+    expect(await screen.findByText('inventory screen', {}, LOAD)).toBeInTheDocument();
     expect(load).toHaveBeenCalledWith('admin', 'BackOffice');
   });
 
