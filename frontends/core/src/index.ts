@@ -4,6 +4,7 @@
  * QuickBooks session banner.
  */
 export * from './api';
+export * from './banners';
 export * from './http';
 export * from './qbo-session-banner';
 export * from './qbo-session-slice';

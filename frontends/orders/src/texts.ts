@@ -54,8 +54,7 @@ export const TEXTS = {
   },
 } as const;
 
-/** Spec §9: a success banner stays 2500 ms. */
-export const SUCCESS_BANNER_MS = 2500;
+export { SUCCESS_BANNER_MS } from '@decor/web-core';
 
 /** Spec §9: lists load 20 at a time. */
 export const ORDERS_PAGE_SIZE = 20;

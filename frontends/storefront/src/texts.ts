@@ -28,5 +28,4 @@ export const TEXTS = {
   noProduct: 'This product could not be found.',
 } as const;
 
-/** Spec §9: a success banner disappears after 2500 ms. */
-export const SUCCESS_BANNER_MS = 2500;
+export { SUCCESS_BANNER_MS } from '@decor/web-core';

@@ -7,15 +7,15 @@ import {
   type ContactField,
   contactFieldProblem,
 } from '@decor/contracts/rules';
-import { type ApiError, http, useAppSelector } from '@decor/web-core';
+import { type ApiError, http, SUCCESS_BANNER_MS, useAppSelector } from '@decor/web-core';
 import { Button } from '@decor/web-core/ui';
 import { DatePicker, type Dayjs, dayjs } from '@decor/web-core/ui-data';
 import { Form, Input, Modal } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
 import { FormStatus, type FormStatusValue } from '../frame/FormStatus';
 
-/** Spec §9: a success banner shows for 2500 ms; then the form closes. */
-export const CLOSE_AFTER_SUCCESS_MS = 2500;
+/** The success banner's time (spec §9); then the form closes. */
+export const CLOSE_AFTER_SUCCESS_MS = SUCCESS_BANNER_MS;
 
 interface Values {
   name?: string;
