@@ -170,7 +170,7 @@ describe('/admin/sync: the sync-health page', () => {
     const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
     renderAdmin('/admin/sync', 'superadmin');
     await userEvent.click(await screen.findByRole('button', { name: 'Queue dashboard' }, LOAD));
-    await waitFor(() => expect(tab.location.href).toBe('/api/admin/queues'));
+    await waitFor(() => expect(tab.location.href).toBe('/api/admin/queues'), LOAD);
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(requested('POST', '/qbo/board-session')).toBe(1);
     open.mockRestore();

@@ -205,14 +205,18 @@ describe('inventory (spec §2)', () => {
     expect(screen.getByText('Call or Email us for Details!')).toBeInTheDocument();
     expect(screen.getByText('SKU: BAR-2')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /to the cart/ })).toHaveLength(2);
-    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,234.50'));
+    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,234.50'), {
+      timeout: 5000,
+    });
     // Adding to the active cart refreshes the badge (the active cart query's tags).
     const qty = screen.getAllByLabelText('Qty')[0];
     if (!qty) throw new Error('no quantity field');
     await userEvent.clear(qty);
     await userEvent.type(qty, '2');
     await userEvent.click(screen.getByRole('button', { name: 'Add Mirrored Bar Front to the cart' }));
-    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,734.50'));
+    await waitFor(() => expect(screen.getByTestId('cart-badge')).toHaveTextContent('$1,734.50'), {
+      timeout: 5000,
+    });
     const added = server.requests.find((r) => r.url === '/api/cart/cart-1/cartProduct/BAR-1');
     expect(added?.body).toMatchObject({ qty: 2 });
     await userEvent.click(screen.getByTestId('cart-badge'));

@@ -83,7 +83,9 @@ export async function startProductWithQuickBooks(
 /** The gateway serves the built frontends; its Content-Security-Policy allows this run's image host. */
 function gatewayEnv(): Record<string, string> {
   const { s3 } = testEndpoints();
-  return { FRONTENDS_DIR, S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}` };
+  // Every journey's browser is one client (127.0.0.1): the per-address limit on sign-in, reset and
+  // the contact form would refuse a file's journeys and polls (gateway/test/rate-limits.test.ts tests it).
+  return { FRONTENDS_DIR, S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}`, AUTH_RATE_LIMIT_PER_MINUTE: '1000' };
 }
 
 async function buildAll(log: (line: string) => void): Promise<void> {
