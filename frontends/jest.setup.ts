@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { MessageChannel } from 'node:worker_threads';
+
+// findBy*/waitFor wait up to 5 s instead of 1 s: on a 2-core machine running the backend suites
+// beside these, a screen's first answer can take longer than a second (a wait, not a time limit
+// on the product: nothing here asserts speed).
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these: react-router reads TextEncoder when it loads, antd's forms use MessageChannel.
 if (!globalThis.TextEncoder) Object.assign(globalThis, { TextEncoder, TextDecoder });

@@ -1,4 +1,5 @@
 import {
+  AUDIENCES,
   bearerToken,
   createKafka,
   EXPIRED_HEADER,
@@ -47,13 +48,16 @@ export function registerSessionRevocation(
     if (request.url.split('?', 1)[0] === SIGN_IN_PATH) return;
     const token = bearerToken(request);
     if (!token) return;
-    let claims: { sub?: unknown; sv?: unknown } | null = null;
+    let claims: { sub?: unknown; sv?: unknown; aud?: unknown } | null = null;
     try {
-      claims = app.jwt.decode<{ sub?: unknown; sv?: unknown }>(token);
+      claims = app.jwt.decode<{ sub?: unknown; sv?: unknown; aud?: unknown }>(token);
     } catch {
       return; // not a token at all: the usual checks answer
     }
     if (!claims || typeof claims.sub !== 'string') return;
+    // Only sessions have versions: a set-password link (its own audience, one use, checked by the
+    // user service) still opens after a suspension and re-enabling bumped the user's version.
+    if (claims.aud !== AUDIENCES.session) return;
     const refused = revocations.refusal(claims.sub, claims.sv);
     if (refused) return reply.code(401).header(EXPIRED_HEADER, 'true').send({ message: refused });
   });
