@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom';
-import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { MessageChannel } from 'node:worker_threads';
+import { configure } from '@testing-library/react';
 
 // findBy*/waitFor wait up to 5 s instead of 1 s: on a 2-core machine running the backend suites
 // beside these, a screen's first answer can take longer than a second (a wait, not a time limit
