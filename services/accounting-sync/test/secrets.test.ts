@@ -69,7 +69,13 @@ describe('QuickBooks tokens stay inside the accounting-sync service', () => {
   });
 
   const sign = createSigner({ key: 'test-secret-shared-by-gateway-and-services', expiresIn: 600_000 });
-  const staff = sign({ sub: newId(), permissions: 'superadmin', email: 'owner@decor.example' });
+  const staff = sign({
+    sub: newId(),
+    permissions: 'superadmin',
+    email: 'owner@decor.example',
+    iss: 'decor',
+    aud: 'decor-session',
+  });
   const call = async (path: string, init: Parameters<typeof request>[2] = {}) => {
     const answer = await request(url, path, { token: staff, ...init });
     answers.push(answer);
