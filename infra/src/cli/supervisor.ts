@@ -138,6 +138,12 @@ async function readyz(url: string): Promise<boolean> {
   throw new Error(`/readyz answered ${res.status} ${(await res.text()).slice(0, 300)}`);
 }
 
+async function healthz(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3_000) });
+  if (res.status === 200) return true;
+  throw new Error(`/healthz answered ${res.status}`);
+}
+
 function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Started> {
   const url = `http://127.0.0.1:${p.port}`;
   const prefix = prefixFor(p.name);
@@ -154,7 +160,12 @@ function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Sta
     logFile: path.join(logDir, `${p.name}.log`),
     log: (line) =>
       out(line.startsWith(prefix) ? prefix + readableLine(line.slice(prefix.length), !!tty) : line),
-    ready: () => readyz(p.internal ? `http://127.0.0.1:${p.internal.port}` : url),
+    // With an internal port, /readyz answers there; the public port must take connections too
+    // (its /healthz) before the product is announced.
+    ready: async () =>
+      p.internal
+        ? (await readyz(`http://127.0.0.1:${p.internal.port}`)) && (await healthz(url))
+        : readyz(url),
     readyTimeoutMs: READY_TIMEOUT_MS,
     probeIntervalMs: 200,
     stopGraceMs: STOP_GRACE_MS,
