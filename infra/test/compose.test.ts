@@ -22,6 +22,7 @@ interface ComposeService {
 /** What an operator sets before `docker compose up` (the file refuses to start without them). */
 const OPERATOR_ENV: Record<string, string> = {
   JWT_SECRET: 'a-long-production-secret-value',
+  CORS_ORIGINS: 'https://rentals.example',
   S3_SECRET_ACCESS_KEY: 'minio-secret',
   QBO_CLIENT_ID: 'intuit-app-client-id',
   QBO_CLIENT_SECRET: 'intuit-app-secret',
