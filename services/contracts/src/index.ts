@@ -1,4 +1,6 @@
 export * from './accounting-events';
+export * from './availability';
+export * from './calendar-day';
 export * from './cart-events';
 export * from './catalogue-events';
 export * from './contact-form';
