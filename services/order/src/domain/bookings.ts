@@ -1,0 +1,85 @@
+import { availableFor, type Booking, type DayRange, type ShortLine } from '@decor/contracts';
+
+/**
+ * Bookings (issue 15): each product has one ledger of the holds orders place on it. The order is the
+ * truth; a hold is what one order books of one product. Pure: the store reads a ledger, asks these
+ * rules for the next holds, and writes them back guarded by the ledger's version.
+ */
+
+/** One order's units of one product over its window. */
+export interface Hold extends Booking {
+  orderId: string;
+  /** Written before the order was (or while it changed): the sweeper reconciles it with the order. */
+  unconfirmed: boolean;
+  heldAt: Date;
+  /** Staff booked it beyond what the shop owns (a sub-rental), on purpose and recorded. */
+  overbooked: boolean;
+}
+
+/** What an order asks of one product. */
+export interface LineRequest {
+  sku: string;
+  name: string;
+  qty: number;
+  window: DayRange;
+}
+
+export interface BookingOptions {
+  /** Staff only: book even when short (the hold is marked `overbooked`). */
+  overbook?: boolean;
+  now: Date;
+}
+
+/** The holds of everyone but `orderId` (an order's own earlier hold never competes with its new one). */
+export const othersHolds = (holds: readonly Hold[], orderId: string) =>
+  holds.filter((h) => h.orderId !== orderId);
+
+/**
+ * The product's holds once `orderId` books `line` on it (its earlier hold replaced), or the short
+ * line when fewer units than asked are free on the window's tightest day.
+ */
+export function rebook(
+  holds: readonly Hold[],
+  owned: number,
+  orderId: string,
+  line: LineRequest,
+  opts: BookingOptions,
+): { holds: Hold[] } | { short: ShortLine } {
+  const others = othersHolds(holds, orderId);
+  const { available, day } = availableFor(owned, others, line.window);
+  const short = available < line.qty;
+  if (short && !opts.overbook) {
+    return { short: { productId: line.sku, name: line.name, requested: line.qty, available, day } };
+  }
+  const hold: Hold = {
+    orderId,
+    qty: line.qty,
+    first: line.window.first,
+    last: line.window.last,
+    unconfirmed: true,
+    heldAt: opts.now,
+    overbooked: short,
+  };
+  return { holds: [...others, hold] };
+}
+
+/** The product's holds with `orderId`'s put back as it was before (`previous`), or removed. */
+export function restore(holds: readonly Hold[], orderId: string, previous: Hold | undefined): Hold[] {
+  const others = othersHolds(holds, orderId);
+  return previous ? [...others, previous] : others;
+}
+
+/** An order's lines as requests, one per product (an order naming a product twice books the sum). */
+export function requestsOf(
+  lines: readonly { sku: string; name: string; qty: number }[],
+  windowOf: (sku: string) => DayRange,
+): LineRequest[] {
+  const bySku = new Map<string, LineRequest>();
+  for (const line of lines) {
+    const earlier = bySku.get(line.sku);
+    if (earlier) earlier.qty += line.qty;
+    else bySku.set(line.sku, { sku: line.sku, name: line.name, qty: line.qty, window: windowOf(line.sku) });
+  }
+  // A fixed order (by SKU) so two orders booking the same products never wait on each other crosswise.
+  return [...bySku.values()].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+}

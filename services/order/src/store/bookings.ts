@@ -1,0 +1,116 @@
+import type { ShortLine } from '@decor/contracts';
+import { type KeyedLock, serviceUnavailable } from '@decor/kit';
+import { type BookingOptions, type Hold, type LineRequest, rebook, restore } from '../domain/bookings';
+import type { Ledger, LedgerModel } from './ledger-model';
+import { duplicateKeyField } from './writes';
+
+/** What booking needs: the ledgers, what the shop owns of each product, one write at a time per product here. */
+export interface BookingStore {
+  ledgers: LedgerModel;
+  owned(sku: string): Promise<number>;
+  productLock: KeyedLock;
+}
+
+/** Writers in other instances can beat this one to a ledger; each lost race is a fresh read. */
+const WRITE_ATTEMPTS = 20;
+
+async function readLedger(store: BookingStore, sku: string): Promise<Ledger> {
+  return (await store.ledgers.findById(sku).lean<Ledger>()) ?? { _id: sku, version: 0, holds: [] };
+}
+
+/** Writes `holds` if the ledger is still at `version` (creating it at 0); false when another writer was first. */
+async function writeIfUnchanged(store: BookingStore, sku: string, version: number, holds: Hold[]) {
+  try {
+    const res = await store.ledgers.updateOne(
+      { _id: sku, version },
+      { $set: { holds }, $inc: { version: 1 } },
+      { upsert: version === 0 },
+    );
+    return res.matchedCount + res.upsertedCount > 0;
+  } catch (err) {
+    if (duplicateKeyField(err) !== undefined) return false; // two first writers: the other created it
+    throw err;
+  }
+}
+
+/**
+ * One guarded change of one product's ledger: read, compute, write if nobody wrote meanwhile, else
+ * again. Answers the order's hold as it was before the change (for the undo), or the short line.
+ */
+async function changeLedger(
+  store: BookingStore,
+  sku: string,
+  orderId: string,
+  next: (ledger: Ledger) => { holds: Hold[] } | { short: ShortLine },
+): Promise<{ previous: Hold | undefined } | { short: ShortLine }> {
+  return store.productLock.run(sku, async () => {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const ledger = await readLedger(store, sku);
+      const outcome = next(ledger);
+      if ('short' in outcome) return outcome;
+      if (await writeIfUnchanged(store, sku, ledger.version, outcome.holds)) {
+        return { previous: ledger.holds.find((h) => h.orderId === orderId) };
+      }
+    }
+    throw serviceUnavailable('Too many bookings of this product at once; please try again');
+  });
+}
+
+/** Step undo: `orderId`'s hold on `sku` put back as it was (removed if it had none). */
+async function undoHold(store: BookingStore, sku: string, orderId: string, previous: Hold | undefined) {
+  await changeLedger(store, sku, orderId, (ledger) => ({ holds: restore(ledger.holds, orderId, previous) }));
+}
+
+/**
+ * Books an order's lines, all or nothing. Steps, one per product in SKU order: "hold the line's
+ * units" (undo: put the order's earlier hold back). When one line is short, the lines held so far
+ * are undone and every short line is reported, the rest read without writing. Products the order
+ * no longer names are released once it is booked. A crash between steps
+ * leaves unconfirmed holds: the sweeper reconciles them with the order (or removes them if the order
+ * was never written).
+ */
+export async function bookOrder(
+  store: BookingStore,
+  orderId: string,
+  requests: readonly LineRequest[],
+  opts: BookingOptions,
+): Promise<{ booked: true } | { short: ShortLine[] }> {
+  const done: { sku: string; previous: Hold | undefined }[] = [];
+  const short: ShortLine[] = [];
+  for (const line of requests) {
+    const owned = await store.owned(line.sku);
+    if (short.length > 0) {
+      // Already refused: only find out whether this line is short too.
+      const ledger = await readLedger(store, line.sku);
+      const outcome = rebook(ledger.holds, owned, orderId, line, opts);
+      if ('short' in outcome) short.push(outcome.short);
+      continue;
+    }
+    const outcome = await changeLedger(store, line.sku, orderId, (ledger) =>
+      rebook(ledger.holds, owned, orderId, line, opts),
+    );
+    if ('short' in outcome) short.push(outcome.short);
+    else done.push({ sku: line.sku, previous: outcome.previous });
+  }
+  if (short.length === 0) {
+    // Step "release products the order no longer names" (no undo: the order's new lines stand).
+    const kept = new Set(requests.map((r) => r.sku));
+    for (const sku of await ledgersHolding(store, orderId)) {
+      if (!kept.has(sku)) await undoHold(store, sku, orderId, undefined);
+    }
+    return { booked: true };
+  }
+  for (const step of done.reverse()) await undoHold(store, step.sku, orderId, step.previous);
+  return { short };
+}
+
+/** The SKUs on which `orderId` holds units. */
+async function ledgersHolding(store: BookingStore, orderId: string): Promise<string[]> {
+  const ledgers = await store.ledgers.find({ 'holds.orderId': orderId }, { _id: 1 }).lean();
+  return ledgers.map((l) => l._id);
+}
+
+/** Releases every hold of an order (Voided, or an order that was never written). */
+export async function releaseOrder(store: BookingStore, orderId: string): Promise<void> {
+  for (const sku of await ledgersHolding(store, orderId)) await undoHold(store, sku, orderId, undefined);
+}
