@@ -73,19 +73,20 @@ export interface HoldingPolicy {
 export const DEFAULT_HOLDING_POLICY: HoldingPolicy = { pendingHolds: true };
 
 /**
- * Whether an order holds its lines' stock today. Pending (by policy), Open and Closed estimates and
- * their invoices hold it — an order is one booking, whatever its document; Voided releases at once;
- * a Completed invoice releases once its window has passed.
+ * Whether an order holds its lines' stock today. Open and Closed estimates and their invoices hold
+ * it — an order is one booking, whatever its document; a customer's Pending request holds it by the
+ * shop's policy (an invoice staff made Pending always does); Voided releases at once; a Completed
+ * invoice releases once its window has passed.
  */
 export function holdsStock(
-  order: { status: OrderStatus },
+  order: { status: OrderStatus; orderType?: 'estimate' | 'invoice' },
   window: DayRange,
   today: string,
   policy: HoldingPolicy = DEFAULT_HOLDING_POLICY,
 ): boolean {
   switch (order.status) {
     case 'Pending':
-      return policy.pendingHolds;
+      return order.orderType === 'invoice' || policy.pendingHolds;
     case 'Open':
     case 'Closed':
       return true;
@@ -170,4 +171,10 @@ export interface ShortLine {
   requested: number;
   available: number;
   day: string;
+}
+
+/** The 409 answer of a booking that does not fit: the first short line's text, and every short line. */
+export interface ShortLinesRefusal {
+  message: string;
+  shortLines: ShortLine[];
 }

@@ -128,6 +128,8 @@ describe('which orders hold stock', () => {
   it('Pending by policy, Open and Closed always, Voided never, Completed until its window ends', () => {
     expect(holdsStock({ status: 'Pending' }, window, '2027-01-01')).toBe(true);
     expect(holdsStock({ status: 'Pending' }, window, '2027-01-01', { pendingHolds: false })).toBe(false);
+    const invoice = { status: 'Pending', orderType: 'invoice' } as const;
+    expect(holdsStock(invoice, window, '2027-01-01', { pendingHolds: false })).toBe(true);
     expect(holdsStock({ status: 'Open' }, window, '2027-01-01')).toBe(true);
     expect(holdsStock({ status: 'Closed' }, window, '2027-01-01')).toBe(true);
     expect(holdsStock({ status: 'Voided' }, window, '2027-01-01')).toBe(false);

@@ -1,4 +1,16 @@
-import { availableFor, type Booking, type DayRange, type ShortLine } from '@decor/contracts';
+import {
+  availableFor,
+  type Booking,
+  bookingWindow,
+  type DayRange,
+  type HoldingPolicy,
+  holdsStock,
+  type OrderDates,
+  type OrderStatus,
+  type ShortLine,
+  type TurnaroundBuffer,
+  turnaroundFor,
+} from '@decor/contracts';
 
 /**
  * Bookings (issue 15): each product has one ledger of the holds orders place on it. The order is the
@@ -82,4 +94,45 @@ export function requestsOf(
   }
   // A fixed order (by SKU) so two orders booking the same products never wait on each other crosswise.
   return [...bySku.values()].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+}
+
+/** What a product contributes to its window: its own buffer and its category's. */
+export interface ProductBuffers {
+  product?: Partial<TurnaroundBuffer> | null;
+  category?: Partial<TurnaroundBuffer> | null;
+}
+
+/** An order as bookings see it (estimate or invoice). */
+export interface BookableOrder {
+  orderType: 'estimate' | 'invoice';
+  id: string;
+  estimateId: string | null;
+  status: string;
+  details: OrderDates;
+  lines: readonly { productId: string; name: string; qty: number }[];
+}
+
+/** One order is one booking, whatever its document: an invoice books under its estimate's id. */
+export const bookingIdOf = (order: Pick<BookableOrder, 'id' | 'estimateId'>) => order.estimateId ?? order.id;
+
+/**
+ * What the order should hold now: one request per product over that product's window, or none (not
+ * holding: Voided, a policy-free Pending request, a Completed order past its days, no event date).
+ */
+export function requestsForOrder(
+  order: BookableOrder,
+  buffersOf: (sku: string) => ProductBuffers,
+  shop: { turnaround: TurnaroundBuffer; holding: HoldingPolicy },
+  today: string,
+): LineRequest[] {
+  const windowOf = (sku: string) => {
+    const { product, category } = buffersOf(sku);
+    return bookingWindow(order.details, turnaroundFor(shop.turnaround, category, product));
+  };
+  const eventWindow = windowOf('');
+  if (!eventWindow) return [];
+  const status = order.status as OrderStatus;
+  if (!holdsStock({ status, orderType: order.orderType }, eventWindow, today, shop.holding)) return [];
+  const lines = order.lines.map((l) => ({ sku: l.productId, name: l.name, qty: l.qty }));
+  return requestsOf(lines, (sku) => windowOf(sku) ?? eventWindow);
 }

@@ -114,3 +114,47 @@ async function ledgersHolding(store: BookingStore, orderId: string): Promise<str
 export async function releaseOrder(store: BookingStore, orderId: string): Promise<void> {
   for (const sku of await ledgersHolding(store, orderId)) await undoHold(store, sku, orderId, undefined);
 }
+
+/** Marks `orderId`'s holds unconfirmed (its order is about to change): the sweeper settles them if the change never lands. */
+export async function markUnconfirmed(store: BookingStore, orderId: string, now = new Date()): Promise<void> {
+  for (const sku of await ledgersHolding(store, orderId)) {
+    await changeLedger(store, sku, orderId, (ledger) => ({
+      holds: ledger.holds.map((h) => (h.orderId === orderId ? { ...h, unconfirmed: true, heldAt: now } : h)),
+    }));
+  }
+}
+
+/**
+ * Sets `orderId`'s hold on `sku` to what its order as stored asks (`request`, or nothing), confirmed.
+ * The stored order is the truth: it keeps its units even beyond what is free (then marked overbooked,
+ * for the conflicts list), since it was accepted.
+ */
+export async function settleHold(
+  store: BookingStore,
+  sku: string,
+  orderId: string,
+  request: LineRequest | undefined,
+  now = new Date(),
+): Promise<void> {
+  const owned = await store.owned(sku);
+  await changeLedger(store, sku, orderId, (ledger) => {
+    if (!request) return { holds: restore(ledger.holds, orderId, undefined) };
+    const outcome = rebook(ledger.holds, owned, orderId, request, { now, overbook: true });
+    if ('short' in outcome) return outcome; // (cannot happen with overbook)
+    return { holds: outcome.holds.map((h) => (h.orderId === orderId ? { ...h, unconfirmed: false } : h)) };
+  });
+}
+
+/** Unconfirmed holds written before `cutoff`: the sweeper's work list. */
+export async function staleUnconfirmedHolds(
+  store: BookingStore,
+  cutoff: Date,
+  limit = 500,
+): Promise<{ sku: string; orderId: string }[]> {
+  const ledgers = await store.ledgers.find({ 'holds.unconfirmed': true }, { holds: 1 }).limit(limit).lean();
+  return ledgers.flatMap((l) =>
+    l.holds
+      .filter((h) => h.unconfirmed && h.heldAt < cutoff)
+      .map((h) => ({ sku: l._id, orderId: h.orderId })),
+  );
+}

@@ -12,6 +12,7 @@ import {
 } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from './estimate-model';
+import { bookChange } from './order-bookings';
 import { duplicateKeyField } from './writes';
 
 /**
@@ -19,7 +20,8 @@ import { duplicateKeyField } from './writes';
  * announcing it onto the document's outbox (the relay publishes them), the pattern of the cart
  * service's `changeCustomerCarts`: `decide` computes the change from the document as read (pure),
  * and the write applies only if the document still has the revision AND status it was read at;
- * otherwise it is recomputed from the fresh document.
+ * otherwise it is recomputed from the fresh document. A change of lines, dates or status books
+ * first (store/order-bookings.ts): a short line refuses it before anything is written.
  */
 
 /** Never sent to clients: the relay's outbox and the idempotency bookkeeping. */
@@ -83,6 +85,7 @@ export async function changeOrder(
   actor: Actor,
   correlationId: string,
   visible: (order: OrderRecord) => boolean = () => true,
+  booking: { overbook?: boolean } = {},
 ): Promise<OrderChangeOutcome> {
   const model = modelOf(ctx, orderType);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
@@ -95,6 +98,11 @@ export async function changeOrder(
       ctx.today(),
     );
     if (!decision.ok || Object.keys(decision.set).length === 0) return { order, decision, published: false };
+    // Lines, dates or status may change what the order holds: booked (or refused) before the write.
+    const touchesBooking = ['lines', 'details', 'status'].some((field) => field in decision.set);
+    const afterWrite = touchesBooking
+      ? await bookChange(ctx, order, { ...order, ...(decision.set as Partial<OrderRecord>) }, booking)
+      : undefined;
     const events = envelopes(decision.events, id, correlationId);
     const res = await model.updateOne(guardOf(order), {
       $set: decision.set,
@@ -103,6 +111,7 @@ export async function changeOrder(
     });
     if (res.matchedCount > 0) {
       if (events.length > 0) ctx.eventsWritten();
+      await afterWrite?.();
       const after: OrderRecord = {
         ...order,
         ...(decision.set as Partial<OrderRecord>),
