@@ -38,6 +38,11 @@ export const ROUTES: readonly Route[] = [
   // estimates and invoices
   { prefix: '/estimate', service: 'order', access: 'signedIn' },
   { prefix: '/invoice', service: 'order', access: 'signedIn' },
+  // availability by date (issue 15): visitors get hints, signed-in users numbers, staff the calendar
+  { prefix: '/availability', service: 'order', access: 'public' },
+  { prefix: '/availability/calendar', service: 'order', access: 'staff' },
+  { prefix: '/availability/holds', service: 'order', access: 'staff' },
+  { prefix: '/availability/conflicts', service: 'order', access: 'staff' },
   // e-mail triggers
   // the user service mints the welcome e-mail's set-password link; notification sends it from its event
   { prefix: '/send/welcomeEmail', service: 'user', access: 'staff' },

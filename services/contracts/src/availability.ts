@@ -126,12 +126,22 @@ export function bookedPerDay(bookings: readonly Booking[], range: DayRange): num
   return perDay;
 }
 
-/** The tightest day of a window: the most units booked on any of its days, and the first such day. */
-export function peakBooked(bookings: readonly Booking[], range: DayRange): { booked: number; day: string } {
+/**
+ * The tightest day of a window: the most units booked on any of its days, and the day — `focus`
+ * (the event's day) when it is one of the tightest, else the first of them.
+ */
+export function peakBooked(
+  bookings: readonly Booking[],
+  range: DayRange,
+  focus?: string,
+): { booked: number; day: string } {
   const perDay = bookedPerDay(bookings, range);
   let best = 0;
   for (let i = 1; i < perDay.length; i++) if ((perDay[i] ?? 0) > (perDay[best] ?? 0)) best = i;
-  return { booked: perDay[best] ?? 0, day: addDays(range.first, best) };
+  const booked = perDay[best] ?? 0;
+  const focusIndex = focus ? dayNumber(focus) - dayNumber(range.first) : -1;
+  if (focusIndex >= 0 && perDay[focusIndex] === booked) best = focusIndex;
+  return { booked, day: addDays(range.first, best) };
 }
 
 /** Units free for the whole window: owned − the peak booked (never below 0), and the day that limits it. */
@@ -139,8 +149,9 @@ export function availableFor(
   owned: number,
   bookings: readonly Booking[],
   range: DayRange,
+  focus?: string,
 ): { available: number; day: string } {
-  const peak = peakBooked(bookings, range);
+  const peak = peakBooked(bookings, range, focus);
   return { available: Math.max(owned - peak.booked, 0), day: peak.day };
 }
 

@@ -36,3 +36,11 @@ export function addDays(day: string, n: number): string {
 export function daysUntil(date: string, today: string): number {
   return dayNumber(date) - dayNumber(today);
 }
+
+/** The days of a month 'YYYY-MM': its first and last day; undefined when not a month. */
+export function monthDays(month: string): { first: string; last: string } | undefined {
+  const first = `${month}-01`;
+  if (!/^\d{4}-\d{2}$/.test(month) || !isCalendarDay(first)) return undefined;
+  const [year, m] = month.split('-').map(Number);
+  return { first, last: dayFromNumber(Date.UTC(year ?? 0, m ?? 1, 1) / DAY_MS - 1) };
+}

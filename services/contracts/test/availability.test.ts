@@ -11,7 +11,7 @@ import {
   shortLineText,
   turnaroundFor,
 } from '../src/availability';
-import { addDays, daysUntil, isCalendarDay } from '../src/calendar-day';
+import { addDays, daysUntil, isCalendarDay, monthDays } from '../src/calendar-day';
 
 const NONE = { before: 0, after: 0 };
 
@@ -24,6 +24,9 @@ describe('calendar days', () => {
     expect(addDays('2027-12-31', 1)).toBe('2028-01-01');
     expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
     expect(daysUntil('2027-01-09', '2027-01-06')).toBe(3);
+    expect(monthDays('2028-02')).toEqual({ first: '2028-02-01', last: '2028-02-29' });
+    expect(monthDays('2027-12')).toEqual({ first: '2027-12-01', last: '2027-12-31' });
+    expect(monthDays('2027-13')).toBeUndefined();
   });
 });
 
@@ -113,6 +116,14 @@ describe('overlap and the sweep line', () => {
     const long = [{ first: '2026-12-01', last: '2027-02-01', qty: 30 }];
     expect(bookedPerDay(long, saturday)).toEqual([30]);
     expect(availableFor(20, long, saturday)).toEqual({ available: 0, day: '2027-01-09' });
+  });
+
+  it('names the event day when it is one of the tightest', () => {
+    const flat = [{ first: '2027-01-08', last: '2027-01-10', qty: 4 }];
+    const window = { first: '2027-01-08', last: '2027-01-10' };
+    expect(peakBooked(flat, window, '2027-01-09')).toEqual({ booked: 4, day: '2027-01-09' });
+    const later = [...flat, { first: '2027-01-10', last: '2027-01-10', qty: 1 }];
+    expect(peakBooked(later, window, '2027-01-09')).toEqual({ booked: 5, day: '2027-01-10' });
   });
 
   it('an empty store leaves everything free; the first day names a flat window', () => {

@@ -10,6 +10,7 @@ import {
   userEventHandlers,
 } from './events/projections';
 import { startHoldSweeper } from './jobs/hold-sweeper';
+import { availabilityRoutes } from './routes/availability';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
 import { ensureDocNumberCounter } from './store/writes';
@@ -19,6 +20,7 @@ export type { OrderContext } from './context';
 export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
   await app.register(async (scope) => estimateRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => invoiceRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => availabilityRoutes(scope as ServiceApp, ctx));
 }
 
 /** Each started instance's sweeper of unconfirmed holds (jobs/hold-sweeper.ts). */

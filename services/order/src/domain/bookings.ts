@@ -34,6 +34,8 @@ export interface LineRequest {
   name: string;
   qty: number;
   window: DayRange;
+  /** The event's day: a short line names it when it is one of the tightest days. */
+  focus?: string;
 }
 
 export interface BookingOptions {
@@ -58,7 +60,7 @@ export function rebook(
   opts: BookingOptions,
 ): { holds: Hold[] } | { short: ShortLine } {
   const others = othersHolds(holds, orderId);
-  const { available, day } = availableFor(owned, others, line.window);
+  const { available, day } = availableFor(owned, others, line.window, line.focus);
   const short = available < line.qty;
   if (short && !opts.overbook) {
     return { short: { productId: line.sku, name: line.name, requested: line.qty, available, day } };
@@ -134,5 +136,6 @@ export function requestsForOrder(
   const status = order.status as OrderStatus;
   if (!holdsStock({ status, orderType: order.orderType }, eventWindow, today, shop.holding)) return [];
   const lines = order.lines.map((l) => ({ sku: l.productId, name: l.name, qty: l.qty }));
-  return requestsOf(lines, (sku) => windowOf(sku) ?? eventWindow);
+  const focus = order.details.eventDate ?? undefined;
+  return requestsOf(lines, (sku) => windowOf(sku) ?? eventWindow).map((r) => ({ ...r, focus }));
 }

@@ -42,7 +42,7 @@ export function bookingStore(ctx: OrderContext): BookingStore {
 }
 
 /** The buffers of these products (their own, their category's), from the catalogue's events. */
-async function buffersOf(
+export async function buffersOf(
   ctx: OrderContext,
   skus: readonly string[],
 ): Promise<(sku: string) => ProductBuffers> {
