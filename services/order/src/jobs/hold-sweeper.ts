@@ -1,6 +1,7 @@
+import { addDays } from '@decor/contracts';
 import type { OrderContext } from '../context';
 import type { BookableOrder } from '../domain/bookings';
-import { settleHold, staleUnconfirmedHolds } from '../store/bookings';
+import { dropPastHolds, settleHold, staleUnconfirmedHolds } from '../store/bookings';
 import { bookingStore, requestsFor } from '../store/order-bookings';
 
 /**
@@ -25,6 +26,8 @@ export async function sweepHolds(ctx: OrderContext, now = new Date()): Promise<n
       now,
     );
   }
+  // Completed orders release after their window: any hold whose window ended before yesterday goes.
+  await dropPastHolds(store, addDays(ctx.today(), -1));
   return stale.length;
 }
 

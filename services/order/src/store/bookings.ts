@@ -158,3 +158,16 @@ export async function staleUnconfirmedHolds(
       .map((h) => ({ sku: l._id, orderId: h.orderId })),
   );
 }
+
+/**
+ * Holds that ended before `day` no longer matter to any booking: dropped, so a ledger carries only
+ * what is ahead. The version moves too, so a guarded write computed meanwhile reads again and
+ * readers refresh their copy.
+ */
+export async function dropPastHolds(store: BookingStore, day: string): Promise<number> {
+  const res = await store.ledgers.updateMany(
+    { 'holds.last': { $lt: day } },
+    { $pull: { holds: { last: { $lt: day } } }, $inc: { version: 1 } },
+  );
+  return res.modifiedCount;
+}

@@ -91,17 +91,23 @@ export async function changeOrder(
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const order = await readOrder(ctx, orderType, id);
     if (!order || !visible(order)) return { order: null, decision: null, published: false };
-    const decision = decide(
-      order,
-      typeof command === 'function' ? command(order) : command,
-      actor,
-      ctx.today(),
-    );
+    const resolved = typeof command === 'function' ? command(order) : command;
+    const decision = decide(order, resolved, actor, ctx.today());
     if (!decision.ok || Object.keys(decision.set).length === 0) return { order, decision, published: false };
     // Lines, dates or status may change what the order holds: booked (or refused) before the write.
     const touchesBooking = ['lines', 'details', 'status'].some((field) => field in decision.set);
+    // What other services already did (QuickBooks synced, an invoice made) is never refused for stock:
+    // the order keeps its units, overbooked if need be (the conflicts list shows it).
+    const settled = resolved.action === 'qboSynced' || resolved.action === 'invoiced';
     const afterWrite = touchesBooking
-      ? await bookChange(ctx, order, { ...order, ...(decision.set as Partial<OrderRecord>) }, booking)
+      ? await bookChange(
+          ctx,
+          order,
+          { ...order, ...(decision.set as Partial<OrderRecord>) },
+          {
+            overbook: booking.overbook || settled,
+          },
+        )
       : undefined;
     const events = envelopes(decision.events, id, correlationId);
     const res = await model.updateOne(guardOf(order), {
