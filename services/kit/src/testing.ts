@@ -208,3 +208,4 @@ export async function consumerCaughtUp(
     await admin.disconnect();
   }
 }
+export * from './test-processes';
