@@ -8,8 +8,9 @@
  * A service, worker or the gateway that dies after start-up is reported loudly (name, exit, last
  * lines) and started again after a growing wait; after repeated crashes it is given up on with a
  * line saying so (restart.ts). The rest keep running throughout: a crash in one service should not
- * take down Kafka and the person's session. The exit code is then 1. If start-up fails anywhere,
- * what started is stopped and the cause printed (exit 1).
+ * take down Kafka and the person's session. One given up on makes the exit code 1 (a restarted one
+ * that is running again stops cleanly). If start-up fails anywhere, what started is stopped and the
+ * cause printed (exit 1).
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -189,7 +190,6 @@ class Supervisor {
   private readonly started: Started[] = [];
   private stopReason: string | undefined;
   private up = false;
-  private crashed = 0;
 
   constructor(private readonly t0: number) {}
 
@@ -198,7 +198,7 @@ class Supervisor {
     if (this.stopReason) return;
     this.stopReason = reason;
     if (this.up) {
-      void this.stopAll().then((clean) => process.exit(clean && this.crashed === 0 ? 0 : 1));
+      void this.stopAll().then((clean) => process.exit(clean ? 0 : 1));
     } else {
       // Mid-start: some children are not ours to stop yet (still in startProcess/startInfra), so
       // everything in our session gets SIGTERM; the pending starts then fail and run() cleans up.
@@ -218,7 +218,6 @@ class Supervisor {
   /** A crash: its last lines, loudly; restart.ts then says whether it is restarted or given up. */
   private readonly watcher: Watch = {
     onCrash: (name, run, how) => {
-      this.crashed++;
       const bar = '!'.repeat(72);
       out(`\n${bar}\n✗ ${bold(name)} ${how} — the other processes keep running.`);
       out(`--- its last lines (full log in ${path.join(logDir(), `${name}.log`)}) ---`);

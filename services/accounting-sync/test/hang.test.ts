@@ -102,7 +102,7 @@ describe('QuickBooks hangs', () => {
     await hang(300);
     const started = Date.now();
     await expect(withQboDeadline(Date.now() + 500, () => sync.ctx.api.query('Item'))).rejects.toThrow(
-      'QuickBooks did not answer within 0.5 s',
+      /^QuickBooks did not answer within 0\.\d s$/,
     );
     expect(Date.now() - started).toBeLessThan(CALL_TIMEOUT_MS);
     const requests = (await qboStats(realmId)).hung;
