@@ -332,7 +332,8 @@ class Supervisor {
     out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
     out(`   logs: ${logDir()}/<process>.log`);
     out();
-    out(`   Restarts: ${describePolicy()}.`);
+    out(`   Restarts: ${describePolicy()};`);
+    out('             a stray promise rejection is logged and the service keeps running.');
     out();
     out(` ${bold('Ctrl-C stops everything.')}`);
     out(line);
