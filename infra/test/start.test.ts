@@ -258,6 +258,39 @@ describe('npm start', () => {
     firstRun = { userId, mailIds: mails.map((m) => m.ID) };
   }, 60_000);
 
+  test('a service killed with SIGKILL is restarted and answers again', async () => {
+    if (!first) throw new Error('not started');
+    const text = first.lines.join('\n');
+    expect(text).toContain('Restarts: a process that dies is restarted (after 1 s, 2 s, 4 s');
+    const row = /^\s+cart\s+(http:\/\/\S+)\s+(\d+)\s*$/m.exec(text);
+    if (!row?.[1] || !row[2]) throw new Error(`no cart row printed:\n${text}`);
+    const [, cartUrl, pid] = row;
+    process.kill(Number(pid), 'SIGKILL');
+    const copy = first;
+    const restarted = await within(
+      (async () => {
+        for (;;) {
+          const line = copy.lines.find((l) => l.startsWith('↻ cart restarted'));
+          if (line) return line;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })(),
+      60_000,
+      'cart restarted',
+    );
+    expect(first.lines).toContain(
+      '✗ cart was killed by SIGKILL: restarting it in 1 s (crash 1; given up at 5 within 5 min)',
+    );
+    expect(restarted).not.toContain(`pid ${pid})`);
+    expect((await fetch(`${cartUrl}/readyz`)).status).toBe(200);
+    // Through the gateway too: a customer's session reads its carts again.
+    const { token } = await signIn(first.gatewayUrl);
+    const carts = await fetch(`${first.gatewayUrl}/api/cart`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(carts.status).toBe(200);
+  }, 90_000);
+
   test('Ctrl-C stops gateway, then services and workers, then infrastructure; no process is left', async () => {
     if (!first?.child.pid) throw new Error('not started');
     const procs = descendants(first.child.pid);
