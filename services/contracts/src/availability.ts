@@ -189,3 +189,37 @@ export interface ShortLinesRefusal {
   message: string;
   shortLines: ShortLine[];
 }
+
+/** GET /availability: one product's answer for a date check (numbers for signed-in users only). */
+export interface ProductAvailability {
+  id: string;
+  hint: AvailabilityHint;
+  available?: number;
+  day?: string;
+}
+
+/** GET /availability/calendar (staff): units booked per day of a month, per product. */
+export interface AvailabilityCalendar {
+  first: string;
+  last: string;
+  products: { id: string; name: string; category: string; owned: number; booked: number[] }[];
+}
+
+/** An order holding a product (GET /availability/holds, and in a conflict). */
+export interface HoldingOrder {
+  orderId: string;
+  DocNumber: string | null;
+  qty: number;
+  overbooked: boolean;
+}
+
+/** GET /availability/conflicts (staff): a run of days booked beyond what the shop owns. */
+export interface AvailabilityConflict {
+  id: string;
+  name: string;
+  owned: number;
+  first: string;
+  last: string;
+  peak: number;
+  orders: HoldingOrder[];
+}
