@@ -139,7 +139,8 @@ export async function measureCheckouts(
   log(`checkouts: creating ${customers} customers and filling their carts …`);
   const emails = await createCustomers(stack, customers);
   const staffToken = await signIn(base, STAFF.email, STAFF.password);
-  // Carts do not reserve stock: every customer may take 2 of a product that has at least 2.
+  // Carts do not reserve stock: every customer may take 2 of a product that has at least 2; orders
+  // book it by date, so each customer's event is on days of its own (3 apart: the 1-day buffers).
   const products = await until('two priced products in stock', 30_000, async () => {
     const res = await api(base, '/product?gt=quantity:1&limit=100', { token: staffToken });
     const priced = (res.body?.result ?? []).filter((p: { price: number }) => p.price > 0) as { id: string }[];
@@ -148,9 +149,9 @@ export async function measureCheckouts(
   const carts = await inBatches(emails, 10, (email) => fillCart(base, email, products));
 
   log(`checkouts: ${customers} customers submit at once …`);
-  const eventDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const timings = await Promise.all(
     carts.map(async ({ token, cartId }, i) => {
+      const eventDate = new Date(Date.now() + (30 + 3 * i) * 86_400_000).toISOString().slice(0, 10);
       const started = performance.now();
       const res = await api(base, '/estimate', {
         method: 'POST',
