@@ -178,9 +178,11 @@ async function signIn(gatewayUrl: string): Promise<{ token: string; userId: stri
   return { token: result.token, userId: result.user.id };
 }
 
+/** The reset e-mails to the demo customer (the demo orders' e-mails go to that address too). */
 async function resetMails(inboxUrl: string): Promise<{ ID: string; Subject: string }[]> {
   const res = await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${CUSTOMER}`)}`);
-  return ((await res.json()) as { messages: { ID: string; Subject: string }[] }).messages;
+  const { messages } = (await res.json()) as { messages: { ID: string; Subject: string }[] };
+  return messages.filter((m) => /^Reset your .* password/.test(m.Subject));
 }
 
 async function stopWithCtrlC(copy: Copy): Promise<void> {
@@ -225,6 +227,7 @@ describe('npm start', () => {
     expect(text).toMatch(/customer\s+customer@decor\.example/);
     // An empty database: the user service seeded the demo accounts.
     expect(first.lines.some((l) => l.startsWith('[user]') && l.includes('demo logins (password'))).toBe(true);
+    expect(text).toMatch(/✓ demo\s+3 orders booked over the coming weeks/);
     const docs = await fetch(`${first.gatewayUrl}/api/docs/json`);
     expect(docs.status).toBe(200);
   }, 160_000);
@@ -240,6 +243,14 @@ describe('npm start', () => {
       email: CUSTOMER,
       id: userId,
     });
+    // The demo orders are booked: every Mirrored Bar Front is taken on the first one's day.
+    const day = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    const check = await fetch(`${first.gatewayUrl}/api/availability?from=${day}&id=BAR-FR-001`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await check.json()) as { result: unknown[] }).result).toEqual([
+      { id: 'BAR-FR-001', hint: 'Not available', available: 0, day },
+    ]);
 
     const reset = await fetch(`${first.gatewayUrl}/api/send/reset`, {
       method: 'POST',

@@ -22,6 +22,7 @@ import { type ProcessSpec, prefixFor } from '../process';
 import { qboEnv } from '../qbo/env';
 import { describePolicy, type SupervisedProcess, superviseProcess } from '../restart';
 import { buildRunnable } from './build';
+import { seedDemoOrders } from './demo-orders';
 import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
@@ -288,6 +289,13 @@ class Supervisor {
     );
     this.started.push(gateway);
     out(`✓ gateway    ${gateway.url} ready ${seconds(servicesStarted)}`);
+    this.checkInterrupted();
+    // A fresh installation's demo orders (availability has something to show); never fails the start.
+    const demoStarted = Date.now();
+    await seedDemoOrders(gateway.url).then(
+      (n) => n > 0 && out(`✓ demo       ${n} orders booked over the coming weeks ${seconds(demoStarted)}`),
+      (err: Error) => out(`! demo orders not booked: ${err.message}`),
+    );
     this.checkInterrupted();
     this.up = true;
     this.printReady(gateway.url, endpoints);
