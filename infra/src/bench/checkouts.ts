@@ -70,14 +70,18 @@ async function signIn(base: string, email: string, password: string): Promise<st
   return res.headers.get('token') as string;
 }
 
-async function createCustomers(stack: CheckoutStack, n: number): Promise<string[]> {
+export async function createCustomers(
+  stack: Pick<CheckoutStack, 'runId' | 'userDb'>,
+  n: number,
+  tag = 'bench',
+): Promise<string[]> {
   const connection = await mongoose
     .createConnection(stack.userDb.url, { dbName: stack.userDb.db })
     .asPromise();
   try {
     const users = userModel(connection);
     const passwordHash = await hashPassword(PASSWORD);
-    const emails = Array.from({ length: n }, (_, i) => `bench-${stack.runId}-${i}@decor.example`);
+    const emails = Array.from({ length: n }, (_, i) => `${tag}-${stack.runId}-${i}@decor.example`);
     await users.insertMany(
       emails.map((email, i) =>
         newUserWithEvent(
@@ -94,11 +98,12 @@ async function createCustomers(stack: CheckoutStack, n: number): Promise<string[
   }
 }
 
-/** Signs in, waits for the customer's first active cart and puts two products in it (2 of each). */
-async function fillCart(
+/** Signs in, waits for the customer's first active cart and puts the products in it (`qty` of each). */
+export async function fillCart(
   base: string,
   email: string,
   productIds: string[],
+  qty = 2,
 ): Promise<{ token: string; cartId: string }> {
   const token = await signIn(base, email, PASSWORD);
   const cartId = await until(`${email}'s first cart`, 60_000, async () => {
@@ -109,7 +114,7 @@ async function fillCart(
       const res = await api(base, `/cart/${cartId}/cartProduct/${encodeURIComponent(id)}`, {
         method: 'POST',
         token,
-        json: { qty: 2 },
+        json: { qty },
       });
       return res.status === 200 ? true : undefined;
     });
@@ -117,7 +122,7 @@ async function fillCart(
   return { token, cartId };
 }
 
-async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size)
     out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
