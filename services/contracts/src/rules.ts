@@ -5,6 +5,7 @@
 export * from './contact-form';
 export * from './email-address';
 export * from './estimate-fields';
+export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './password-rule';
