@@ -49,6 +49,9 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/send/newEstimate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/orderUpdate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/info', service: 'notification', access: 'public', rateLimited: true },
+  // e-mails that failed for good (Replay) and the e-mail queue's counts: the sync page's
+  { prefix: '/send/failed', service: 'notification', access: 'staff' },
+  { prefix: '/send/queue', service: 'notification', access: 'staff' },
   // QuickBooks: the callback's token exchange and the staff calls (tokens stay in accounting-sync)
   { prefix: '/auth/accessToken', service: 'accounting-sync', access: 'staff' },
   { prefix: '/qbo', service: 'accounting-sync', access: 'staff' },

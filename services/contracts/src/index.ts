@@ -7,6 +7,7 @@ export * from './contact-form';
 export * from './email-address';
 export * from './envelope';
 export * from './events';
+export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './order-events';

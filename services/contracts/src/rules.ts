@@ -7,6 +7,7 @@ export * from './calendar-day';
 export * from './contact-form';
 export * from './email-address';
 export * from './estimate-fields';
+export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './password-rule';
