@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
-import { createCustomers, fillCart, inBatches } from './checkouts';
+import { api, createCustomers, fillCart, inBatches, until } from './checkouts';
 import { sessionToken } from './orders';
 import { resultsSection } from './results-section';
 import { percentile } from './stats';
@@ -39,24 +39,7 @@ export interface AvailabilityFigures {
   load: number;
 }
 
-type Answer = { status: number; body: { result?: unknown; message?: string } | undefined };
-
-async function api(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
-) {
-  const res = await fetch(`${base}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined } as Answer;
-}
+type Answer = Awaited<ReturnType<typeof api>>;
 
 async function timed(n: number, call: () => Promise<Answer>): Promise<number[]> {
   const ms: number[] = [];
@@ -68,16 +51,6 @@ async function timed(n: number, call: () => Promise<Answer>): Promise<number[]> 
     ms.push(performance.now() - started);
   }
   return ms;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`availability benchmark: gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const dayIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -157,7 +130,7 @@ export async function measureAvailability(
     const customer = sessionToken(stack.jwtSecret, randomBytes(12).toString('hex'), 'customer');
     const page = skus.slice(0, 40);
     const query = `/availability?from=${dayIn(100)}&${page.map((s) => `id=${s}`).join('&')}`;
-    await until('the bench products in the order service', async () => {
+    await until('the bench products in the order service', 60_000, async () => {
       const res = await api(base, query, { token: customer });
       return (res.body?.result as unknown[] | undefined)?.length === page.length ? true : undefined;
     });

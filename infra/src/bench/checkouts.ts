@@ -37,7 +37,8 @@ export interface CheckoutStack {
 const PASSWORD = 'bench-checkout';
 const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 
-async function api(
+/** A call of the public API through the gateway, as the storefront makes it. */
+export async function api(
   base: string,
   path: string,
   init: { method?: string; json?: unknown; token?: string } = {},
@@ -54,12 +55,16 @@ async function api(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`checkout benchmark: gave up waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`benchmark: gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -1,4 +1,10 @@
-import { addDays, bookedPerDay, dayNumber } from '@decor/contracts';
+import {
+  type AvailabilityConflict,
+  addDays,
+  bookedPerDay,
+  dayNumber,
+  type HoldingOrder,
+} from '@decor/contracts';
 import type { Hold } from './bookings';
 
 /** A product's ledger with what the shop owns of it. */
@@ -9,17 +15,8 @@ export interface LedgerFacts {
   holds: readonly Hold[];
 }
 
-/** A run of days on which a product is booked beyond what the shop owns, and the orders holding it. */
-export interface Conflict {
-  id: string;
-  name: string;
-  owned: number;
-  first: string;
-  last: string;
-  /** The most units booked on one day of the run. */
-  peak: number;
-  orders: { orderId: string; qty: number; overbooked: boolean }[];
-}
+/** A run of days booked beyond what the shop owns (the API adds each order's DocNumber). */
+export type Conflict = Omit<AvailabilityConflict, 'orders'> & { orders: Omit<HoldingOrder, 'DocNumber'>[] };
 
 /** How far ahead conflicts are looked for. */
 const HORIZON_DAYS = 3 * 366;
