@@ -1,8 +1,9 @@
 import type { AggregateType, HoldingPolicy, TurnaroundBuffer } from '@decor/contracts';
-import { type BaseContext, KeyedLock, waitForCatchUp } from '@decor/kit';
+import { type BaseContext, waitForCatchUp } from '@decor/kit';
 import type { Admin } from 'kafkajs';
 import type { OrderConfig } from './config';
 import { calendarDate } from './domain/modification';
+import { type BookingStore, ledgerBatches } from './store/bookings';
 import { type CounterModel, counterModel } from './store/counter-model';
 import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } from './store/estimate-model';
 import { type LedgerModel, ledgerModel } from './store/ledger-model';
@@ -47,8 +48,8 @@ export interface OrderContext extends BaseContext<OrderConfig> {
   categories: CategoryProjectionModel;
   /** Bookings: one ledger per product (store/bookings.ts). */
   ledgers: LedgerModel;
-  /** One booking write at a time per product in this instance. */
-  productLock: KeyedLock;
+  /** This instance's ledger writes, batched per product (group commit). */
+  ledgerBatches: BookingStore['batches'];
   /** The shop's booking settings (config). */
   shop: { turnaround: TurnaroundBuffer; holding: HoldingPolicy };
   /** Connected once at start (closed at shutdown): reads topic ends for `catchUp`. */
@@ -71,6 +72,7 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
   const timeZone = base.config.SHOP_TIME_ZONE;
   calendarDate(new Date(), timeZone); // an unknown zone fails the start here, with Intl's message
   const kafkaAdmin = base.kafka.admin();
+  const ledgers = ledgerModel(base.connection);
   await kafkaAdmin.connect();
   return {
     ...base,
@@ -82,8 +84,8 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
     users: userProjectionModel(base.connection),
     products: productProjectionModel(base.connection),
     categories: categoryProjectionModel(base.connection),
-    ledgers: ledgerModel(base.connection),
-    productLock: new KeyedLock(),
+    ledgers,
+    ledgerBatches: ledgerBatches(ledgers),
     shop: {
       turnaround: { before: base.config.TURNAROUND_BEFORE_DAYS, after: base.config.TURNAROUND_AFTER_DAYS },
       holding: { pendingHolds: base.config.PENDING_REQUESTS_HOLD_STOCK },

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { testEndpoints } from '@decor/infra';
-import { connectMongo, KeyedLock } from '@decor/kit';
+import { connectMongo } from '@decor/kit';
 import type { Connection } from 'mongoose';
 import { type LineRequest, rebook, requestsOf } from '../src/domain/bookings';
-import { type BookingStore, bookOrder, releaseOrder } from '../src/store/bookings';
+import { type BookingStore, bookOrder, ledgerBatches, releaseOrder } from '../src/store/bookings';
 import { ledgerModel } from '../src/store/ledger-model';
 
 /** Two "instances": each its own connection and its own in-process lock, one database. */
@@ -14,11 +14,10 @@ let instances: BookingStore[];
 
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) connections.push(await connectMongo(testEndpoints().mongoUrl, dbName));
-  instances = connections.map((c) => ({
-    ledgers: ledgerModel(c),
-    owned: async (sku: string) => owned[sku] ?? 0,
-    productLock: new KeyedLock(),
-  }));
+  instances = connections.map((c) => {
+    const ledgers = ledgerModel(c);
+    return { ledgers, owned: async (sku: string) => owned[sku] ?? 0, batches: ledgerBatches(ledgers) };
+  });
   await instances[0]?.ledgers.init();
 });
 afterAll(async () => {

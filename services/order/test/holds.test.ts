@@ -5,10 +5,9 @@
  * turnaround buffers, learnt from catalogue events, widen the window.
  */
 import { CategoryUpserted, ProductUpserted } from '@decor/contracts';
-import { KeyedLock } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
 import { sweepHolds } from '../src/jobs/hold-sweeper';
-import { bookOrder } from '../src/store/bookings';
+import { bookOrder, ledgerBatches } from '../src/store/bookings';
 import {
   catalogueProduct,
   customerWithCart,
@@ -31,7 +30,7 @@ afterAll(() => stopAndClean(service));
 const ledger = (sku: string) => service.ctx.ledgers.findById(sku).lean();
 const store = () => ({
   ledgers: service.ctx.ledgers,
-  productLock: new KeyedLock(),
+  batches: ledgerBatches(service.ctx.ledgers),
   owned: async () => 100,
 });
 // The sweep as it runs a while from now (the instance's own sweeper waits a minute for a hold: not in these tests).

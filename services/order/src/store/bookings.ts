@@ -1,27 +1,34 @@
 import type { ShortLine } from '@decor/contracts';
-import { type KeyedLock, serviceUnavailable } from '@decor/kit';
+import { serviceUnavailable } from '@decor/kit';
 import { type BookingOptions, type Hold, type LineRequest, rebook, restore } from '../domain/bookings';
+import { KeyedBatches } from './ledger-batches';
 import type { Ledger, LedgerModel } from './ledger-model';
 import { duplicateKeyField } from './writes';
 
-/** What booking needs: the ledgers, what the shop owns of each product, one write at a time per product here. */
+/** What booking needs: the ledgers, what the shop owns of each product, and this instance's batches of ledger writes. */
 export interface BookingStore {
   ledgers: LedgerModel;
   owned(sku: string): Promise<number>;
-  productLock: KeyedLock;
+  batches: KeyedBatches<LedgerChange, LedgerChangeOutcome>;
 }
+
+/** The batches of ledger writes of one instance (group commit per product). */
+export const ledgerBatches = (ledgers: LedgerModel) =>
+  new KeyedBatches<LedgerChange, LedgerChangeOutcome>((sku, changes) =>
+    applyLedgerChanges(ledgers, sku, changes),
+  );
 
 /** Writers in other instances can beat this one to a ledger; each lost race is a fresh read. */
 const WRITE_ATTEMPTS = 20;
 
-async function readLedger(store: BookingStore, sku: string): Promise<Ledger> {
-  return (await store.ledgers.findById(sku).lean<Ledger>()) ?? { _id: sku, version: 0, holds: [] };
+async function readLedger(ledgers: LedgerModel, sku: string): Promise<Ledger> {
+  return (await ledgers.findById(sku).lean<Ledger>()) ?? { _id: sku, version: 0, holds: [] };
 }
 
 /** Writes `holds` if the ledger is still at `version` (creating it at 0); false when another writer was first. */
-async function writeIfUnchanged(store: BookingStore, sku: string, version: number, holds: Hold[]) {
+async function writeIfUnchanged(ledgers: LedgerModel, sku: string, version: number, holds: Hold[]) {
   try {
-    const res = await store.ledgers.updateOne(
+    const res = await ledgers.updateOne(
       { _id: sku, version },
       { $set: { holds }, $inc: { version: 1 } },
       { upsert: version === 0 },
@@ -33,27 +40,48 @@ async function writeIfUnchanged(store: BookingStore, sku: string, version: numbe
   }
 }
 
+/** One order's change of a product's ledger: its next holds computed from the current ones, or a short line. */
+export interface LedgerChange {
+  orderId: string;
+  next(ledger: Ledger): { holds: Hold[] } | { short: ShortLine };
+}
+
+export type LedgerChangeOutcome = { previous: Hold | undefined } | { short: ShortLine };
+
 /**
- * One guarded change of one product's ledger: read, compute, write if nobody wrote meanwhile, else
- * again. Answers the order's hold as it was before the change (for the undo), or the short line.
+ * The changes of one product's ledger waiting together (`KeyedBatches`): read once, apply each on the
+ * holds the ones before it left, write once if nobody wrote meanwhile, else all again from a fresh
+ * read. Each answers its order's hold as it was before its change (for the undo), or its short line.
  */
-async function changeLedger(
+export async function applyLedgerChanges(
+  ledgers: LedgerModel,
+  sku: string,
+  changes: readonly LedgerChange[],
+): Promise<LedgerChangeOutcome[]> {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const ledger = await readLedger(ledgers, sku);
+    let holds = ledger.holds;
+    const outcomes = changes.map((change): LedgerChangeOutcome => {
+      const outcome = change.next({ ...ledger, holds });
+      if ('short' in outcome) return outcome;
+      const previous = holds.find((h) => h.orderId === change.orderId);
+      holds = outcome.holds;
+      return { previous };
+    });
+    if (holds === ledger.holds || (await writeIfUnchanged(ledgers, sku, ledger.version, holds)))
+      return outcomes;
+  }
+  throw serviceUnavailable('Too many bookings of this product at once; please try again');
+}
+
+/** One guarded change of one product's ledger, written together with the others waiting for it. */
+function changeLedger(
   store: BookingStore,
   sku: string,
   orderId: string,
-  next: (ledger: Ledger) => { holds: Hold[] } | { short: ShortLine },
-): Promise<{ previous: Hold | undefined } | { short: ShortLine }> {
-  return store.productLock.run(sku, async () => {
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-      const ledger = await readLedger(store, sku);
-      const outcome = next(ledger);
-      if ('short' in outcome) return outcome;
-      if (await writeIfUnchanged(store, sku, ledger.version, outcome.holds)) {
-        return { previous: ledger.holds.find((h) => h.orderId === orderId) };
-      }
-    }
-    throw serviceUnavailable('Too many bookings of this product at once; please try again');
-  });
+  next: LedgerChange['next'],
+): Promise<LedgerChangeOutcome> {
+  return store.batches.add(sku, { orderId, next });
 }
 
 /** Step undo: `orderId`'s hold on `sku` put back as it was (removed if it had none). */
@@ -81,7 +109,7 @@ export async function bookOrder(
     const owned = await store.owned(line.sku);
     if (short.length > 0) {
       // Already refused: only find out whether this line is short too.
-      const ledger = await readLedger(store, line.sku);
+      const ledger = await readLedger(store.ledgers, line.sku);
       const outcome = rebook(ledger.holds, owned, orderId, line, opts);
       if ('short' in outcome) short.push(outcome.short);
       continue;

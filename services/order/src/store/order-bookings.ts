@@ -32,7 +32,7 @@ export const shortLinesAnswer = (err: ShortLinesError): ShortLinesRefusal => ({
 export function bookingStore(ctx: OrderContext): BookingStore {
   return {
     ledgers: ctx.ledgers,
-    productLock: ctx.productLock,
+    batches: ctx.ledgerBatches,
     owned: async (sku) => {
       const owned = async () => (await ctx.products.findById(sku, { quantity: 1 }).lean())?.quantity;
       // A product created a moment ago may still be on its way from the catalogue: wait for it once.
