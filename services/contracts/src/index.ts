@@ -8,6 +8,7 @@ export * from './events';
 export * from './lifecycle';
 export * from './money';
 export * from './order-events';
+export * from './outages';
 export * from './password-rule';
 export * from './product-images';
 export * from './qbo-session';

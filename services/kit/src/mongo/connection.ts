@@ -3,9 +3,15 @@ import mongoose, { type Connection } from 'mongoose';
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 
 export interface MongoOptions {
-  /** How long to look for a server before failing. Short, so a wrong URL fails clearly at start. */
+  /**
+   * How long an operation (and the start) looks for a server before failing: short, so a wrong URL
+   * fails clearly at start and, while MongoDB is down, a request answers 503 within a few seconds.
+   */
   serverSelectionTimeoutMS?: number;
 }
+
+/** An operation waits at most this long for an unreachable MongoDB (then 503, see http/unavailable). */
+export const MONGO_SELECTION_TIMEOUT_MS = 2500;
 
 /** 'mongodb://user:secret@host' → 'mongodb://user:***@host', for log lines and errors. */
 export function redactMongoUrl(url: string): string {
@@ -25,7 +31,10 @@ export async function connectMongo(
   const where = `${redactMongoUrl(url)} (database ${dbName})`;
   const conn = mongoose.createConnection(url, {
     dbName,
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_SELECTION_TIMEOUT_MS,
+    // mongoose would otherwise hold every command while disconnected (10 s by default) and then
+    // fail it with a generic error: the driver's server selection above fails faster and clearly.
+    bufferCommands: false,
   });
   try {
     await conn.asPromise();
