@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { freePort } from '@decor/infra';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startKafka } from '@decor/infra';
 
 /**
  * How an outage looks to the clients of a cut relay:
@@ -93,4 +96,46 @@ export async function tcpRelay(target: { host: string; port: number }, port?: nu
       await closed;
     },
   };
+}
+
+export interface KafkaBehindRelay {
+  /** KAFKA_BROKERS for the service under test: the relay's address. */
+  brokers: string[];
+  relay: TcpRelay;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Kafka broker of its own whose clients all go through a relay: it advertises the relay's port,
+ * so after the bootstrap every connection (to the broker the metadata names) passes the relay
+ * too, and cutting it takes Kafka away from whoever uses `brokers` while the broker keeps its data.
+ */
+export async function kafkaBehindRelay(log: (line: string) => void = () => {}): Promise<KafkaBehindRelay> {
+  const [port, controllerPort] = [await freePort(), await freePort()];
+  const relay = await tcpRelay({ host: '127.0.0.1', port });
+  const dir = mkdtempSync(join(tmpdir(), 'decor-kafka-relay-'));
+  try {
+    const broker = await startKafka({
+      port,
+      controllerPort,
+      advertisedPort: relay.port,
+      dir,
+      log,
+      quiet: true,
+      useStorageTemplate: true,
+    });
+    return {
+      brokers: [`127.0.0.1:${relay.port}`],
+      relay,
+      stop: async () => {
+        await relay.close();
+        await broker.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await relay.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }

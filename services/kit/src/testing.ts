@@ -11,7 +11,13 @@ import type { Kafka } from 'kafkajs';
 import { waitForCatchUp } from './messaging/catch-up';
 import { type BaseContext, startService } from './service';
 
-export { type OutageMode, type TcpRelay, tcpRelay } from './tcp-relay';
+export {
+  type KafkaBehindRelay,
+  kafkaBehindRelay,
+  type OutageMode,
+  type TcpRelay,
+  tcpRelay,
+} from './tcp-relay';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
