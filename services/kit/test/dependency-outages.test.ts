@@ -94,6 +94,16 @@ describe.each(['hang', 'refuse'] as const)('Redis %s', (mode) => {
   }, 30_000);
 });
 
+it('a read while MongoDB accepts connections but answers nothing gets 503 with a message before the gateway gives up (14 s)', async () => {
+  expect((await call(base, '/notes')).status).toBe(200);
+  await mongoRelay.cut('hang');
+  const answer = await timed('/notes');
+  expect(answer).toMatchObject({ status: 503, body: { message: UNAVAILABLE_MESSAGES.database } });
+  expect(answer.ms).toBeLessThan(13_000);
+  await mongoRelay.restore();
+  expect((await answersAgain('/notes')).status).toBe(200);
+}, 60_000);
+
 it(`a read while MongoDB is down answers 503 with a message within ${MONGO_BOUND_MS} ms, and 200 once it is back`, async () => {
   expect((await call(base, '/notes')).status).toBe(200);
   await mongoRelay.cut('refuse');
