@@ -11,6 +11,7 @@ export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './order-events';
+export * from './outages';
 export * from './password-rule';
 export * from './product-images';
 export * from './qbo-session';
