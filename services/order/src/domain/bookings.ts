@@ -36,11 +36,15 @@ export interface LineRequest {
   window: DayRange;
   /** The event's day: a short line names it when it is one of the tightest days. */
   focus?: string;
+  /** The units the shop owns, when already read with the product's buffers. */
+  owned?: number;
 }
 
 export interface BookingOptions {
   /** Staff only: book even when short (the hold is marked `overbooked`). */
   overbook?: boolean;
+  /** A new order: it holds nothing yet, so there is nothing of it to release elsewhere. */
+  fresh?: boolean;
   now: Date;
 }
 
@@ -102,6 +106,8 @@ export function requestsOf(
 export interface ProductBuffers {
   product?: Partial<TurnaroundBuffer> | null;
   category?: Partial<TurnaroundBuffer> | null;
+  /** The units the shop owns (undefined: the product is not known here yet). */
+  owned?: number;
 }
 
 /** An order as bookings see it (estimate or invoice). */
@@ -137,5 +143,9 @@ export function requestsForOrder(
   if (!holdsStock({ status, orderType: order.orderType }, eventWindow, today, shop.holding)) return [];
   const lines = order.lines.map((l) => ({ sku: l.productId, name: l.name, qty: l.qty }));
   const focus = order.details.eventDate ?? undefined;
-  return requestsOf(lines, (sku) => windowOf(sku) ?? eventWindow).map((r) => ({ ...r, focus }));
+  return requestsOf(lines, (sku) => windowOf(sku) ?? eventWindow).map((r) => ({
+    ...r,
+    focus,
+    owned: buffersOf(r.sku).owned,
+  }));
 }

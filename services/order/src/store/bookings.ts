@@ -25,13 +25,29 @@ async function readLedger(ledgers: LedgerModel, sku: string): Promise<Ledger> {
   return (await ledgers.findById(sku).lean<Ledger>()) ?? { _id: sku, version: 0, holds: [] };
 }
 
-/** Writes `holds` if the ledger is still at `version` (creating it at 0); false when another writer was first. */
-async function writeIfUnchanged(ledgers: LedgerModel, sku: string, version: number, holds: Hold[]) {
+/**
+ * Writes `holds` over `before` if the ledger is still at `version` (creating it at 0); false when
+ * another writer was first. When the change only adds holds (new orders: the usual case) it pushes
+ * them, so a busy product's ledger is not rewritten whole for every booking.
+ */
+async function writeIfUnchanged(
+  ledgers: LedgerModel,
+  sku: string,
+  version: number,
+  before: Hold[],
+  holds: Hold[],
+) {
+  const onlyAdded = holds.length > before.length && before.every((h, i) => holds[i] === h);
+  const change = onlyAdded
+    ? { $push: { holds: { $each: holds.slice(before.length) } } }
+    : { $set: { holds } };
   try {
     const res = await ledgers.updateOne(
       { _id: sku, version },
-      { $set: { holds }, $inc: { version: 1 } },
-      { upsert: version === 0 },
+      { ...change, $inc: { version: 1 } },
+      {
+        upsert: version === 0,
+      },
     );
     return res.matchedCount + res.upsertedCount > 0;
   } catch (err) {
@@ -68,7 +84,7 @@ export async function applyLedgerChanges(
       holds = outcome.holds;
       return { previous };
     });
-    if (holds === ledger.holds || (await writeIfUnchanged(ledgers, sku, ledger.version, holds)))
+    if (holds === ledger.holds || (await writeIfUnchanged(ledgers, sku, ledger.version, ledger.holds, holds)))
       return outcomes;
   }
   throw serviceUnavailable('Too many bookings of this product at once; please try again');
@@ -106,7 +122,7 @@ export async function bookOrder(
   const done: { sku: string; previous: Hold | undefined }[] = [];
   const short: ShortLine[] = [];
   for (const line of requests) {
-    const owned = await store.owned(line.sku);
+    const owned = line.owned ?? (await store.owned(line.sku));
     if (short.length > 0) {
       // Already refused: only find out whether this line is short too.
       const ledger = await readLedger(store.ledgers, line.sku);
@@ -121,6 +137,7 @@ export async function bookOrder(
     else done.push({ sku: line.sku, previous: outcome.previous });
   }
   if (short.length === 0) {
+    if (opts.fresh) return { booked: true };
     // Step "release products the order no longer names" (no undo: the order's new lines stand).
     const kept = new Set(requests.map((r) => r.sku));
     for (const sku of await ledgersHolding(store, orderId)) {

@@ -46,7 +46,9 @@ export async function buffersOf(
   ctx: OrderContext,
   skus: readonly string[],
 ): Promise<(sku: string) => ProductBuffers> {
-  const products = await ctx.products.find({ _id: { $in: skus } }, { category: 1, turnaround: 1 }).lean();
+  const products = await ctx.products
+    .find({ _id: { $in: skus } }, { category: 1, turnaround: 1, quantity: 1 })
+    .lean();
   const names = [...new Set(products.map((p) => p.category).filter((c): c is string => !!c))];
   const categories = await ctx.categories.find({ name: { $in: names }, parentId: null }).lean();
   const byName = new Map(categories.map((c) => [c.name, c.turnaround]));
@@ -96,7 +98,11 @@ export async function bookChange(
     await markUnconfirmed(store, id);
     return () => releaseOrder(store, id);
   }
-  const outcome = await bookOrder(store, id, will, { now: new Date(), overbook: opts.overbook });
+  const outcome = await bookOrder(store, id, will, {
+    now: new Date(),
+    overbook: opts.overbook,
+    fresh: !before,
+  });
   if ('short' in outcome) throw new ShortLinesError(outcome.short);
   return async () => {};
 }
