@@ -19,6 +19,43 @@ export interface CatchUpOptions {
   pollMs?: number;
 }
 
+type TopicEnds = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
+
+/** Per admin client and topic: the read of the topic's ends under way, and the one queued after it. */
+const reads = new WeakMap<Admin, Map<string, { current?: Promise<TopicEnds>; next?: Promise<TopicEnds> }>>();
+
+/**
+ * Where `topic` ends, read after this call began. Calls that arrive together share reads: with one
+ * under way (it may have started before them, so it does not count), they all wait for the single
+ * read queued after it. A burst of requests then costs Kafka two reads, not one each.
+ */
+export function topicEnds(admin: Admin, topic: string): Promise<TopicEnds> {
+  const byTopic = reads.get(admin) ?? new Map();
+  reads.set(admin, byTopic);
+  const state = byTopic.get(topic) ?? {};
+  byTopic.set(topic, state);
+  const start = (): Promise<TopicEnds> => {
+    const read = admin.fetchTopicOffsets(topic);
+    state.current = read;
+    const done = () => {
+      if (state.current === read) state.current = undefined;
+    };
+    read.then(done, done);
+    return read;
+  };
+  if (!state.current) return start();
+  if (!state.next) {
+    const next = state.current.then(start, start);
+    state.next = next;
+    const done = () => {
+      if (state.next === next) state.next = undefined;
+    };
+    // Once it has started it is `current`; newcomers queue behind it.
+    void state.current.then(done, done);
+  }
+  return state.next;
+}
+
 /**
  * Waits until the consumer group (any of its instances) has handled every message that was on
  * `topic` when this was called. A projection read right after then reflects all events published
@@ -34,7 +71,7 @@ export async function waitForCatchUp({
   pollMs = 15,
 }: CatchUpOptions): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const ends = await withinMs(admin.fetchTopicOffsets(topic), Math.min(kafkaTimeoutMs, timeoutMs), 'events');
+  const ends = await withinMs(topicEnds(admin, topic), Math.min(kafkaTimeoutMs, timeoutMs), 'events');
   // `high` is the next offset to be written: the last message present is high - 1.
   let pending = ends
     .filter((p) => Number(p.high) > Number(p.low))
