@@ -55,86 +55,82 @@ const productTags = (id: string) => [
   { type: 'ProductImages' as const, id },
 ];
 
-const productAdminApi = api
-  .enhanceEndpoints({ addTagTypes: ['ProductImages', 'CategoryTurnaround'] })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      createProduct: build.mutation<Product, ProductInput>({
-        query: (body) => ({ url: '/product', method: 'POST', data: body }),
-        transformResponse: (answer: { result: Product }) => answer.result,
-        invalidatesTags: (_p, _e, { id }) => productTags(id),
-      }),
-      updateProduct: build.mutation<Product, ProductInput>({
-        query: ({ id, ...body }) => ({
-          url: `/product/${encodeURIComponent(id)}`,
-          method: 'PUT',
-          data: body,
-        }),
-        transformResponse: (answer: { result: Product }) => answer.result,
-        invalidatesTags: (_p, _e, { id }) => productTags(id),
-      }),
-      deleteProduct: build.mutation<unknown, string>({
-        query: (id) => ({ url: `/product/${encodeURIComponent(id)}`, method: 'DELETE' }),
-        invalidatesTags: (_r, _e, id) => productTags(id),
-      }),
-      createCategory: build.mutation<unknown, CategoryInput>({
-        query: (body) => ({ url: '/categories', method: 'POST', data: body }),
-      }),
-      getCategoryTurnaround: build.query<CategoryTurnaround, string>({
-        query: (id) => ({ url: `/categories/${encodeURIComponent(id)}/turnaround` }),
-        transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
-        providesTags: (_t, _e, id) => [{ type: 'CategoryTurnaround', id }],
-      }),
-      setCategoryTurnaround: build.mutation<
-        CategoryTurnaround,
-        { id: string; before: number | null; after: number | null }
-      >({
-        query: ({ id, ...body }) => ({
-          url: `/categories/${encodeURIComponent(id)}/turnaround`,
-          method: 'PUT',
-          data: body,
-        }),
-        transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
-        invalidatesTags: (_t, _e, { id }) => [{ type: 'CategoryTurnaround', id }],
-      }),
-      getProductImages: build.query<ProductImage[], string>({
-        query: (id) => ({ url: `/product/${encodeURIComponent(id)}/image` }),
-        transformResponse: (answer: { result: ProductImage[] }) => answer.result,
-        providesTags: (_i, _e, id) => [{ type: 'ProductImages', id }],
-      }),
-      presignImages: build.mutation<PresignedUpload[], { id: string; files: PresignRequest[] }>({
-        query: ({ id, files }) => ({
-          url: `/product/${encodeURIComponent(id)}/presignedUrl`,
-          method: 'POST',
-          data: files,
-        }),
-        transformResponse: (answer: { result: PresignedUpload[] }) => answer.result,
-      }),
-      attachImages: build.mutation<unknown, { id: string; urls: string[] }>({
-        query: ({ id, urls }) => ({
-          url: `/product/${encodeURIComponent(id)}/image`,
-          method: 'POST',
-          data: urls,
-        }),
-        invalidatesTags: (_r, _e, { id }) => productTags(id),
-      }),
-      setPrimaryImage: build.mutation<unknown, { id: string; imageId: string }>({
-        query: ({ id, imageId }) => ({
-          url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
-          method: 'PUT',
-          data: { primary: true },
-        }),
-        invalidatesTags: (_r, _e, { id }) => productTags(id),
-      }),
-      deleteImage: build.mutation<unknown, { id: string; imageId: string }>({
-        query: ({ id, imageId }) => ({
-          url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
-          method: 'DELETE',
-        }),
-        invalidatesTags: (_r, _e, { id }) => productTags(id),
-      }),
+const tagTypes = ['ProductImages', 'CategoryTurnaround'] as const;
+
+const productAdminApi = api.enhanceEndpoints({ addTagTypes: tagTypes }).injectEndpoints({
+  endpoints: (build) => ({
+    createProduct: build.mutation<Product, ProductInput>({
+      query: (body) => ({ url: '/product', method: 'POST', data: body }),
+      transformResponse: (answer: { result: Product }) => answer.result,
+      invalidatesTags: (_p, _e, { id }) => productTags(id),
     }),
-  });
+    updateProduct: build.mutation<Product, ProductInput>({
+      query: ({ id, ...body }) => ({ url: `/product/${encodeURIComponent(id)}`, method: 'PUT', data: body }),
+      transformResponse: (answer: { result: Product }) => answer.result,
+      invalidatesTags: (_p, _e, { id }) => productTags(id),
+    }),
+    deleteProduct: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/product/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => productTags(id),
+    }),
+    createCategory: build.mutation<unknown, CategoryInput>({
+      query: (body) => ({ url: '/categories', method: 'POST', data: body }),
+    }),
+    getCategoryTurnaround: build.query<CategoryTurnaround, string>({
+      query: (id) => ({ url: `/categories/${encodeURIComponent(id)}/turnaround` }),
+      transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
+      providesTags: (_t, _e, id) => [{ type: 'CategoryTurnaround', id }],
+    }),
+    setCategoryTurnaround: build.mutation<
+      CategoryTurnaround,
+      { id: string } & Omit<CategoryTurnaround, 'Id' | 'Name'>
+    >({
+      query: ({ id, ...body }) => ({
+        url: `/categories/${encodeURIComponent(id)}/turnaround`,
+        method: 'PUT',
+        data: body,
+      }),
+      transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
+      invalidatesTags: (_t, _e, { id }) => [{ type: 'CategoryTurnaround', id }],
+    }),
+    getProductImages: build.query<ProductImage[], string>({
+      query: (id) => ({ url: `/product/${encodeURIComponent(id)}/image` }),
+      transformResponse: (answer: { result: ProductImage[] }) => answer.result,
+      providesTags: (_i, _e, id) => [{ type: 'ProductImages', id }],
+    }),
+    presignImages: build.mutation<PresignedUpload[], { id: string; files: PresignRequest[] }>({
+      query: ({ id, files }) => ({
+        url: `/product/${encodeURIComponent(id)}/presignedUrl`,
+        method: 'POST',
+        data: files,
+      }),
+      transformResponse: (answer: { result: PresignedUpload[] }) => answer.result,
+    }),
+    attachImages: build.mutation<unknown, { id: string; urls: string[] }>({
+      query: ({ id, urls }) => ({
+        url: `/product/${encodeURIComponent(id)}/image`,
+        method: 'POST',
+        data: urls,
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+    setPrimaryImage: build.mutation<unknown, { id: string; imageId: string }>({
+      query: ({ id, imageId }) => ({
+        url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
+        method: 'PUT',
+        data: { primary: true },
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+    deleteImage: build.mutation<unknown, { id: string; imageId: string }>({
+      query: ({ id, imageId }) => ({
+        url: `/product/${encodeURIComponent(id)}/image/${encodeURIComponent(imageId)}`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: (_r, _e, { id }) => productTags(id),
+    }),
+  }),
+});
 
 export const {
   useCreateProductMutation,
