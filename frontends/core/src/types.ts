@@ -41,6 +41,9 @@ export interface Product {
   quantity?: number;
   qboId?: string | null;
   syncToken?: string | null;
+  /** Staff only: the product's own turnaround buffer in days (issue 15); null inherits its category's. */
+  turnaroundBefore?: number | null;
+  turnaroundAfter?: number | null;
 }
 
 export interface CartLine {

@@ -170,6 +170,8 @@ describe('staff add products and categories from the inventory list (spec orders
         subcategory: 'Bar Front',
         price: 12.5,
         quantity: 7,
+        turnaroundBefore: null,
+        turnaroundAfter: null,
       },
     ]);
     expect(requestsTo(servers.api, 'POST', '/product/NEW-1/presignedUrl').map((r) => r.body)).toEqual([

@@ -89,6 +89,8 @@ describe('staff edit and delete a product from its page (spec orders §2, §4, �
         subcategory: 'Bar Front',
         price: 150,
         quantity: 4,
+        turnaroundBefore: null,
+        turnaroundAfter: null,
       },
     ]);
     // Done closes the dialog and the page shows the product as saved.

@@ -116,7 +116,17 @@ export async function startFakeS3(): Promise<FakeS3> {
 }
 
 export async function startServers(routes: Record<string, Handler>): Promise<{ api: ApiServer; s3: FakeS3 }> {
-  const api = await startApiServer({ 'GET /categories': () => ({ body: CATEGORIES }), ...routes });
+  const api = await startApiServer({
+    'GET /categories': () => ({ body: CATEGORIES }),
+    // The product form shows the category's own turnaround (issue 15): none set unless a test says so.
+    ...Object.fromEntries(
+      CATEGORIES.result.categories.map((c) => [
+        `GET /categories/${c.Id}/turnaround`,
+        () => ({ body: { result: { Id: c.Id, Name: c.Name, before: null, after: null } } }),
+      ]),
+    ),
+    ...routes,
+  });
   const s3 = await startFakeS3();
   http.defaults.baseURL = api.apiUrl;
   return { api, s3 };

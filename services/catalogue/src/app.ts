@@ -4,6 +4,7 @@ import { buildCatalogueContext, type CatalogueContext } from './context';
 import { seedDemoCatalogue } from './demo-data';
 import { accountingEventHandlers } from './events/accounting';
 import { categoryRoutes } from './routes/categories';
+import { categoryTurnaroundRoutes } from './routes/category-turnaround';
 import { productImageRoutes } from './routes/product-images';
 import { productRoutes } from './routes/products';
 import { truckingRoutes } from './routes/trucking';
@@ -13,6 +14,7 @@ export type { CatalogueContext } from './context';
 
 export async function registerRoutes(app: ServiceApp, ctx: CatalogueContext): Promise<void> {
   await app.register(async (scope) => categoryRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => categoryTurnaroundRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => productRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => productImageRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => truckingRoutes(scope as ServiceApp, ctx));

@@ -68,6 +68,13 @@ export const DEMO_CATEGORIES: [string, string, [string, string][]][] = [
   ['90', 'Warehouse', [['91', 'Services']]],
 ];
 
+/**
+ * Turnaround buffers that differ from the shop's 1 day before and after (issue 15), so the product
+ * form shows both levels: linens go to the laundry, and so do the chairs' cushions.
+ */
+export const DEMO_CATEGORY_DAYS_AFTER: Record<string, number> = { LINENS: 2 };
+export const DEMO_PRODUCT_DAYS_AFTER: Record<string, number> = { 'SEA-CH-001': 2 };
+
 /** [sku, name, price in dollars, stock, number of images, description]; price or stock 0 shows 'Call or Email us'. */
 type DemoProduct = [string, string, number, number, number, string];
 
@@ -250,6 +257,7 @@ function demoProduct(
     quantity,
     category,
     subcategory,
+    turnaroundAfter: DEMO_PRODUCT_DAYS_AFTER[sku] ?? null,
     images: files.map(({ id, key, primary }) => ({
       id,
       key,
@@ -302,7 +310,7 @@ export async function seedDemoCatalogue(ctx: CatalogueContext): Promise<boolean>
   }
 
   const categories = DEMO_CATEGORIES.flatMap(([id, name, subs]) => [
-    { id, name },
+    { id, name, turnaroundAfter: DEMO_CATEGORY_DAYS_AFTER[name] ?? null },
     ...subs.map(([subId, subName]) => ({ id: subId, name: subName, parentId: id })),
   ]);
   await mapLimit(categories, 8, (category) => createCategoryIfMissing(ctx, category, CORRELATION_ID));

@@ -3,11 +3,12 @@
  * role matrix holds there too, and a write is seen by the writer's very next read through it.
  */
 
+import { CategoryUpserted, type EventEnvelope, ProductUpserted } from '@decor/contracts';
 import { buildGateway, loadGatewayConfig } from '@decor/gateway';
 import { testEndpoints } from '@decor/infra';
 import { eventually, RUN_ID } from '@decor/kit/testing';
 import type { FastifyInstance } from 'fastify';
-import { type Catalogue, call, startCatalogue, stopAndClean, tokenFor } from './support';
+import { type Catalogue, call, catalogueEvents, startCatalogue, stopAndClean, tokenFor } from './support';
 
 let catalogue: Catalogue;
 let gateway: FastifyInstance;
@@ -45,6 +46,8 @@ it('routes every new call to the catalogue: visitors 401, customers 403, staff t
     ['PUT', '/product/X-1', { quantity: 1 }],
     ['DELETE', '/product/X-1', undefined],
     ['POST', '/categories', { name: 'x' }],
+    ['GET', '/categories/x/turnaround', undefined],
+    ['PUT', '/categories/x/turnaround', { after: 2 }],
     ['POST', '/product/X-1/presignedUrl', []],
     ['POST', '/product/X-1/image', []],
     ['PUT', '/product/X-1/image/a', { primary: true }],
@@ -110,4 +113,59 @@ it("a staff write is seen by the writer's next read through the same gateway (it
 
   expect((await call(api, '/product/GW-1', { method: 'DELETE', token: staff })).status).toBe(200);
   expect((await call(api, '/product/GW-1', { token: customer })).status).toBe(404);
+});
+
+it('turnaround buffers (issue 15): staff set them through the gateway, see them at once, and they are announced', async () => {
+  const post = (path: string, json: unknown) => call(api, path, { method: 'POST', token: staff, json });
+  const linens = (await post('/categories', { name: 'LINENS' })).body.result.Id;
+  await post('/categories', { name: 'Napkins', isSubCategory: true, parent: linens });
+  const form = {
+    id: 'GW-NAP',
+    name: 'Napkin',
+    description: 'Linen',
+    category: 'LINENS',
+    subcategory: 'Napkins',
+    price: 1,
+    quantity: 50,
+  };
+  expect((await post('/product', { ...form, turnaroundAfter: '2' })).status).toBe(201);
+  const staffRead = async () => (await call(api, '/product/GW-NAP', { token: staff })).body.result[0];
+  expect(await staffRead()).toMatchObject({ turnaroundBefore: null, turnaroundAfter: 2 });
+  // Cached for staff, then changed, then read again at once through the same gateway.
+  const put = await call(api, '/product/GW-NAP', {
+    method: 'PUT',
+    token: staff,
+    json: { turnaroundBefore: 0 },
+  });
+  expect(put.status).toBe(200);
+  expect(await staffRead()).toMatchObject({ turnaroundBefore: 0, turnaroundAfter: 2 });
+  const bad = await call(api, '/product/GW-NAP', {
+    method: 'PUT',
+    token: staff,
+    json: { turnaroundAfter: 31 },
+  });
+  expect([bad.status, bad.body.message]).toEqual([400, 'Turnaround days after must be at most 30']);
+
+  const path = `/categories/${linens}/turnaround`;
+  const set = await call(api, path, { method: 'PUT', token: staff, json: { before: null, after: 3 } });
+  expect(set.body).toEqual({ result: { Id: linens, Name: 'LINENS', before: null, after: 3 } });
+  expect((await call(api, path, { token: staff })).body.result).toMatchObject({ after: 3 });
+
+  // Read until both are out: they sit on different partitions and arrive in any order.
+  const last = (events: EventEnvelope[], type: string, id: string) =>
+    events.filter((e) => e.type === type && e.aggregateId === id).at(-1)?.payload as
+      | { turnaround?: { before?: number } }
+      | undefined;
+  const events = await catalogueEvents(
+    catalogue.ctx.kafka,
+    (all) =>
+      last(all, ProductUpserted.type, 'GW-NAP')?.turnaround?.before === 0 &&
+      last(all, CategoryUpserted.type, linens)?.turnaround !== undefined,
+  );
+  expect(last(events, ProductUpserted.type, 'GW-NAP')).toMatchObject({ turnaround: { before: 0, after: 2 } });
+  expect(last(events, CategoryUpserted.type, linens)).toEqual({
+    id: linens,
+    name: 'LINENS',
+    turnaround: { after: 3 },
+  });
 });

@@ -198,6 +198,8 @@ describe('POST /product', () => {
       Images: [],
       qboId: null,
       syncToken: null,
+      turnaroundBefore: null,
+      turnaroundAfter: null,
     });
     const listed = await call(
       base,
@@ -757,6 +759,8 @@ describe('API documentation', () => {
       ['/product/{id}', 'put'],
       ['/product/{id}', 'delete'],
       ['/categories', 'post'],
+      ['/categories/{id}/turnaround', 'get'],
+      ['/categories/{id}/turnaround', 'put'],
       ['/product/{id}/presignedUrl', 'post'],
       ['/product/{id}/image', 'post'],
       ['/product/{id}/image/{imageId}', 'put'],

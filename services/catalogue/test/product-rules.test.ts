@@ -12,7 +12,14 @@ import {
   setPrimary,
 } from '../src/domain/images';
 import type { ProductImage } from '../src/domain/product';
-import { categoryFields, checkCategory, FormError, productFields } from '../src/domain/product-form';
+import { turnaroundOverride } from '../src/domain/product';
+import {
+  categoryFields,
+  categoryTurnaround,
+  checkCategory,
+  FormError,
+  productFields,
+} from '../src/domain/product-form';
 
 const img = (id: string, primary = false): ProductImage => ({
   id,
@@ -48,6 +55,8 @@ describe('product form', () => {
       subcategory: 'Bar Front',
       priceCents: 1235,
       quantity: 3,
+      turnaroundBefore: null,
+      turnaroundAfter: null,
     });
   });
 
@@ -60,6 +69,39 @@ describe('product form', () => {
     [{ description: '' }, 'Description: This field is required'],
   ])('refuses %j', (change, message) => {
     expect(() => productFields({ ...form, ...change })).toThrow(new FormError(message));
+  });
+
+  it('turnaround days: empty inherits (null), whole numbers 0 to 30 as numbers or text', () => {
+    const days = (turnaroundBefore: unknown, turnaroundAfter: unknown) => {
+      const f = productFields({ ...form, turnaroundBefore, turnaroundAfter } as never);
+      return [f.turnaroundBefore, f.turnaroundAfter];
+    };
+    expect(days(undefined, null)).toEqual([null, null]);
+    expect(days('', '  ')).toEqual([null, null]);
+    expect(days(0, '30')).toEqual([0, 30]);
+    expect(days(' 2 ', 1)).toEqual([2, 1]);
+  });
+
+  it.each([
+    [{ turnaroundBefore: 31 }, 'Turnaround days before must be at most 30'],
+    [{ turnaroundAfter: '100' }, 'Turnaround days after must be at most 30'],
+    [{ turnaroundBefore: -1 }, 'Turnaround days before must be 0 or more'],
+    [{ turnaroundAfter: 1.5 }, 'Turnaround days after must be a whole number'],
+    [{ turnaroundAfter: '2 days' }, 'Turnaround days after must be a number'],
+    [{ turnaroundBefore: Number.POSITIVE_INFINITY }, 'Turnaround days before must be a number'],
+  ])('refuses turnaround %j', (change, message) => {
+    expect(() => productFields({ ...form, ...change })).toThrow(new FormError(message));
+  });
+
+  it('category turnaround: the same rules; events carry only the sides set', () => {
+    expect(categoryTurnaround({})).toEqual({ before: null, after: null });
+    expect(categoryTurnaround({ before: '', after: '2' })).toEqual({ before: null, after: 2 });
+    expect(() => categoryTurnaround({ before: 31 })).toThrow(
+      new FormError('Turnaround days before must be at most 30'),
+    );
+    expect(turnaroundOverride(null, null)).toBeUndefined();
+    expect(turnaroundOverride(undefined, 2)).toEqual({ after: 2 });
+    expect(turnaroundOverride(0, null)).toEqual({ before: 0 });
   });
 
   it('places a subcategory only under its own category', () => {

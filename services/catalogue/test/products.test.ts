@@ -9,7 +9,13 @@ const tokens = {} as Record<Role, string>;
 const demoCount = Object.values(DEMO_PRODUCTS).flatMap((subs) => Object.values(subs).flat()).length;
 const ANONYMOUS_FIELDS = ['Images', 'category', 'description', 'id', 'name', 'subcategory'];
 const SIGNED_IN_FIELDS = [...ANONYMOUS_FIELDS, 'price', 'quantity'].sort();
-const STAFF_FIELDS = [...SIGNED_IN_FIELDS, 'qboId', 'syncToken'].sort();
+const STAFF_FIELDS = [
+  ...SIGNED_IN_FIELDS,
+  'qboId',
+  'syncToken',
+  'turnaroundBefore',
+  'turnaroundAfter',
+].sort();
 
 beforeAll(async () => {
   service = await startCatalogue();
@@ -185,6 +191,8 @@ describe('GET /product/{id}', () => {
     expect(customer.body.result[0]).toMatchObject({ price: 8, quantity: 400 });
     const admin = await call(base, '/product/SEA-CH-001', { token: tokens.admin });
     expect(Object.keys(admin.body.result[0]).sort()).toEqual(STAFF_FIELDS);
+    // The demo chair keeps its own two days after a booking (issue 15); staff see it to edit it.
+    expect(admin.body.result[0]).toMatchObject({ turnaroundBefore: null, turnaroundAfter: 2 });
   });
 
   it('puts the primary image first', async () => {

@@ -70,6 +70,19 @@ test('two instances starting at once on an empty database seed one catalogue and
     name: 'Bar Front',
     parentId: '10',
   });
+  // Issue 15: linens and the chiavari chair keep two days after a booking; the rest inherit.
+  expect(ofType(CategoryUpserted.type).map((e) => e.payload)).toContainEqual({
+    id: '50',
+    name: 'LINENS',
+    turnaround: { after: 2 },
+  });
+  const buffers = (type: string) =>
+    ofType(type).flatMap((e) => {
+      const p = e.payload as { turnaround?: unknown };
+      return p.turnaround ? [[e.aggregateId, p.turnaround]] : [];
+    });
+  expect(buffers(ProductUpserted.type)).toEqual([['SEA-CH-001', { after: 2 }]]);
+  expect(buffers(CategoryUpserted.type)).toEqual([['50', { after: 2 }]]);
   expect(ofType(ProductUpserted.type).find((e) => e.aggregateId === 'BAR-FR-001')?.payload).toMatchObject({
     sku: 'BAR-FR-001',
     name: 'Mirrored Bar Front',

@@ -1,4 +1,4 @@
-import { toCents } from '@decor/contracts';
+import { MAX_TURNAROUND_DAYS, toCents } from '@decor/contracts';
 import { categoryName } from './product';
 
 /**
@@ -16,6 +16,8 @@ export const PRODUCT_LABELS = {
   subcategory: 'Subcategory',
   price: 'Price',
   quantity: 'Quantity',
+  turnaroundBefore: 'Turnaround days before',
+  turnaroundAfter: 'Turnaround days after',
 } as const;
 
 export type ProductField = keyof typeof PRODUCT_LABELS;
@@ -37,6 +39,8 @@ export const MESSAGES = {
   parentNotFound: 'The parent category does not exist',
   parentIsSubcategory: 'A subcategory cannot be the parent of another subcategory',
   parentNotAllowed: 'Only a subcategory has a parent category',
+  categoryNotFound: 'Category not found',
+  turnaroundOfSubcategory: 'Only a top-level category has a turnaround buffer; its subcategories share it',
 } as const;
 
 /** Dollars (two decimals) and stock, as far as a product may go. */
@@ -52,6 +56,9 @@ export interface ProductInput {
   subcategory?: string;
   price?: number | string;
   quantity?: number | string;
+  /** The product's own turnaround buffer; empty or null inherits (issue 15). */
+  turnaroundBefore?: number | string | null;
+  turnaroundAfter?: number | string | null;
 }
 
 export interface ProductFields {
@@ -61,6 +68,8 @@ export interface ProductFields {
   subcategory: string;
   priceCents: number;
   quantity: number;
+  turnaroundBefore: number | null;
+  turnaroundAfter: number | null;
 }
 
 export class FormError extends Error {
@@ -76,13 +85,20 @@ function text(value: string | undefined, field: ProductField): string {
   return trimmed;
 }
 
-function number(value: number | string | undefined, field: 'price' | 'quantity', max: number): number {
-  const label = PRODUCT_LABELS[field];
-  if (value === undefined || (typeof value === 'string' && value.trim() === ''))
-    throw new FormError(MESSAGES.required(label));
+const blank = (value: number | string | null | undefined): value is undefined | null | '' =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+function numeric(value: number | string, label: string): number {
   const n =
     typeof value === 'number' ? value : /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(n)) throw new FormError(MESSAGES.notNumber(label));
+  return n;
+}
+
+function number(value: number | string | undefined, field: 'price' | 'quantity', max: number): number {
+  const label = PRODUCT_LABELS[field];
+  if (blank(value)) throw new FormError(MESSAGES.required(label));
+  const n = numeric(value, label);
   if (n < 0) throw new FormError(MESSAGES.negative(label));
   if (n > max) throw new FormError(MESSAGES.tooBig(label, max));
   return n;
@@ -101,7 +117,42 @@ export function productFields(input: ProductInput): ProductFields {
   const quantity = number(input.quantity, 'quantity', MAX_QUANTITY);
   if (!Number.isInteger(quantity)) throw new FormError(MESSAGES.wholeNumber(PRODUCT_LABELS.quantity));
   const description = text(input.description, 'description');
-  return { name, description, category, subcategory, priceCents: toCents(price), quantity };
+  return {
+    name,
+    description,
+    category,
+    subcategory,
+    priceCents: toCents(price),
+    quantity,
+    turnaroundBefore: turnaroundDays(input.turnaroundBefore, PRODUCT_LABELS.turnaroundBefore),
+    turnaroundAfter: turnaroundDays(input.turnaroundAfter, PRODUCT_LABELS.turnaroundAfter),
+  };
+}
+
+/**
+ * One side of a turnaround buffer (issue 15): empty inherits (null), else whole days 0 to
+ * MAX_TURNAROUND_DAYS (a typo of 100 days would block a product for months).
+ */
+export function turnaroundDays(value: number | string | null | undefined, label: string): number | null {
+  if (blank(value)) return null;
+  const n = numeric(value, label);
+  if (n < 0) throw new FormError(MESSAGES.negative(label));
+  if (!Number.isInteger(n)) throw new FormError(MESSAGES.wholeNumber(label));
+  if (n > MAX_TURNAROUND_DAYS) throw new FormError(MESSAGES.tooBig(label, MAX_TURNAROUND_DAYS));
+  return n;
+}
+
+export interface TurnaroundInput {
+  before?: number | string | null;
+  after?: number | string | null;
+}
+
+/** A category's own buffer as staff set it: each side empty (inherit) or whole days 0 to 30. */
+export function categoryTurnaround(input: TurnaroundInput): { before: number | null; after: number | null } {
+  return {
+    before: turnaroundDays(input.before, PRODUCT_LABELS.turnaroundBefore),
+    after: turnaroundDays(input.after, PRODUCT_LABELS.turnaroundAfter),
+  };
 }
 
 /** The SKU of a new product: required (its pattern is the route schema's). */

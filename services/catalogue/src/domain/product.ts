@@ -29,6 +29,9 @@ export interface ProductState {
   qboId?: string | null;
   syncToken?: string | null;
   images: ProductImage[];
+  /** Its own turnaround buffer in whole days (issue 15); null or absent inherits the category's. */
+  turnaroundBefore?: number | null;
+  turnaroundAfter?: number | null;
 }
 
 /** Who is looking: the spec shows price, stock and SKU only to signed-in users. */
@@ -68,5 +71,26 @@ export function productView(product: ProductState, viewer: Viewer) {
   if (viewer === 'anonymous') return base;
   const priced = { ...base, price: toDollars(product.priceCents), quantity: product.quantity };
   if (viewer === 'signedIn') return priced;
-  return { ...priced, qboId: product.qboId ?? null, syncToken: product.syncToken ?? null };
+  return {
+    ...priced,
+    qboId: product.qboId ?? null,
+    syncToken: product.syncToken ?? null,
+    turnaroundBefore: product.turnaroundBefore ?? null,
+    turnaroundAfter: product.turnaroundAfter ?? null,
+  };
+}
+
+/**
+ * A product's or category's own buffer as events carry it (`TurnaroundOverride`): only the sides
+ * set; undefined when neither is, so consumers fall back to the next level.
+ */
+export function turnaroundOverride(
+  before: number | null | undefined,
+  after: number | null | undefined,
+): { before?: number; after?: number } | undefined {
+  if ((before ?? null) === null && (after ?? null) === null) return undefined;
+  return {
+    ...(before === null || before === undefined ? {} : { before }),
+    ...(after === null || after === undefined ? {} : { after }),
+  };
 }

@@ -187,7 +187,9 @@ function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
         description:
           `${staffOnly} Every field is required; \`id\` is the SKU the admin types (unique: 409 when taken; ` +
           "a deleted product's SKU may be used again). `price` in dollars and `quantity` as numbers or numeric " +
-          'text; the subcategory must belong to the category (names, or `{id}__{name}` pairs). Images are ' +
+          'text; the subcategory must belong to the category (names, or `{id}__{name}` pairs). ' +
+          "`turnaroundBefore` / `turnaroundAfter` (optional): the product's own turnaround buffer in whole " +
+          "days 0 to 30; left out, empty or null inherits its category's (else the shop's). Images are " +
           'added afterwards: `POST /product/{id}/presignedUrl`, then `POST /product/{id}/image`.',
         security: [{ session: [] }],
         querystring: NoQuery,
@@ -215,7 +217,8 @@ function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
         description:
           `${staffOnly} Send the fields that change (at least one); the result must still satisfy every ` +
           'rule of the form (a new category needs a subcategory of it). `id` may be sent but must be the SKU ' +
-          'of the URL: a SKU cannot change. Images have their own calls.',
+          'of the URL: a SKU cannot change. `turnaroundBefore` / `turnaroundAfter` sent empty or null go back ' +
+          "to inheriting the category's buffer. Images have their own calls.",
         security: [{ session: [] }],
         params: SkuParam,
         querystring: NoQuery,
@@ -241,6 +244,8 @@ function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
             subcategory: current.subcategory,
             price: current.priceCents / 100,
             quantity: current.quantity,
+            turnaroundBefore: current.turnaroundBefore ?? null,
+            turnaroundAfter: current.turnaroundAfter ?? null,
             ...input,
           }),
         );

@@ -1,3 +1,4 @@
+import { MAX_TURNAROUND_DAYS } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 import { SKU_PATTERN } from '../domain/product';
 
@@ -26,6 +27,16 @@ export const ProductView = Type.Object({
   quantity: Type.Optional(Type.Integer({ description: 'Stock; signed-in users only' })),
   qboId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Staff only' })),
   syncToken: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Staff only' })),
+  turnaroundBefore: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], {
+      description: "Staff only: the product's own turnaround days before a booking; null inherits",
+    }),
+  ),
+  turnaroundAfter: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], {
+      description: "Staff only: the product's own turnaround days after a booking; null inherits",
+    }),
+  ),
 });
 
 export const TruckingView = Type.Object({
@@ -35,6 +46,12 @@ export const TruckingView = Type.Object({
 
 const NumberOrText = (description: string) =>
   Type.Union([Type.Number(), Type.String({ maxLength: 32 })], { description });
+
+/** One side of a turnaround buffer as a form sends it: empty text or null inherits. */
+export const TurnaroundDays = (description: string) =>
+  Type.Union([Type.Number(), Type.String({ maxLength: 32 }), Type.Null()], {
+    description: `${description}: whole days 0 to ${MAX_TURNAROUND_DAYS}; empty or null inherits`,
+  });
 
 /**
  * Spec §3 "New product" form (without the files, which are uploaded apart). Every field is optional
@@ -62,6 +79,8 @@ export const ProductInputSchema = Type.Object(
     ),
     price: Type.Optional(NumberOrText('Dollars, rounded to the cent; 0 or more')),
     quantity: Type.Optional(NumberOrText('Stock, a whole number; 0 or more')),
+    turnaroundBefore: Type.Optional(TurnaroundDays("Days kept free before a booking (else the category's)")),
+    turnaroundAfter: Type.Optional(TurnaroundDays("Days kept free after a booking (else the category's)")),
   },
   { additionalProperties: false },
 );

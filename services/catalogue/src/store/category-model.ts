@@ -7,6 +7,9 @@ export interface Category extends OutboxFields {
   name: string;
   /** Parent category id (spec: ParentRef.value); null for a top-level category. */
   parentId: string | null;
+  /** A top-level category's own turnaround buffer in whole days (issue 15); null inherits the shop's. */
+  turnaroundBefore?: number | null;
+  turnaroundAfter?: number | null;
 }
 
 const categorySchema = new Schema<Category>(
@@ -14,6 +17,8 @@ const categorySchema = new Schema<Category>(
     _id: { type: String, required: true },
     name: { type: String, required: true },
     parentId: { type: String, default: null },
+    turnaroundBefore: { type: Number, default: null },
+    turnaroundAfter: { type: Number, default: null },
   },
   { timestamps: true },
 );

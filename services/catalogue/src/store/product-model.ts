@@ -37,6 +37,8 @@ const productSchema = new Schema<Product>(
     qboId: { type: String, default: null },
     syncToken: { type: String, default: null },
     images: { type: [imageSchema], default: [] },
+    turnaroundBefore: { type: Number, default: null },
+    turnaroundAfter: { type: Number, default: null },
     revision: { type: Number, default: 0 },
     deleted: { type: Boolean, default: false },
   },
@@ -67,5 +69,7 @@ export function productState(doc: Product): ProductState {
     qboId: doc.qboId ?? null,
     syncToken: doc.syncToken ?? null,
     images: doc.images ?? [],
+    turnaroundBefore: doc.turnaroundBefore ?? null,
+    turnaroundAfter: doc.turnaroundAfter ?? null,
   };
 }

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CategoryUpserted, ProductDeleted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
 import { conflict, newEvent, notFound } from '@decor/kit';
 import type { CatalogueContext } from '../context';
-import { imageView, type ProductState } from '../domain/product';
+import { imageView, type ProductState, turnaroundOverride } from '../domain/product';
 import { LIVE, type Product, productState } from './product-model';
 import { TRUCKING_FEE_ID, type TruckingFee } from './trucking-model';
 
@@ -27,6 +27,7 @@ export function productEvent(product: ProductState, correlationId: string) {
       subcategory: product.subcategory,
       images: product.images.map(imageView),
       ...(product.qboId ? { qboId: product.qboId } : {}),
+      ...withTurnaround(product.turnaroundBefore, product.turnaroundAfter),
     },
   });
 }
@@ -42,7 +43,15 @@ function productFields(product: StoredProduct) {
     qboId: product.qboId ?? null,
     syncToken: product.syncToken ?? null,
     images: product.images,
+    turnaroundBefore: product.turnaroundBefore ?? null,
+    turnaroundAfter: product.turnaroundAfter ?? null,
   };
+}
+
+/** `turnaround` for an event's payload, only when a side is set. */
+function withTurnaround(before: number | null | undefined, after: number | null | undefined) {
+  const turnaround = turnaroundOverride(before, after);
+  return turnaround ? { turnaround } : {};
 }
 
 /** Creates or replaces a product and publishes ProductUpserted with its new state. */
@@ -189,28 +198,89 @@ export async function deleteProduct(
   throw conflict(CHANGED_MEANWHILE);
 }
 
-export async function createCategoryIfMissing(
-  ctx: CatalogueContext,
-  category: { id: string; name: string; parentId?: string },
-  correlationId: string,
-): Promise<boolean> {
-  const event = newEvent(CategoryUpserted, {
+/** A category as the catalogue stores and announces it. */
+export interface CategoryState {
+  id: string;
+  name: string;
+  parentId?: string | null;
+  turnaroundBefore?: number | null;
+  turnaroundAfter?: number | null;
+}
+
+function categoryEvent(category: CategoryState, correlationId: string) {
+  return newEvent(CategoryUpserted, {
     aggregateId: category.id,
     correlationId,
     payload: {
       id: category.id,
       name: category.name,
       ...(category.parentId ? { parentId: category.parentId } : {}),
+      ...withTurnaround(category.turnaroundBefore, category.turnaroundAfter),
     },
   });
+}
+
+export async function createCategoryIfMissing(
+  ctx: CatalogueContext,
+  category: CategoryState,
+  correlationId: string,
+): Promise<boolean> {
   return insertIfMissing(() =>
     ctx.categories.updateOne(
       { _id: category.id },
-      { $setOnInsert: { name: category.name, parentId: category.parentId ?? null, outbox: [event] } },
+      {
+        $setOnInsert: {
+          name: category.name,
+          parentId: category.parentId ?? null,
+          turnaroundBefore: category.turnaroundBefore ?? null,
+          turnaroundAfter: category.turnaroundAfter ?? null,
+          outbox: [categoryEvent(category, correlationId)],
+        },
+      },
       { upsert: true },
     ),
   );
 }
+
+/**
+ * Sets a category's own turnaround buffer (both sides: null inherits) and publishes CategoryUpserted
+ * with it, in one write. Null when there is no such category. The write is guarded by the name and
+ * parent it announces, so the event never carries a stale one.
+ */
+export async function setCategoryTurnaround(
+  ctx: CatalogueContext,
+  id: string,
+  buffer: { before: number | null; after: number | null },
+  correlationId: string,
+): Promise<CategoryState | null> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const doc = await ctx.categories.findById(id, { name: 1, parentId: 1 }).lean();
+    if (!doc) return null;
+    const next: CategoryState = {
+      id,
+      name: doc.name,
+      parentId: doc.parentId ?? null,
+      turnaroundBefore: buffer.before,
+      turnaroundAfter: buffer.after,
+    };
+    const res = await ctx.categories.updateOne(
+      { _id: id, name: doc.name, parentId: doc.parentId ?? null },
+      {
+        $set: { turnaroundBefore: buffer.before, turnaroundAfter: buffer.after },
+        $push: { outbox: categoryEvent(next, correlationId) },
+      },
+    );
+    if (res.modifiedCount > 0) {
+      ctx.catalogueChanged();
+      await ctx.eventsPublished();
+      return next;
+    }
+    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+  }
+  throw conflict(CATEGORY_CHANGED_MEANWHILE);
+}
+
+const CATEGORY_CHANGED_MEANWHILE = 'This category kept changing while it was saved; reload it and try again';
 
 function truckingEvent(id: string, valueCents: number, correlationId: string) {
   return newEvent(TruckingFeeChanged, { aggregateId: id, correlationId, payload: { id, valueCents } });

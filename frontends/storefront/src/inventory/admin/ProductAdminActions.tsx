@@ -148,6 +148,8 @@ function EditProductDialog({
                   subcategory: product.subcategory,
                   ...(product.price === undefined ? {} : { price: product.price }),
                   ...(product.quantity === undefined ? {} : { quantity: product.quantity }),
+                  turnaroundBefore: product.turnaroundBefore ?? null,
+                  turnaroundAfter: product.turnaroundAfter ?? null,
                 }}
                 submitting={updating.isLoading}
                 onSubmit={(values) => void save(values)}

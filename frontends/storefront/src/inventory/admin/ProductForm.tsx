@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ProductInput } from './api';
 import { ImagePicker, UploadProgress } from './ImagePicker';
 import { newProductImagesProblem } from './image-rules';
+import { TurnaroundFields } from './TurnaroundFields';
 import { PRODUCT_ADMIN_TEXTS as T } from './texts';
 
 type Values = Partial<ProductInput>;
@@ -17,6 +18,7 @@ const requiredNumber = [{ required: true, type: 'number' as const, message: T.re
  * quantity and description required; price and quantity numbers; the subcategory options are those of
  * the chosen category, and changing the category clears the subcategory. A new product also takes
  * its images (at most 5, each under 100 KB). Enter submits; the first invalid field is focused.
+ * Issue 15 adds the turnaround days (TurnaroundFields), the product's own and its category's.
  */
 export function ProductForm({
   mode,
@@ -34,7 +36,8 @@ export function ProductForm({
   const [form] = Form.useForm<Values>();
   const categories = useAppSelector((s) => s.sideNav.categories);
   const category = Form.useWatch('category', form) ?? initial.category;
-  const subcategories = categories.find((c) => c.name === category)?.subcategories ?? [];
+  const chosen = categories.find((c) => c.name === category);
+  const subcategories = chosen?.subcategories ?? [];
   const [files, setFiles] = useState<File[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
 
@@ -48,6 +51,9 @@ export function ProductForm({
         subcategory: values.subcategory ?? '',
         price: Number(values.price),
         quantity: Number(values.quantity),
+        // Empty inherits the category's buffer (null); the server checks whole days 0 to 30.
+        turnaroundBefore: values.turnaroundBefore ?? null,
+        turnaroundAfter: values.turnaroundAfter ?? null,
       },
       files,
     );
@@ -107,6 +113,7 @@ export function ProductForm({
       <Form.Item name="description" label="Description" rules={required}>
         <Input.TextArea rows={4} maxLength={5000} />
       </Form.Item>
+      <TurnaroundFields category={chosen} disabled={submitting} />
       {mode === 'create' ? (
         <ImagePicker
           label={T.newImages}

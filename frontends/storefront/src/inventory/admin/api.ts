@@ -14,6 +14,18 @@ export interface ProductInput {
   subcategory: string;
   price: number;
   quantity: number;
+  /** The product's own turnaround buffer in whole days (issue 15); null inherits its category's. */
+  turnaroundBefore: number | null;
+  turnaroundAfter: number | null;
+}
+
+/** A category's own turnaround buffer (GET / PUT /categories/{id}/turnaround, staff only). */
+export interface CategoryTurnaround {
+  Id: string;
+  Name: string;
+  /** Whole days; null: the shop's default. */
+  before: number | null;
+  after: number | null;
 }
 
 export interface CategoryInput {
@@ -43,7 +55,9 @@ const productTags = (id: string) => [
   { type: 'ProductImages' as const, id },
 ];
 
-const productAdminApi = api.enhanceEndpoints({ addTagTypes: ['ProductImages'] }).injectEndpoints({
+const tagTypes = ['ProductImages', 'CategoryTurnaround'] as const;
+
+const productAdminApi = api.enhanceEndpoints({ addTagTypes: tagTypes }).injectEndpoints({
   endpoints: (build) => ({
     createProduct: build.mutation<Product, ProductInput>({
       query: (body) => ({ url: '/product', method: 'POST', data: body }),
@@ -61,6 +75,23 @@ const productAdminApi = api.enhanceEndpoints({ addTagTypes: ['ProductImages'] })
     }),
     createCategory: build.mutation<unknown, CategoryInput>({
       query: (body) => ({ url: '/categories', method: 'POST', data: body }),
+    }),
+    getCategoryTurnaround: build.query<CategoryTurnaround, string>({
+      query: (id) => ({ url: `/categories/${encodeURIComponent(id)}/turnaround` }),
+      transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
+      providesTags: (_t, _e, id) => [{ type: 'CategoryTurnaround', id }],
+    }),
+    setCategoryTurnaround: build.mutation<
+      CategoryTurnaround,
+      { id: string } & Omit<CategoryTurnaround, 'Id' | 'Name'>
+    >({
+      query: ({ id, ...body }) => ({
+        url: `/categories/${encodeURIComponent(id)}/turnaround`,
+        method: 'PUT',
+        data: body,
+      }),
+      transformResponse: (answer: { result: CategoryTurnaround }) => answer.result,
+      invalidatesTags: (_t, _e, { id }) => [{ type: 'CategoryTurnaround', id }],
     }),
     getProductImages: build.query<ProductImage[], string>({
       query: (id) => ({ url: `/product/${encodeURIComponent(id)}/image` }),
@@ -106,6 +137,8 @@ export const {
   useUpdateProductMutation,
   useDeleteProductMutation,
   useCreateCategoryMutation,
+  useGetCategoryTurnaroundQuery,
+  useSetCategoryTurnaroundMutation,
   useGetProductImagesQuery,
   usePresignImagesMutation,
   useAttachImagesMutation,

@@ -32,6 +32,21 @@ export const PRODUCT_ADMIN_TEXTS = {
   /** Ours: the label of the image picker of a new product. */
   newImages: 'Images (up to 5, each under 100 KB)',
   uploading: 'Uploading images',
+  /** Ours (issue 15): the product form's turnaround section. */
+  turnaround: 'Turnaround',
+  turnaroundHelp:
+    "Days kept free before and after each booking (cleaning, loading, trucking). Leave empty to use the category's.",
+  daysBefore: 'Days before',
+  daysAfter: 'Days after',
+  shopDefault: (days: number) => `Shop default: ${days}`,
+  categoryDefault: (days: number) => `Category default: ${days}`,
+  categoryDaysBefore: (category: string) => `${category} days before`,
+  categoryDaysAfter: (category: string) => `${category} days after`,
+  categoryTurnaroundHelp: (category: string) =>
+    `${category}'s own turnaround, for all its products without their own. Empty uses the shop default.`,
+  saveCategoryTurnaround: 'Save category turnaround',
+  categoryTurnaroundSaved: 'The category turnaround has been saved.',
+  categoryTurnaroundError: 'The category turnaround did not load',
 } as const;
 
 /** The words to show for a failed call: the server's message, else the fallback. */
