@@ -7,6 +7,7 @@ import {
   type Expectation,
   faultRows,
   formatTable,
+  notableAnswers,
   rowFailures,
   verdict,
 } from '../src/chaos/table';
@@ -108,6 +109,23 @@ describe('rows and verdict', () => {
     expect(formatTable(faultRows(['drain'], [], []))).toContain(
       '| drain | 0 | 0 | 0 | 0 | 0 | 0 | 0 | – | 0 | 0 | ok |',
     );
+  });
+});
+
+describe('answers outside the bound', () => {
+  it('groups them per phase, status (or refused / none) and request, with the slowest', () => {
+    const lines = notableAnswers([
+      answer('kafka down', 14_250, 504),
+      answer('kafka down', 6_000, 504),
+      answer('kafka down', 6_000, 201),
+      answer('kafka down', 300, 201),
+      answer('kill gateway', 2, undefined, 'refused'),
+    ]);
+    expect(lines).toEqual([
+      'kafka down: 2× 504 POST /api/estimate (slowest 14.25 s)',
+      'kafka down: 1× 201 POST /api/estimate (slowest 6.00 s)',
+      'kill gateway: 1× refused POST /api/estimate (slowest 0.00 s)',
+    ]);
   });
 });
 

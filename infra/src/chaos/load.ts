@@ -169,14 +169,13 @@ export class Load {
           this.o.log(
             `customer ${index}: adding to cart ${cartId} refused: ${res.status} ${JSON.stringify(res.body)}`,
           );
-          submitted.add(cartId); // leave this cart alone
-          break;
+          break; // the next slot tries this cart again
         } else await sleep(RETRY_MS);
       }
       if (!filled) continue;
       n++;
-      await this.submit(token, cartId, c.email, index, n);
-      submitted.add(cartId);
+      // A refused cart (4xx) stays active: the next slot fills and submits it again.
+      if (await this.submit(token, cartId, c.email, index, n)) submitted.add(cartId);
     }
   }
 
@@ -186,7 +185,7 @@ export class Load {
     email: string,
     index: number,
     n: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const eventDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     for (;;) {
       const res = await this.call('POST', '/estimate', {
@@ -212,17 +211,17 @@ export class Load {
           });
           this.toSend.push({ id, notBefore: Date.now() + 2_000 });
         }
-        return;
+        return true;
       }
       if (res && res.status >= 400 && res.status < 500 && res.status !== 429) {
         this.refusedSubmits.push(`${cartId}: ${res.status} ${JSON.stringify(res.body)}`);
         this.o.log(
           `customer ${index}: submitting cart ${cartId} refused: ${res.status} ${JSON.stringify(res.body)}`,
         );
-        return;
+        return false;
       }
       // 503, no answer: the same order again (same key) — unless the drain is over.
-      if (!this.running && Date.now() > this.drainUntil) return;
+      if (!this.running && Date.now() > this.drainUntil) return false;
       await sleep(RETRY_MS);
     }
   }

@@ -15,6 +15,7 @@ import {
   faultRows,
   formatChecks,
   formatTable,
+  notableAnswers,
   type RunCheck,
   type Verdict,
   verdict,
@@ -147,10 +148,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const checks = runChecks(load, snap);
     const result = verdict(rows, checks);
     const missing = expected.filter((e) => e.found !== 1);
+    const late = notableAnswers(load.answers);
     const report = [
       formatTable(rows),
       '',
       formatChecks(checks),
+      ...(late.length > 0
+        ? ['', 'answers outside the bound (2xx/4xx/503 within 5 s):', ...late.map((l) => `  ${l}`)]
+        : []),
       ...(missing.length > 0
         ? [
             '',

@@ -159,6 +159,25 @@ export function formatTable(rows: FaultRow[]): string {
   return [head, rule, ...lines].join('\n');
 }
 
+/** What failed the answer bound, grouped per phase, class and request: `kafka down: 30× 504 POST /api/estimate (slowest 14.25 s)`. */
+export function notableAnswers(answers: Answer[]): string[] {
+  const groups = new Map<string, { n: number; slowest: number }>();
+  for (const a of answers) {
+    if (answeredInTime(a)) continue;
+    const cls = answerClass(a);
+    const label = cls === 'refused' || cls === 'none' ? cls : String(a.status);
+    const key = `${a.phase}: ${label} ${a.what}`;
+    const g = groups.get(key) ?? { n: 0, slowest: 0 };
+    g.n++;
+    g.slowest = Math.max(g.slowest, a.ms);
+    groups.set(key, g);
+  }
+  return [...groups.entries()].map(([key, g]) => {
+    const [phase, rest] = key.split(/: (.*)/s) as [string, string];
+    return `${phase}: ${g.n}× ${rest} (slowest ${seconds(g.slowest)})`;
+  });
+}
+
 export function formatChecks(checks: RunCheck[]): string {
   return checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n');
 }
