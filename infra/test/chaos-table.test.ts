@@ -134,7 +134,7 @@ describe('picking faults by name', () => {
     name,
     kind: 'kill' as const,
     refusalsAllowed: false,
-    begin: async () => () => undefined,
+    begin: async () => async () => undefined,
   }));
   it('takes the printed name, dashes for spaces, or an outage without "down"', () => {
     expect(pickFaults(all, ['kill-order', 'redis', 'kill notification worker']).map((f) => f.name)).toEqual([

@@ -1,12 +1,18 @@
 /**
  * The faults, one at a time: each process of `npm start` killed with SIGKILL (the supervisor must
  * bring it back), and each of Kafka, Redis, SMTP (the mail catcher) and the QuickBooks emulator made
- * unavailable for the fault's duration. "Unavailable" is the server frozen with SIGSTOP and resumed
- * with SIGCONT: clients' connections hang with no answer and no refusal — the outage that needs every
- * time-box — and the server's own data survives (it has no persistence to come back from here).
+ * unavailable for the fault's duration. Kafka, Redis and QuickBooks are frozen with SIGSTOP and
+ * resumed with SIGCONT: clients' connections hang with no answer and no refusal — the outage that
+ * needs every time-box — and the server keeps its data (this Redis has no persistence). The mail
+ * catcher is killed and started again afterwards (same command, directory and environment; its
+ * inbox is kept in a file): SMTP refuses connections, so each send fails at once — frozen, each
+ * attempt would hang 10 s and a few attempts would outlast a minute, hiding the loss after ~31 s.
  */
-
-import { findProc, kafkaProc, type ProcMatcher, runnableProc, servedProc } from './procs';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { canConnect } from '../ports';
+import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
 import type { ChaosStack } from './stack';
 
 export interface Fault {
@@ -14,15 +20,18 @@ export interface Fault {
   kind: 'kill' | 'outage';
   /** While the gateway is down, nothing listens on its port: refused connections are the answer. */
   refusalsAllowed: boolean;
-  /** Starts the fault; for an outage, returns what ends it. */
-  begin(stack: ChaosStack): Promise<() => void>;
+  /** Starts the fault; returns what ends it (nothing, for a kill: the supervisor restarts). */
+  begin(stack: ChaosStack): Promise<() => Promise<void>>;
 }
 
-function pidOf(stack: ChaosStack, what: string, match: ProcMatcher): number {
-  const found = findProc(stack.startPid, match);
+function procOf(stack: ChaosStack, what: string, match: ProcMatcher): Proc {
+  // A server started again by an earlier fault is the suite's own child, no longer below npm start.
+  const found = findProc(stack.startPid, match) ?? findProc(process.pid, match);
   if (!found) throw new Error(`no running ${what} process found below npm start (pid ${stack.startPid})`);
-  return found.pid;
+  return found;
 }
+
+const pidOf = (stack: ChaosStack, what: string, match: ProcMatcher) => procOf(stack, what, match).pid;
 
 function kill(name: string, dir: string, entry: 'main' | 'worker'): Fault {
   return {
@@ -31,7 +40,7 @@ function kill(name: string, dir: string, entry: 'main' | 'worker'): Fault {
     refusalsAllowed: name === 'gateway',
     begin: async (stack) => {
       process.kill(pidOf(stack, name, runnableProc(dir, entry)), 'SIGKILL');
-      return () => undefined;
+      return async () => undefined;
     },
   };
 }
@@ -44,7 +53,7 @@ function outage(name: string, pid: (stack: ChaosStack) => number): Fault {
     begin: async (stack) => {
       const frozen = pid(stack);
       process.kill(frozen, 'SIGSTOP');
-      return () => {
+      return async () => {
         try {
           process.kill(frozen, 'SIGCONT');
         } catch {
@@ -55,13 +64,45 @@ function outage(name: string, pid: (stack: ChaosStack) => number): Fault {
   };
 }
 
+/** Killed, then started again as it was (the stack stops that copy at the end). */
+function killAndRelaunch(
+  name: string,
+  what: string,
+  match: ProcMatcher,
+  port: (argv: string[]) => number,
+): Fault {
+  return {
+    name: `${name} down`,
+    kind: 'outage',
+    refusalsAllowed: false,
+    begin: async (stack) => {
+      const p = procOf(stack, what, match);
+      const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      const env = Object.fromEntries(
+        environ.map((kv: string) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+      process.kill(p.pid, 'SIGKILL');
+      return async () => {
+        const [command, ...args] = p.argv as [string, ...string[]];
+        const child = spawn(command, args, { cwd: p.cwd, env, stdio: 'ignore' });
+        stack.adopt(child);
+        for (let i = 0; i < 300 && !(await canConnect(port(p.argv))); i++) await sleep(100);
+      };
+    },
+  };
+}
+
+/** The mail catcher's SMTP port, from its options on the command line. */
+const smtpPortOf = (argv: string[]) =>
+  Number((JSON.parse(argv[argv.length - 1] ?? '{}') as { smtpPort?: number }).smtpPort);
+
 /** Every fault, in the order a full run takes them. */
 export function allFaults(stack: Pick<ChaosStack, 'processes'>): Fault[] {
   return [
     ...stack.processes.map((p) => kill(p.name, p.dir, p.entry)),
     outage('kafka', (s) => pidOf(s, 'kafka', kafkaProc)),
     outage('redis', (s) => s.redis.pid),
-    outage('smtp', (s) => pidOf(s, 'mail catcher', servedProc('mail'))),
+    killAndRelaunch('smtp', 'mail catcher', servedProc('mail'), smtpPortOf),
     outage('qbo', (s) => pidOf(s, 'QuickBooks emulator', servedProc('qbo'))),
   ];
 }

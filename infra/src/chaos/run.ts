@@ -114,14 +114,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       load.phase = fault.name;
       const t0 = Date.now();
       log(`chaos: ▶ ${fault.name} (${o.faultSeconds} s)`);
-      let end: (() => void) | undefined;
+      let end: (() => Promise<void>) | undefined;
       try {
         end = await fault.begin(stack);
         await sleep(o.faultSeconds * 1000);
       } catch (err) {
         problems[fault.name] = `could not run: ${(err as Error).message}`;
       } finally {
-        end?.();
+        await end?.();
       }
       const down = await untilReady(stack, o.recoverSeconds * 1000);
       if (down.length > 0) {

@@ -35,6 +35,8 @@ export interface ChaosStack {
   startPid: number;
   redis: RunningProcess;
   processes: ProductProcess[];
+  /** A server the suite started again itself (the SMTP fault): stopped after `npm start`. */
+  adopt(child: ChildProcess): void;
   /** The last lines `npm start` printed. */
   tail(count?: number): string[];
   stop(opts?: { keepData?: boolean }): Promise<void>;
@@ -138,6 +140,7 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const adopted: ChildProcess[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stopping: Promise<void> | undefined;
   const stop = ({ keepData = false } = {}) => {
@@ -151,7 +154,12 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
           child.kill('SIGKILL');
         }
       }
-      // A process left frozen by an interrupted run would never stop: continue everything first.
+      for (const a of adopted) {
+        if (a.exitCode !== null || a.signalCode !== null) continue;
+        const gone = new Promise((resolve) => a.once('exit', resolve));
+        a.kill('SIGTERM');
+        await Promise.race([gone, sleep(10_000).then(() => a.kill('SIGKILL'))]);
+      }
       await redis.stop();
       if (keepData) log(`chaos data and logs kept in ${dataDir}`);
       else rmSync(dataDir, { recursive: true, force: true });
@@ -174,6 +182,7 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
     startPid: child.pid ?? -1,
     redis,
     processes,
+    adopt: (c) => adopted.push(c),
     tail: (count = 60) => lines.slice(-count),
     stop,
   };
