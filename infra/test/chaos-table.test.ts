@@ -8,6 +8,7 @@ import {
   faultRows,
   formatTable,
   notableAnswers,
+  notExactlyOnce,
   rowFailures,
   verdict,
 } from '../src/chaos/table';
@@ -125,6 +126,32 @@ describe('answers outside the bound', () => {
       'kafka down: 2× 504 POST /api/estimate (slowest 14.25 s)',
       'kafka down: 1× 201 POST /api/estimate (slowest 6.00 s)',
       'kill gateway: 1× refused POST /api/estimate (slowest 0.00 s)',
+    ]);
+  });
+});
+
+describe('what the data does not hold exactly once', () => {
+  it('groups per phase and kind, missing and doubled, with a few keys', () => {
+    const e = (phase: string, what: string, key: string, found: number): Expectation => ({
+      phase,
+      what,
+      key,
+      found,
+    });
+    expect(
+      notExactlyOnce(
+        [
+          e('smtp down', 'e-mail: received', '1001', 0),
+          e('smtp down', 'e-mail: received', '1002', 0),
+          e('smtp down', 'e-mail: received', '1003', 2),
+          e('smtp down', 'e-mail: received', '1004', 1),
+          e('redis down', 'QuickBooks document', '1010', 3),
+        ],
+        1,
+      ),
+    ).toEqual([
+      'smtp down: e-mail: received — 2 missing (1001, …), 1 more than once (1003)',
+      'redis down: QuickBooks document — 1 more than once (1010)',
     ]);
   });
 });

@@ -301,13 +301,22 @@ export async function settle(
 ): Promise<Snapshot> {
   const deadline = Date.now() + timeoutMs;
   let last: Snapshot | undefined;
+  let said = '';
+  let saidAt = 0;
+  const say = (line: string) => {
+    // Once a change, or every 30 s while nothing changes.
+    if (line === said && Date.now() - saidAt < 30_000) return;
+    said = line;
+    saidAt = Date.now();
+    log(line);
+  };
   for (;;) {
     try {
       last = await snapshot(stack, mail);
       const missing = expectations(load, last).filter((e) => e.found === 0);
       if (missing.length === 0 && last.lag.total === 0 && last.notReady.length === 0) return last;
       if (Date.now() > deadline) return last;
-      log(
+      say(
         `settling: ${missing.length} not there yet (${[...new Set(missing.map((m) => m.what))].join(', ') || '–'}), lag ${last.lag.total}, not ready: ${last.notReady.join(', ') || '–'}`,
       );
     } catch (err) {
@@ -315,7 +324,7 @@ export async function settle(
         if (last) return last;
         throw err;
       }
-      log(`settling: ${(err as Error).message}`);
+      say(`settling: ${(err as Error).message}`);
     }
     await sleep(5_000);
   }

@@ -16,6 +16,7 @@ import {
   formatChecks,
   formatTable,
   notableAnswers,
+  notExactlyOnce,
   type RunCheck,
   type Verdict,
   verdict,
@@ -157,11 +158,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         ? ['', 'answers outside the bound (2xx/4xx/503 within 5 s):', ...late.map((l) => `  ${l}`)]
         : []),
       ...(missing.length > 0
-        ? [
-            '',
-            'not exactly once:',
-            ...missing.slice(0, 30).map((e) => `  ${e.phase}: ${e.what} ${e.key} found ${e.found}×`),
-          ]
+        ? ['', 'not exactly once:', ...notExactlyOnce(missing).map((line) => `  ${line}`)]
         : []),
       ...(load.refusedSubmits.length > 0
         ? ['', `submissions refused (4xx): ${load.refusedSubmits.slice(0, 10).join('; ')}`]

@@ -178,6 +178,28 @@ export function notableAnswers(answers: Answer[]): string[] {
   });
 }
 
+/** Expectations not met exactly once, per phase and kind: `smtp down: e-mail: received — 2 missing (1001, 1002)`. */
+export function notExactlyOnce(expectations: Expectation[], examples = 5): string[] {
+  const groups = new Map<string, { missing: string[]; twice: string[] }>();
+  for (const e of expectations) {
+    if (e.found === 1) continue;
+    const key = `${e.phase}: ${e.what}`;
+    const g = groups.get(key) ?? { missing: [], twice: [] };
+    (e.found === 0 ? g.missing : g.twice).push(e.key);
+    groups.set(key, g);
+  }
+  const list = (keys: string[]) =>
+    `${keys.slice(0, examples).join(', ')}${keys.length > examples ? ', …' : ''}`;
+  return [...groups.entries()].map(([key, g]) =>
+    [
+      `${key} —`,
+      g.missing.length > 0 ? ` ${g.missing.length} missing (${list(g.missing)})` : '',
+      g.missing.length > 0 && g.twice.length > 0 ? ',' : '',
+      g.twice.length > 0 ? ` ${g.twice.length} more than once (${list(g.twice)})` : '',
+    ].join(''),
+  );
+}
+
 export function formatChecks(checks: RunCheck[]): string {
   return checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n');
 }
