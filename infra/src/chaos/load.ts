@@ -106,8 +106,10 @@ export class Load {
 
   start(): void {
     this.nextSlot = Date.now();
-    this.loops.push(...this.o.customers.map((c, i) => this.customer(c, i)));
-    this.loops.push(this.staffLoop());
+    // A loop ends by itself; one that fails (a sign-in given up while stopping) is said, not thrown.
+    const said = (who: string) => (err: Error) => this.o.log(`${who} stopped: ${err.message}`);
+    this.loops.push(...this.o.customers.map((c, i) => this.customer(c, i).catch(said(`customer ${i}`))));
+    this.loops.push(this.staffLoop().catch(said('staff')));
   }
 
   /** Customers stop taking new orders; orders under way and staff's sends finish (up to `drainMs`). */
