@@ -118,7 +118,7 @@ export class Load {
     this.phase = 'drain';
     const deadline = Date.now() + drainMs;
     this.drainUntil = deadline;
-    await Promise.race([Promise.all(this.loops), sleep(drainMs + 20_000)]);
+    await Promise.race([Promise.all(this.loops), sleep(drainMs + 20_000, undefined, { ref: false })]);
   }
 
   private drainUntil = Number.POSITIVE_INFINITY;

@@ -147,7 +147,10 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
     stopping ??= (async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGINT');
-        const gone = await Promise.race([exited.then(() => true), sleep(120_000).then(() => false)]);
+        const gone = await Promise.race([
+          exited.then(() => true),
+          sleep(120_000, undefined, { ref: false }).then(() => false),
+        ]);
         if (!gone) {
           // Not stopped in 2 minutes: everything below start.ts goes at once.
           for (const p of descendants(child.pid ?? -1)) process.kill(p.pid, 'SIGKILL');
@@ -158,7 +161,7 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
         if (a.exitCode !== null || a.signalCode !== null) continue;
         const gone = new Promise((resolve) => a.once('exit', resolve));
         a.kill('SIGTERM');
-        await Promise.race([gone, sleep(10_000).then(() => a.kill('SIGKILL'))]);
+        await Promise.race([gone, sleep(10_000, undefined, { ref: false }).then(() => a.kill('SIGKILL'))]);
       }
       await redis.stop();
       if (keepData) log(`chaos data and logs kept in ${dataDir}`);
