@@ -38,12 +38,20 @@ export const ROUTES: readonly Route[] = [
   // estimates and invoices
   { prefix: '/estimate', service: 'order', access: 'signedIn' },
   { prefix: '/invoice', service: 'order', access: 'signedIn' },
+  // availability by date (issue 15): visitors get hints, signed-in users numbers, staff the calendar
+  { prefix: '/availability', service: 'order', access: 'public' },
+  { prefix: '/availability/calendar', service: 'order', access: 'staff' },
+  { prefix: '/availability/holds', service: 'order', access: 'staff' },
+  { prefix: '/availability/conflicts', service: 'order', access: 'staff' },
   // e-mail triggers
   // the user service mints the welcome e-mail's set-password link; notification sends it from its event
   { prefix: '/send/welcomeEmail', service: 'user', access: 'staff' },
   { prefix: '/send/newEstimate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/orderUpdate', service: 'notification', access: 'signedIn' },
   { prefix: '/send/info', service: 'notification', access: 'public', rateLimited: true },
+  // e-mails that failed for good (Replay) and the e-mail queue's counts: the sync page's
+  { prefix: '/send/failed', service: 'notification', access: 'staff' },
+  { prefix: '/send/queue', service: 'notification', access: 'staff' },
   // QuickBooks: the callback's token exchange and the staff calls (tokens stay in accounting-sync)
   { prefix: '/auth/accessToken', service: 'accounting-sync', access: 'staff' },
   { prefix: '/qbo', service: 'accounting-sync', access: 'staff' },

@@ -21,7 +21,10 @@ import {
   TEST_JWT_SECRET as JWT_SECRET,
   mailTo,
   RUN_ID,
+  type ServiceProcess,
   serviceEnv,
+  spawnService,
+  startServiceProcess,
 } from '@decor/kit/testing';
 import {
   type EmailJob,
@@ -34,7 +37,6 @@ import { loadUserConfig, userService } from '@decor/user';
 import type { Queue } from 'bullmq';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
-import { type ServiceProcess, spawnService, startServiceProcess } from './support/processes';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,6 @@
 export { type InfraEndpoints, TEST_ENDPOINTS_ENV, testEndpoints } from './endpoints';
 export { DEV_PORTS, type InfraHandle, type StartInfraOptions, startInfra } from './infra';
+export { type KafkaOptions, startKafka } from './kafka';
 export { assertPortFree, canConnect, freePort, PortTakenError, portFromEnv } from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
 export {

@@ -17,6 +17,11 @@ export interface KafkaOptions {
   useStorageTemplate?: boolean;
   quiet?: boolean;
   portEnvVar?: string;
+  /**
+   * The port clients are told to connect to (default `port`): a TCP relay's, for outage tests that
+   * cut every client connection at the relay while the broker runs on.
+   */
+  advertisedPort?: number;
 }
 
 export const KAFKA_DEFAULT_PARTITIONS = 6;
@@ -29,7 +34,7 @@ function serverProperties(o: KafkaOptions, logDir: string): string {
     // same storage works whatever port the controller gets (test runs pick free ports).
     'controller.quorum.voters': `1@127.0.0.1:${o.controllerPort}`,
     listeners: `PLAINTEXT://127.0.0.1:${o.port},CONTROLLER://127.0.0.1:${o.controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${o.port}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${o.advertisedPort ?? o.port}`,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
     'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',

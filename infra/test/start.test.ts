@@ -178,9 +178,11 @@ async function signIn(gatewayUrl: string): Promise<{ token: string; userId: stri
   return { token: result.token, userId: result.user.id };
 }
 
+/** The reset e-mails to the demo customer (the demo orders' e-mails go to that address too). */
 async function resetMails(inboxUrl: string): Promise<{ ID: string; Subject: string }[]> {
   const res = await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${CUSTOMER}`)}`);
-  return ((await res.json()) as { messages: { ID: string; Subject: string }[] }).messages;
+  const { messages } = (await res.json()) as { messages: { ID: string; Subject: string }[] };
+  return messages.filter((m) => /^Reset your .* password/.test(m.Subject));
 }
 
 async function stopWithCtrlC(copy: Copy): Promise<void> {
@@ -225,6 +227,7 @@ describe('npm start', () => {
     expect(text).toMatch(/customer\s+customer@decor\.example/);
     // An empty database: the user service seeded the demo accounts.
     expect(first.lines.some((l) => l.startsWith('[user]') && l.includes('demo logins (password'))).toBe(true);
+    expect(text).toMatch(/✓ demo\s+3 orders booked over the coming weeks/);
     const docs = await fetch(`${first.gatewayUrl}/api/docs/json`);
     expect(docs.status).toBe(200);
   }, 160_000);
@@ -240,6 +243,14 @@ describe('npm start', () => {
       email: CUSTOMER,
       id: userId,
     });
+    // The demo orders are booked: every Mirrored Bar Front is taken on the first one's day.
+    const day = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    const check = await fetch(`${first.gatewayUrl}/api/availability?from=${day}&id=BAR-FR-001`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await check.json()) as { result: unknown[] }).result).toEqual([
+      { id: 'BAR-FR-001', hint: 'Not available', available: 0, day },
+    ]);
 
     const reset = await fetch(`${first.gatewayUrl}/api/send/reset`, {
       method: 'POST',
@@ -257,6 +268,39 @@ describe('npm start', () => {
     expect(mails[0]?.Subject).toMatch(/Reset your .* password/);
     firstRun = { userId, mailIds: mails.map((m) => m.ID) };
   }, 60_000);
+
+  test('a service killed with SIGKILL is restarted and answers again', async () => {
+    if (!first) throw new Error('not started');
+    const text = first.lines.join('\n');
+    expect(text).toContain('Restarts: a process that dies is restarted (after 1 s, 2 s, 4 s');
+    const row = /^\s+cart\s+(http:\/\/\S+)\s+(\d+)\s*$/m.exec(text);
+    if (!row?.[1] || !row[2]) throw new Error(`no cart row printed:\n${text}`);
+    const [, cartUrl, pid] = row;
+    process.kill(Number(pid), 'SIGKILL');
+    const copy = first;
+    const restarted = await within(
+      (async () => {
+        for (;;) {
+          const line = copy.lines.find((l) => l.startsWith('↻ cart restarted'));
+          if (line) return line;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })(),
+      60_000,
+      'cart restarted',
+    );
+    expect(first.lines).toContain(
+      '✗ cart was killed by SIGKILL: restarting it in 1 s (crash 1; given up at 5 within 5 min)',
+    );
+    expect(restarted).not.toContain(`pid ${pid})`);
+    expect((await fetch(`${cartUrl}/readyz`)).status).toBe(200);
+    // Through the gateway too: a customer's session reads its carts again.
+    const { token } = await signIn(first.gatewayUrl);
+    const carts = await fetch(`${first.gatewayUrl}/api/cart`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(carts.status).toBe(200);
+  }, 90_000);
 
   test('Ctrl-C stops gateway, then services and workers, then infrastructure; no process is left', async () => {
     if (!first?.child.pid) throw new Error('not started');

@@ -9,6 +9,7 @@ export * from './http';
 export * from './qbo-session-banner';
 export * from './qbo-session-slice';
 export * from './roles';
+export * from './rules/failed-emails';
 export * from './rules/format';
 export * from './rules/images';
 export * from './rules/price';

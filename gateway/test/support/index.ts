@@ -1,5 +1,4 @@
 /** `@decor/gateway/testing`: the stacks and clients other workspaces' tests (browser journeys) start. */
-export * from './processes';
 export * from './sse-client';
 export * from './stack';
 export * from './storefront-client';

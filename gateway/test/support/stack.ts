@@ -1,7 +1,12 @@
 import type { RunningService, ServiceApp } from '@decor/kit';
 import { type StartedService, startService, startWorkers } from '@decor/kit';
 import { serviceEnv, TEST_JWT_SECRET } from '@decor/kit/testing';
-import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
+import {
+  loadNotificationConfig,
+  type NotificationContext,
+  notificationService,
+  notificationWorkers,
+} from '@decor/notification';
 import type { UserContext } from '@decor/user';
 import { loadUserConfig, userService } from '@decor/user';
 import { buildGateway } from '../../src/app';
@@ -13,6 +18,7 @@ export interface Stack {
   gatewayUrl: string;
   gateway: ServiceApp;
   user: StartedService<UserContext>;
+  notification?: StartedService<NotificationContext>;
   stop(): Promise<void>;
 }
 
@@ -21,19 +27,19 @@ export interface Stack {
  * notification service → BullMQ → notification worker → SMTP mail catcher. Nothing is mocked;
  * every service gets its own databases, topics and queues for this test file.
  */
-export async function startStack(opts: { notification?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { notification?: boolean; notificationEnv?: Record<string, string> } = {},
+): Promise<Stack> {
   const noExit = { exit: () => {} };
   const userEnv = await serviceEnv('user');
   const user = await startService(userService(loadUserConfig(userEnv)), noExit);
   const started: RunningService[] = [user];
   let notificationUrl = 'http://127.0.0.1:9';
+  let notification: StartedService<NotificationContext> | undefined;
   if (opts.notification !== false) {
-    const config = loadNotificationConfig(await serviceEnv('notification'));
-    const notification = await startService(notificationService(config), noExit);
-    const worker = await startWorkers(
-      notificationWorkers(loadNotificationConfig(await serviceEnv('notification'))),
-      noExit,
-    );
+    const env = () => serviceEnv('notification', opts.notificationEnv);
+    notification = await startService(notificationService(loadNotificationConfig(await env())), noExit);
+    const worker = await startWorkers(notificationWorkers(loadNotificationConfig(await env())), noExit);
     started.push(notification, worker);
     notificationUrl = notification.url;
   }
@@ -53,6 +59,7 @@ export async function startStack(opts: { notification?: boolean } = {}): Promise
     gatewayUrl,
     gateway,
     user,
+    notification,
     stop: async () => {
       await gateway.close();
       for (const s of started.reverse()) await s.shutdown('test over');

@@ -37,7 +37,8 @@ export interface CheckoutStack {
 const PASSWORD = 'bench-checkout';
 const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 
-async function api(
+/** A call of the public API through the gateway, as the storefront makes it. */
+export async function api(
   base: string,
   path: string,
   init: { method?: string; json?: unknown; token?: string } = {},
@@ -54,12 +55,16 @@ async function api(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`checkout benchmark: gave up waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`benchmark: gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -70,14 +75,18 @@ async function signIn(base: string, email: string, password: string): Promise<st
   return res.headers.get('token') as string;
 }
 
-async function createCustomers(stack: CheckoutStack, n: number): Promise<string[]> {
+export async function createCustomers(
+  stack: Pick<CheckoutStack, 'runId' | 'userDb'>,
+  n: number,
+  tag = 'bench',
+): Promise<string[]> {
   const connection = await mongoose
     .createConnection(stack.userDb.url, { dbName: stack.userDb.db })
     .asPromise();
   try {
     const users = userModel(connection);
     const passwordHash = await hashPassword(PASSWORD);
-    const emails = Array.from({ length: n }, (_, i) => `bench-${stack.runId}-${i}@decor.example`);
+    const emails = Array.from({ length: n }, (_, i) => `${tag}-${stack.runId}-${i}@decor.example`);
     await users.insertMany(
       emails.map((email, i) =>
         newUserWithEvent(
@@ -94,11 +103,12 @@ async function createCustomers(stack: CheckoutStack, n: number): Promise<string[
   }
 }
 
-/** Signs in, waits for the customer's first active cart and puts two products in it (2 of each). */
-async function fillCart(
+/** Signs in, waits for the customer's first active cart and puts the products in it (`qty` of each). */
+export async function fillCart(
   base: string,
   email: string,
   productIds: string[],
+  qty = 2,
 ): Promise<{ token: string; cartId: string }> {
   const token = await signIn(base, email, PASSWORD);
   const cartId = await until(`${email}'s first cart`, 60_000, async () => {
@@ -109,7 +119,7 @@ async function fillCart(
       const res = await api(base, `/cart/${cartId}/cartProduct/${encodeURIComponent(id)}`, {
         method: 'POST',
         token,
-        json: { qty: 2 },
+        json: { qty },
       });
       return res.status === 200 ? true : undefined;
     });
@@ -117,7 +127,7 @@ async function fillCart(
   return { token, cartId };
 }
 
-async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size)
     out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
@@ -139,7 +149,8 @@ export async function measureCheckouts(
   log(`checkouts: creating ${customers} customers and filling their carts …`);
   const emails = await createCustomers(stack, customers);
   const staffToken = await signIn(base, STAFF.email, STAFF.password);
-  // Carts do not reserve stock: every customer may take 2 of a product that has at least 2.
+  // Carts do not reserve stock: every customer may take 2 of a product that has at least 2; orders
+  // book it by date, so each customer's event is on days of its own (3 apart: the 1-day buffers).
   const products = await until('two priced products in stock', 30_000, async () => {
     const res = await api(base, '/product?gt=quantity:1&limit=100', { token: staffToken });
     const priced = (res.body?.result ?? []).filter((p: { price: number }) => p.price > 0) as { id: string }[];
@@ -148,9 +159,9 @@ export async function measureCheckouts(
   const carts = await inBatches(emails, 10, (email) => fillCart(base, email, products));
 
   log(`checkouts: ${customers} customers submit at once …`);
-  const eventDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const timings = await Promise.all(
     carts.map(async ({ token, cartId }, i) => {
+      const eventDate = new Date(Date.now() + (30 + 3 * i) * 86_400_000).toISOString().slice(0, 10);
       const started = performance.now();
       const res = await api(base, '/estimate', {
         method: 'POST',

@@ -96,7 +96,7 @@ export interface OrdersFigures {
 const STATUSES = ['Pending', 'Open', 'Closed', 'Voided'] as const;
 
 /** A session token as the user service signs one (HS256 with the shared secret, @fastify/jwt's claims). */
-function sessionToken(secret: string, id: string, permissions: 'admin' | 'customer'): string {
+export function sessionToken(secret: string, id: string, permissions: 'admin' | 'customer'): string {
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   const body = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({

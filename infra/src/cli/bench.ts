@@ -5,11 +5,19 @@
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  type AvailabilityFigures,
+  availabilityRow,
+  availabilityRows,
+  formatAvailability,
+  measureAvailability,
+  writeAvailabilityRows,
+} from '../bench/availability';
 import { measureCatalogueReads } from '../bench/catalogue-reads';
 import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
@@ -111,6 +119,7 @@ async function main(): Promise<void> {
     'orders',
     'users',
     'import',
+    'availability',
   ];
   if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
@@ -248,6 +257,22 @@ async function main(): Promise<void> {
         ),
       );
     }
+    // Bookings by date: the race for the last units, and reads with 100,000 bookings in the store.
+    let availability: AvailabilityFigures | undefined;
+    if (runs('availability')) {
+      availability = await part.run('availability', () =>
+        measureAvailability(
+          {
+            gatewayUrl: stack.gatewayUrl,
+            runId: stack.runId,
+            jwtSecret: BENCH_JWT_SECRET,
+            userDb: stack.userDb,
+            orderDb: stack.orderDb,
+          },
+          log,
+        ),
+      );
+    }
     // After the QuickBooks sync (it connects the service to a company of its own): the import dialog's call.
     let importListing: ImportFigures | undefined;
     if (runs('import')) {
@@ -266,6 +291,7 @@ async function main(): Promise<void> {
     if (orders) log(formatOrders(orders));
     if (users) log(formatUsers(users));
     if (importListing) log(formatImportListing(importListing));
+    if (availability) log(formatAvailability(availability));
     if (!args['no-write']) {
       const out = args.out as string;
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
@@ -273,6 +299,7 @@ async function main(): Promise<void> {
       const ordersRows = orderRows(out);
       const userListRows = usersRows(out);
       const importRows = importListingRows(out);
+      const availabilityRowsBefore = availabilityRows(out);
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
@@ -282,6 +309,12 @@ async function main(): Promise<void> {
       writeImportListingRows(
         out,
         importListing ? [...importRows, importListingRow(machine, importListing)] : importRows,
+      );
+      writeAvailabilityRows(
+        out,
+        availability
+          ? [...availabilityRowsBefore, availabilityRow(machine, availability)]
+          : availabilityRowsBefore,
       );
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);

@@ -5,10 +5,12 @@
  * everything is. SIGINT/SIGTERM (relayed by start.ts) stops the gateway, then services and workers,
  * then the infrastructure, each with a status line. Exit code 0 only if everything stopped cleanly.
  *
- * A child that dies after start-up is reported loudly (name, exit, last lines) and the rest keep
- * running: a crash in one service should not take down Kafka and the person's session; Ctrl-C and
- * `npm start` again restarts everything (the exit code is then 1). If start-up fails anywhere, what
- * started is stopped and the cause printed (exit 1).
+ * A service, worker or the gateway that dies after start-up is reported loudly (name, exit, last
+ * lines) and started again after a growing wait; after repeated crashes it is given up on with a
+ * line saying so (restart.ts). The rest keep running throughout: a crash in one service should not
+ * take down Kafka and the person's session. One given up on makes the exit code 1 (a restarted one
+ * that is running again stops cleanly). If start-up fails anywhere, what started is stopped and the
+ * cause printed (exit 1).
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -16,9 +18,11 @@ import type { InfraEndpoints } from '../endpoints';
 import { type InfraHandle, startInfra } from '../infra';
 import { INFRA_DIR } from '../jars';
 import { assertPortFree, portFromEnv } from '../ports';
-import { prefixFor, type RunningProcess, startProcess } from '../process';
+import { type ProcessSpec, prefixFor } from '../process';
 import { qboEnv } from '../qbo/env';
+import { describePolicy, type SupervisedProcess, superviseProcess } from '../restart';
 import { buildRunnable } from './build';
+import { seedDemoOrders } from './demo-orders';
 import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
@@ -45,9 +49,8 @@ interface Planned {
 }
 
 interface Started extends Planned {
-  proc: RunningProcess;
+  proc: SupervisedProcess;
   url: string;
-  gone: boolean;
 }
 
 function portOffset(): number {
@@ -144,10 +147,15 @@ async function healthz(url: string): Promise<boolean> {
   throw new Error(`/healthz answered ${res.status}`);
 }
 
-function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Started> {
+interface Watch {
+  onCrash(name: string, run: { lastLines(count?: number): string[] }, how: string): void;
+  stopping(): boolean;
+}
+
+function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string, watch: Watch): Promise<Started> {
   const url = `http://127.0.0.1:${p.port}`;
   const prefix = prefixFor(p.name);
-  return startProcess({
+  const spec: ProcessSpec = {
     name: p.name,
     command: process.execPath,
     args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', `dist/${p.entry}.js`],
@@ -169,13 +177,12 @@ function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string): Promise<Sta
     readyTimeoutMs: READY_TIMEOUT_MS,
     probeIntervalMs: 200,
     stopGraceMs: STOP_GRACE_MS,
-  }).then((proc) => {
-    const started: Started = { ...p, proc, url, gone: false };
-    void proc.exited.then(() => {
-      started.gone = true;
-    });
-    return started;
-  });
+  };
+  return superviseProcess(spec, {
+    announce: (line) => out(line),
+    onCrash: (run, how) => watch.onCrash(p.name, run, how),
+    stopping: watch.stopping,
+  }).then((proc) => ({ ...p, proc, url }));
 }
 
 /** Starts and stops everything; lives in its own session (see the top of the file). */
@@ -184,7 +191,6 @@ class Supervisor {
   private readonly started: Started[] = [];
   private stopReason: string | undefined;
   private up = false;
-  private crashed = 0;
 
   constructor(private readonly t0: number) {}
 
@@ -193,7 +199,7 @@ class Supervisor {
     if (this.stopReason) return;
     this.stopReason = reason;
     if (this.up) {
-      void this.stopAll().then((clean) => process.exit(clean && this.crashed === 0 ? 0 : 1));
+      void this.stopAll().then((clean) => process.exit(clean ? 0 : 1));
     } else {
       // Mid-start: some children are not ours to stop yet (still in startProcess/startInfra), so
       // everything in our session gets SIGTERM; the pending starts then fail and run() cleans up.
@@ -210,20 +216,17 @@ class Supervisor {
     return this.up ? undefined : this.stopReason;
   }
 
-  private watch(s: Started): void {
-    void s.proc.exited.then(({ code, signal }) => {
-      if (this.stopReason) return;
-      this.crashed++;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  /** A crash: its last lines, loudly; restart.ts then says whether it is restarted or given up. */
+  private readonly watcher: Watch = {
+    onCrash: (name, run, how) => {
       const bar = '!'.repeat(72);
-      out(
-        `\n${bar}\n✗ ${bold(s.name)} ${how} — the other processes keep running; Ctrl-C and \`npm start\` restart all.`,
-      );
-      out(`--- last lines of ${s.name} (full log in ${path.join(logDir(), `${s.name}.log`)}) ---`);
-      for (const line of s.proc.lastLines(25)) out(`  ${readableLine(line, !!tty)}`);
+      out(`\n${bar}\n✗ ${bold(name)} ${how} — the other processes keep running.`);
+      out(`--- its last lines (full log in ${path.join(logDir(), `${name}.log`)}) ---`);
+      for (const line of run.lastLines(25)) out(`  ${readableLine(line, !!tty)}`);
       out(bar);
-    });
-  }
+    },
+    stopping: () => this.stopReason !== undefined,
+  };
 
   private checkInterrupted(): void {
     if (this.stopReason) throw new Error(`start-up interrupted (${this.stopReason})`);
@@ -261,9 +264,8 @@ class Supervisor {
       planned
         .filter((p) => p.kind !== 'gateway')
         .map((p) =>
-          launch(p, env, logs).then((s) => {
+          launch(p, env, logs, this.watcher).then((s) => {
             this.started.push(s);
-            this.watch(s);
             out(`✓ ${s.name.padEnd(10)} ${s.url} ready ${seconds(servicesStarted)}`);
             return s;
           }),
@@ -279,10 +281,21 @@ class Supervisor {
       ),
     );
     const frontends = path.join(REPO_ROOT, 'frontends');
-    const gateway = await launch(gatewayPlan, { ...env, ...urls, FRONTENDS_DIR: frontends }, logs);
+    const gateway = await launch(
+      gatewayPlan,
+      { ...env, ...urls, FRONTENDS_DIR: frontends },
+      logs,
+      this.watcher,
+    );
     this.started.push(gateway);
-    this.watch(gateway);
     out(`✓ gateway    ${gateway.url} ready ${seconds(servicesStarted)}`);
+    this.checkInterrupted();
+    // A fresh installation's demo orders (availability has something to show); never fails the start.
+    const demoStarted = Date.now();
+    await seedDemoOrders(gateway.url).then(
+      (n) => n > 0 && out(`✓ demo       ${n} orders booked over the coming weeks ${seconds(demoStarted)}`),
+      (err: Error) => out(`! demo orders not booked: ${err.message}`),
+    );
     this.checkInterrupted();
     this.up = true;
     this.printReady(gateway.url, endpoints);
@@ -318,7 +331,7 @@ class Supervisor {
     out(`     owner      ${env.DEMO_SUPERADMIN_EMAIL || 'owner@decor.example'}`);
     out();
     out(row('process', 'address', 'pid'));
-    for (const s of order) out(row(s.name, s.url, String(s.proc.pid)));
+    for (const s of order) out(row(s.name, s.url, String(s.proc.current.pid)));
     out(row('kafka', e.kafkaBrokers.join(',')));
     out(row('mongo', e.mongoUrl));
     out(row('redis', e.redisUrl));
@@ -326,6 +339,9 @@ class Supervisor {
     out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
     out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
     out(`   logs: ${logDir()}/<process>.log`);
+    out();
+    out(`   Restarts: ${describePolicy()};`);
+    out('             a stray promise rejection is logged and the service keeps running.');
     out();
     out(` ${bold('Ctrl-C stops everything.')}`);
     out(line);
@@ -359,18 +375,18 @@ class Supervisor {
 
   private async stopOne(s: Started): Promise<boolean> {
     const t = Date.now();
-    if (s.gone) {
-      out(`· ${s.name} had already exited`);
+    if (s.proc.gone) {
+      out(`· ${s.name} had already exited (given up on after repeated crashes)`);
       return false;
     }
     await s.proc.stop();
-    const { code, signal } = await s.proc.exited;
+    const { code, signal } = await s.proc.current.exited;
     if (code === 0) {
       out(`✓ ${s.name} stopped ${seconds(t)}`);
       return true;
     }
     out(`✗ ${s.name} ${signal ? `was killed (${signal})` : `exited with code ${code}`} while stopping`);
-    for (const l of s.proc.lastLines(10)) out(`  ${readableLine(l, !!tty)}`);
+    for (const l of s.proc.current.lastLines(10)) out(`  ${readableLine(l, !!tty)}`);
     return false;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The Accounting API v3 under /v3/company/:realmId (notes §2–§4), each call passing, in order:
- * injected faults (control API), the per-realm throttle, the bearer token, the requestid replay.
+ * injected faults (control API: 5xx/429, down, hang), the per-realm throttle, the bearer token, the
+ * requestid replay.
  *
  * Throttle: a sliding 60 s window per realm of the requests let through; a request refused by an
  * injected fault or by the throttle itself is not counted in the window (Intuit does not say; this
@@ -87,7 +88,7 @@ export function registerApi(app: FastifyInstance, ctx: Ctx): void {
   };
 
   /** Faults, throttle, auth and replay around one API call. */
-  const call = (handler: Handler) => async (req: FastifyRequest, reply: FastifyReply) => {
+  const handle = async (handler: Handler, req: FastifyRequest, reply: FastifyReply) => {
     const { realmId } = req.params as { realmId: string };
     const rt = ctx.runtime(realmId);
     rt.stats.requests++;
@@ -168,6 +169,31 @@ export function registerApi(app: FastifyInstance, ctx: Ctx): void {
     }
     if (req.method !== 'GET' || requestId) ctx.store.changed();
     return send(reply, answer);
+  };
+
+  /**
+   * A hang fault holds each request, unanswered, until the hang is over; then the held requests are
+   * carried out one at a time in arrival order, even those whose client gave up meanwhile (the worst
+   * case for a client: a server that finishes work it was never able to answer).
+   */
+  const call = (handler: Handler) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { realmId } = req.params as { realmId: string };
+    const rt = ctx.runtime(realmId);
+    const hang = rt.hang;
+    if (!hang) return handle(handler, req, reply);
+    rt.stats.hung++;
+    const before = rt.held;
+    let done = () => {};
+    rt.held = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await hang.over;
+    await before;
+    try {
+      return await handle(handler, req, reply);
+    } finally {
+      done();
+    }
   };
 
   const base = '/v3/company/:realmId';

@@ -8,6 +8,8 @@ export interface RealmStats {
   throttled: number;
   faulted: number;
   replays: number;
+  /** Requests held by a hang fault. */
+  hung: number;
   grants: { authorization_code: number; refresh_token: number };
   requestsPerMinutePeak: number;
 }
@@ -18,7 +20,31 @@ export interface RealmRuntime {
   window: number[];
   fault?: { status: 500 | 503 | 429; count: number };
   downUntil: number;
+  /** While set, API requests get no answer until it is over (see api.ts). */
+  hang?: Hang;
+  /** The last held request's turn: once a hang is over they go on one at a time, in arrival order. */
+  held: Promise<void>;
   stats: RealmStats;
+}
+
+export interface Hang {
+  until: number;
+  /** Resolves when the hang is over (its time is up, or the fault was cleared). */
+  over: Promise<void>;
+  end(): void;
+}
+
+/** A hang of `ms` that `end()` cuts short. */
+export function newHang(ms: number): Hang {
+  let end = () => {};
+  const over = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    end = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { until: Date.now() + ms, over, end };
 }
 
 export interface AuthCode {
@@ -54,11 +80,13 @@ export class Ctx {
       r = {
         window: [],
         downUntil: 0,
+        held: Promise.resolve(),
         stats: {
           requests: 0,
           throttled: 0,
           faulted: 0,
           replays: 0,
+          hung: 0,
           grants: { authorization_code: 0, refresh_token: 0 },
           requestsPerMinutePeak: 0,
         },

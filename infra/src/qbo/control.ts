@@ -3,7 +3,7 @@
  * companies, per-realm settings, injected faults, token expiry/revocation, stats and records.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ctx } from './context';
+import { type Ctx, newHang } from './context';
 import { DEMO_REALM_ID, demoRecords } from './demo-company';
 import { createRecord } from './entities';
 import { QboFault } from './faults';
@@ -60,6 +60,15 @@ export function registerControl(app: FastifyInstance, ctx: Ctx): void {
       rt.downUntil = Date.now() + b.downForSeconds * 1000;
       return { realmId: company.realmId, downUntil: new Date(rt.downUntil).toISOString() };
     }
+    if (typeof b.hangForSeconds === 'number' && b.hangForSeconds > 0) {
+      rt.hang?.end();
+      const hang = newHang(b.hangForSeconds * 1000);
+      rt.hang = hang;
+      void hang.over.then(() => {
+        if (rt.hang === hang) rt.hang = undefined;
+      });
+      return { realmId: company.realmId, hangUntil: new Date(hang.until).toISOString() };
+    }
     if (
       (b.status === 500 || b.status === 503 || b.status === 429) &&
       Number.isInteger(b.count) &&
@@ -68,7 +77,10 @@ export function registerControl(app: FastifyInstance, ctx: Ctx): void {
       rt.fault = { status: b.status, count: b.count as number };
       return { realmId: company.realmId, fault: rt.fault };
     }
-    return bad(reply, 'send { status: 500|503|429, count: N } or { downForSeconds: T }');
+    return bad(
+      reply,
+      'send { status: 500|503|429, count: N }, { downForSeconds: T } or { hangForSeconds: T }',
+    );
   });
 
   app.delete('/__emulator/realms/:realmId/faults', async (req, reply) => {
@@ -77,6 +89,8 @@ export function registerControl(app: FastifyInstance, ctx: Ctx): void {
     const rt = ctx.runtime(company.realmId);
     rt.fault = undefined;
     rt.downUntil = 0;
+    rt.hang?.end();
+    rt.hang = undefined;
     return { realmId: company.realmId, cleared: true };
   });
 
@@ -119,6 +133,7 @@ export function registerControl(app: FastifyInstance, ctx: Ctx): void {
       throttled: stats.throttled,
       faulted: stats.faulted,
       replays: stats.replays,
+      hung: stats.hung,
       grants: { ...stats.grants },
       documents: ctx.documents(company.realmId),
       requestsPerMinutePeak: stats.requestsPerMinutePeak,

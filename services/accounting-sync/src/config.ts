@@ -5,6 +5,7 @@ import {
   serviceConfigSchema,
 } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
+import { MAX_CALL_TIMEOUT_MS } from './qbo/time-box';
 
 /** A fixed key for local runs only: production must bring its own (QBO_TOKEN_KEY). */
 const DEV_TOKEN_KEY = 'ZGVjb3ItbG9jYWwtcWJvLXRva2VuLWtleS0zMmJ5dGU=';
@@ -47,6 +48,16 @@ export const accountingSyncConfigSchema = serviceConfigSchema({
   QBO_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 500 }),
   /** The share of that limit the limiter aims at, so clock skew never tips us over it. */
   QBO_RATE_LIMIT_SHARE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.95 }),
+  /**
+   * How long one QuickBooks call may take before it is aborted and retried later; at most the
+   * record lock's lifetime less its margin (time-box.ts), so no call outlives the lock.
+   */
+  QBO_CALL_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: MAX_CALL_TIMEOUT_MS,
+    'x-message': `must be from 100 to ${MAX_CALL_TIMEOUT_MS} ms (below the record lock's lifetime)`,
+    default: 20_000,
+  }),
   /** Jobs this process runs at once (Intuit refuses more than 10 concurrent calls per company). */
   QBO_WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 10, default: 6 }),
   /** QuickBooks items for the estimate's extra lines (created when missing). */

@@ -67,6 +67,7 @@ export interface EmulatorStats {
   throttled: number;
   faulted: number;
   replays: number;
+  hung: number;
   grants: { authorization_code: number; refresh_token: number };
   documents: Record<string, number>;
   requestsPerMinutePeak: number;

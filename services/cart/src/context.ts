@@ -1,7 +1,7 @@
 import type { BaseContext } from '@decor/kit';
+import { KeyedLock } from '@decor/kit';
 import type { CartConfig } from './config';
 import { type CustomerCartsModel, customerCartsModel } from './store/carts-model';
-import { KeyedLock } from './store/keyed-lock';
 import { type ProductCopyModel, productCopyModel } from './store/product-model';
 
 export interface CartContext extends BaseContext<CartConfig> {

@@ -1,5 +1,15 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_TURNAROUND_DAYS } from './availability';
 import { defineEvent } from './envelope';
+
+/**
+ * A product's or category's own turnaround buffer (issue 15), whole days before and after a booking;
+ * a side left out inherits (product → its category → the shop's default, `turnaroundFor`).
+ */
+export const TurnaroundOverride = Type.Object({
+  before: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TURNAROUND_DAYS })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TURNAROUND_DAYS })),
+});
 
 const ProductImage = Type.Object({
   id: Type.String(),
@@ -24,6 +34,8 @@ export const ProductUpserted = defineEvent(
     images: Type.Array(ProductImage),
     /** The product's QuickBooks item id, once it has one (estimate lines refer to it). */
     qboId: Type.Optional(Type.String()),
+    /** Its own turnaround buffer, where staff set one (absent sides inherit). */
+    turnaround: Type.Optional(TurnaroundOverride),
   }),
 );
 
@@ -55,5 +67,7 @@ export const CategoryUpserted = defineEvent(
     name: Type.String(),
     /** The parent category's id for a subcategory; absent for a top-level category. */
     parentId: Type.Optional(Type.String()),
+    /** The category's turnaround buffer for its products, where staff set one (absent sides inherit). */
+    turnaround: Type.Optional(TurnaroundOverride),
   }),
 );

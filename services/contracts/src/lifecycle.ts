@@ -7,6 +7,7 @@
  * (`@decor/contracts/rules`). Pure and browser-safe: no I/O, no event schemas.
  */
 import type { Static } from '@sinclair/typebox';
+import { daysUntil } from './calendar-day';
 import type { OrderActor, OrderType } from './order-events';
 
 /** Spec §4: order statuses; Closed, Completed and Voided are terminal. */
@@ -18,18 +19,6 @@ export const MODIFIED_STATUS_TEXT = { customer: 'Pending Approval', staff: 'Pend
 
 /** Spec §9: customers cannot edit within 3 days of the event. */
 export const EDIT_CUTOFF_DAYS = 3;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function dayNumber(date: string): number {
-  const [year, month, day] = date.split('-').map(Number);
-  return Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1) / DAY_MS;
-}
-
-/** Calendar days from `today` to `date` (both YYYY-MM-DD); negative once past. */
-export function daysUntil(date: string, today: string): number {
-  return dayNumber(date) - dayNumber(today);
-}
 
 export type Actor = Static<typeof OrderActor>;
 

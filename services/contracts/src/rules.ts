@@ -2,9 +2,12 @@
  * The public entry for browsers (`@decor/contracts/rules`): the spec's rules and texts the frontends
  * share with the services, without the event schemas (and their validator) the services need.
  */
+export * from './availability';
+export * from './calendar-day';
 export * from './contact-form';
 export * from './email-address';
 export * from './estimate-fields';
+export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './password-rule';

@@ -8,7 +8,7 @@ import type { CommonConfig } from './config';
 import { createServiceApp, type ServiceApp } from './http/app';
 import { type Closer, type RunningService, runService } from './http/run';
 import { durationMs, SessionVersions } from './http/session-versions';
-import { createRedis, pingRedis } from './jobs/redis';
+import { createRedis, pingRedis, redisReady } from './jobs/redis';
 import { type ConsumerHandle, type EventHandler, startConsumer } from './messaging/consumer';
 import { kafkaReadiness } from './messaging/health';
 import {
@@ -113,7 +113,14 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     });
     const topic = (aggregate: AggregateType) => topicFor(config.KAFKA_TOPIC_PREFIX, aggregate);
     if (def.publishes?.length) await ensureTopics(kafka, def.publishes.map(topic));
-    const redis = opening('redis', createRedis(config.REDIS_URL), (r) => r.quit());
+    // The producer connection: every command fails within 2 s while Redis is away, so a request
+    // that enqueues, counts or locks answers 503 instead of hanging (workers open their own).
+    const redis = opening('redis', createRedis(config.REDIS_URL, { purpose: 'producer' }), (r) =>
+      r.quit().catch(() => r.disconnect()),
+    );
+    redis.on('error', (err) => log.debug({ err }, 'redis connection error'));
+    if (!(await redisReady(redis, 10_000)))
+      log.warn('Redis is not answering yet; requests that use it answer 503');
     const publisher = opening('kafka producer', createPublisher(kafka, { logger: log as KitLogger }), (p) =>
       p.disconnect(),
     );

@@ -11,6 +11,14 @@ import type { Kafka } from 'kafkajs';
 import { waitForCatchUp } from './messaging/catch-up';
 import { type BaseContext, startService } from './service';
 
+export {
+  type KafkaBehindRelay,
+  kafkaBehindRelay,
+  type OutageMode,
+  type TcpRelay,
+  tcpRelay,
+} from './tcp-relay';
+
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
 /** The JWT secret every test process passes explicitly (never the published development one). */
@@ -201,6 +209,7 @@ export async function consumerCaughtUp(
       groupId: `${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.${consumer}`,
       topic: ctx.topic(aggregate),
       timeoutMs,
+      kafkaTimeoutMs: timeoutMs,
     });
     if (!caughtUp)
       throw new Error(`${ctx.name}.${consumer} did not catch up on ${aggregate} in ${timeoutMs} ms`);
@@ -208,3 +217,4 @@ export async function consumerCaughtUp(
     await admin.disconnect();
   }
 }
+export * from './test-processes';

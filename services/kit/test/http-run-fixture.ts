@@ -10,6 +10,11 @@ async function main() {
     await sleep(800);
     return { done: true };
   });
+  // A promise rejected with nobody awaiting it, as a fire-and-forget write gone wrong would be.
+  app.get('/stray-rejection', async () => {
+    void Promise.reject(new Error('stray: nobody awaited this'));
+    return { answered: true };
+  });
   await runService({
     app,
     port: 0,

@@ -5,6 +5,7 @@ interface Service {
   child: ChildProcess;
   url: string;
   messages: string[];
+  entries: Array<{ msg: string; err?: { message?: string; stack?: string } }>;
   /** When each message was logged (pino's `time`); a blocked stdout pipe may deliver lines out of order. */
   times: Map<string, number>;
   exited: Promise<number | null>;
@@ -18,6 +19,7 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const messages: string[] = [];
+  const entries: Service['entries'] = [];
   const times = new Map<string, number>();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -27,8 +29,9 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
-        const entry = JSON.parse(line) as { msg: string; time: number };
+        const entry = JSON.parse(line) as Service['entries'][number] & { time: number };
         messages.push(entry.msg);
+        entries.push(entry);
         times.set(entry.msg, entry.time);
         const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(entry.msg);
         if (found?.[1]) resolve(found[1]);
@@ -36,7 +39,7 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
     });
     child.on('exit', () => reject(new Error(`fixture exited before listening: ${messages.join(' | ')}`)));
   });
-  return { child, url, messages, times, exited };
+  return { child, url, messages, entries, times, exited };
 }
 
 test('SIGTERM: in-flight request finishes, closers run in order, exit 0, one line per step', async () => {
@@ -82,6 +85,24 @@ test('a closer that never finishes cannot hold the process past the budget', asy
   expect(await service.exited).toBe(1);
   expect(Date.now() - started).toBeLessThan(3000);
   expect(service.messages).toContain('shutdown: not finished within 500 ms, exiting');
+});
+
+test('a stray promise rejection is logged with its error, and the service keeps serving', async () => {
+  const service = await start();
+  const answer = await fetch(`${service.url}/stray-rejection`);
+  expect(answer.status).toBe(200);
+  const message = 'unhandled promise rejection (logged; the process keeps running)';
+  await waitFor(() => service.messages.includes(message));
+  expect(service.entries.find((e) => e.msg === message)?.err).toMatchObject({
+    message: 'stray: nobody awaited this',
+    stack: expect.stringContaining('http-run-fixture.ts'),
+  });
+  // Still the same process, still answering.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(service.child.exitCode).toBeNull();
+  expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+  service.child.kill('SIGTERM');
+  expect(await service.exited).toBe(0);
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000) {

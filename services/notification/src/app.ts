@@ -3,6 +3,7 @@ import type { NotificationConfig } from './config';
 import { buildNotificationContext, type NotificationContext, ORDER_OWNERS_CONSUMER } from './context';
 import { orderEventHandlers, orderOwnerHandlers } from './events/order-events';
 import { userEventHandlers } from './events/user-events';
+import { failedEmailRoutes } from './routes/failed-emails';
 import { infoRoutes } from './routes/info';
 import { sendRoutes } from './routes/send';
 
@@ -27,6 +28,7 @@ export function notificationService(
     routes: async (app, ctx) => {
       await app.register(async (scope) => sendRoutes(scope as ServiceApp, ctx));
       await app.register(async (scope) => infoRoutes(scope as ServiceApp, ctx));
+      await app.register(async (scope) => failedEmailRoutes(scope as ServiceApp, ctx));
     },
     closers: (ctx) => [
       { name: 'email queue', close: () => ctx.emails.close() },

@@ -20,6 +20,12 @@ export const notificationConfigSchema = serviceConfigSchema({
   COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
   /** Parallel sends per worker process. */
   EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  /**
+   * An e-mail SMTP did not take is tried again after EMAIL_RETRY_FIRST_MS, then twice as long each
+   * time up to EMAIL_RETRY_MAX_MS, for at least 24 h in all (see domain/retry-schedule.ts).
+   */
+  EMAIL_RETRY_FIRST_MS: Type.Integer({ minimum: 100, default: 5000 }),
+  EMAIL_RETRY_MAX_MS: Type.Integer({ minimum: 1000, maximum: 6 * 3600_000, default: 3600_000 }),
   /** Contact-form messages (POST /send/info) per client address, and per sender's e-mail, per window. */
   CONTACT_MAX_PER_ADDRESS: Type.Integer({ minimum: 1, default: 10 }),
   CONTACT_MAX_PER_SENDER: Type.Integer({ minimum: 1, default: 3 }),

@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Admin } from 'kafkajs';
 import type { NotificationConfig } from './config';
 import type { Brand } from './domain/email';
-import { type EmailJob, emailQueue } from './jobs/email-queue';
+import { type EmailJob, emailQueue, emailRetry } from './jobs/email-queue';
 import { type ContactLimits, contactLimits } from './store/contact-limits';
 import { type OrderOwners, orderOwners } from './store/order-owners';
 
@@ -34,7 +34,7 @@ export async function buildNotificationContext(
   return {
     ...base,
     brand: { companyName: config.COMPANY_NAME, baseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, '') },
-    emails: emailQueue(base.redis, config.REDIS_PREFIX),
+    emails: emailQueue(base.redis, config.REDIS_PREFIX, emailRetry(config)),
     contactLimits: contactLimits(base.redis, {
       prefix: config.REDIS_PREFIX,
       perAddress: config.CONTACT_MAX_PER_ADDRESS,

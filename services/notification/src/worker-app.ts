@@ -1,6 +1,6 @@
 import type { WorkerDefinition } from '@decor/kit';
 import type { NotificationConfig } from './config';
-import { emailWorker } from './jobs/email-queue';
+import { emailRetry, emailWorker } from './jobs/email-queue';
 
 /** The notification worker process: sends the queued e-mails through SMTP. */
 export function notificationWorkers(config: NotificationConfig): WorkerDefinition<NotificationConfig> {
@@ -16,6 +16,7 @@ export function notificationWorkers(config: NotificationConfig): WorkerDefinitio
         concurrency: config.EMAIL_CONCURRENCY,
         logger: log,
         jwtSecret: config.JWT_SECRET,
+        retry: emailRetry(config),
       }),
     ],
   };

@@ -101,3 +101,29 @@ test('a worker with a wrong SMTP address fails the job; the one that replaces it
   await queueIdle(service);
   expect(await mailTo(to)).toHaveLength(1);
 });
+
+test('a job run again after SMTP took its message (a crash before it was marked done) sends nothing more', async () => {
+  workers.push(await startWorker());
+  const to = address('rerun');
+  const event = welcomeFor(to);
+  await publish(service, event);
+  await mailsArrive(to);
+  await queueIdle(service);
+  const done = await service.ctx.emails.getJob(`email.${event.id}`);
+  const firstFinish = done?.finishedOn ?? 0;
+
+  // As if the worker died between SMTP's answer and BullMQ's "completed": the job runs once more.
+  await done?.retry('completed');
+  const rerun = await eventually(
+    async () => {
+      const job = await service.ctx.emails.getJob(`email.${event.id}`);
+      return (await job?.getState()) === 'completed' && (job?.finishedOn ?? 0) > firstFinish
+        ? job
+        : undefined;
+    },
+    30_000,
+    'the job run again',
+  );
+  expect(rerun.failedReason ?? '').toBe('');
+  expect(await mailTo(to)).toHaveLength(1);
+});

@@ -124,13 +124,36 @@ export function mailsArrive(to: string, count = 1, timeoutMs = 30_000): Promise<
 }
 
 /**
+ * Answers an SMTP client the way a server that will not take the message does: everything is fine
+ * until RCPT, which gets a permanent 550 (as for a mailbox that does not exist).
+ */
+function refuseRecipients(client: Socket): void {
+  client.write('220 refusing.test ESMTP\r\n');
+  let buffered = '';
+  client.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let end = buffered.indexOf('\r\n');
+    while (end >= 0) {
+      const verb = buffered.slice(0, end).slice(0, 4).toUpperCase();
+      buffered = buffered.slice(end + 2);
+      if (verb === 'QUIT') client.end('221 bye\r\n');
+      else if (verb === 'RCPT') client.write('550 5.1.1 Mailbox unavailable\r\n');
+      else client.write('250 ok\r\n');
+      end = buffered.indexOf('\r\n');
+    }
+  });
+}
+
+/**
  * A TCP relay in front of the mail catcher, for SMTP outages: while it is down its port refuses
- * connections; `up()` listens on the same port again. It keeps the client's bytes (the raw SMTP
- * conversation) so tests can read headers the catcher's API does not show (Reply-To).
+ * connections; `up()` listens on the same port again; `refuse()` listens but refuses every
+ * recipient for good (550). It keeps the client's bytes (the raw SMTP conversation) so tests can
+ * read headers the catcher's API does not show (Reply-To).
  */
 export async function smtpRelay(): Promise<{
   url: string;
   up(): Promise<void>;
+  refuse(): Promise<void>;
   down(): Promise<void>;
   transcript(): string;
 }> {
@@ -139,31 +162,45 @@ export async function smtpRelay(): Promise<{
   const sent: Buffer[] = [];
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  let refusing = false;
+  const relay = (client: Socket) => {
+    const upstream = connect(smtp.port, smtp.host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => sent.push(chunk));
+    client.pipe(upstream).pipe(client);
+  };
+  const down = async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  };
+  const listen = async (refuse: boolean) => {
+    await down();
+    refusing = refuse;
+    await new Promise<void>((resolve, reject) => {
+      server = createServer((client) => {
+        if (!refusing) return relay(client);
+        sockets.add(client);
+        client.on('close', () => sockets.delete(client));
+        client.on('error', () => client.destroy());
+        refuseRecipients(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  };
   return {
     url: `smtp://127.0.0.1:${port}`,
-    up: () =>
-      new Promise<void>((resolve, reject) => {
-        server = createServer((client) => {
-          const upstream = connect(smtp.port, smtp.host);
-          for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on('close', () => sockets.delete(s));
-            s.on('error', () => {
-              client.destroy();
-              upstream.destroy();
-            });
-          }
-          client.on('data', (chunk: Buffer) => sent.push(chunk));
-          client.pipe(upstream).pipe(client);
-        });
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    down: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      server = undefined;
-    },
+    up: () => listen(false),
+    refuse: () => listen(true),
+    down,
     transcript: () => Buffer.concat(sent).toString('utf8'),
   };
 }

@@ -9,6 +9,8 @@ import {
   truckingFeeEventHandlers,
   userEventHandlers,
 } from './events/projections';
+import { startHoldSweeper } from './jobs/hold-sweeper';
+import { availabilityRoutes } from './routes/availability';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
 import { ensureDocNumberCounter } from './store/writes';
@@ -18,7 +20,11 @@ export type { OrderContext } from './context';
 export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
   await app.register(async (scope) => estimateRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => invoiceRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => availabilityRoutes(scope as ServiceApp, ctx));
 }
+
+/** Each started instance's sweeper of unconfirmed holds (jobs/hold-sweeper.ts). */
+const sweepers = new WeakMap<OrderContext, { stop(): void }>();
 
 /** The order service: estimates and invoices, their lifecycle (contracts' lifecycle.ts, domain/decide.ts) and events. */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
@@ -53,7 +59,13 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
       },
     ],
     routes: registerRoutes,
-    onReady: ensureDocNumberCounter,
-    closers: (ctx) => [{ name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() }],
+    onReady: async (ctx) => {
+      await ensureDocNumberCounter(ctx);
+      sweepers.set(ctx, startHoldSweeper(ctx));
+    },
+    closers: (ctx) => [
+      { name: 'hold sweeper', close: () => sweepers.get(ctx)?.stop() },
+      { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
+    ],
   };
 }

@@ -1,13 +1,17 @@
-import type { AggregateType } from '@decor/contracts';
+import type { AggregateType, HoldingPolicy, TurnaroundBuffer } from '@decor/contracts';
 import { type BaseContext, waitForCatchUp } from '@decor/kit';
 import type { Admin } from 'kafkajs';
 import type { OrderConfig } from './config';
 import { calendarDate } from './domain/modification';
+import { type BookingStore, ledgerBatches } from './store/bookings';
 import { type CounterModel, counterModel } from './store/counter-model';
 import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } from './store/estimate-model';
+import { type LedgerModel, ledgerModel } from './store/ledger-model';
 import {
   type CartProjectionModel,
+  type CategoryProjectionModel,
   cartProjectionModel,
+  categoryProjectionModel,
   type ProductProjectionModel,
   productProjectionModel,
   type TruckingFeeModel,
@@ -41,6 +45,13 @@ export interface OrderContext extends BaseContext<OrderConfig> {
   truckingFee: TruckingFeeModel;
   users: UserProjectionModel;
   products: ProductProjectionModel;
+  categories: CategoryProjectionModel;
+  /** Bookings: one ledger per product (store/bookings.ts). */
+  ledgers: LedgerModel;
+  /** This instance's ledger writes, batched per product (group commit). */
+  ledgerBatches: BookingStore['batches'];
+  /** The shop's booking settings (config). */
+  shop: { turnaround: TurnaroundBuffer; holding: HoldingPolicy };
   /** Connected once at start (closed at shutdown): reads topic ends for `catchUp`. */
   kafkaAdmin: Admin;
   /**
@@ -58,9 +69,10 @@ export function consumerGroupId(config: OrderConfig, consumer: ConsumerKey): str
 }
 
 export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise<OrderContext> {
-  const timeZone = base.config.BUSINESS_TIME_ZONE;
+  const timeZone = base.config.SHOP_TIME_ZONE;
   calendarDate(new Date(), timeZone); // an unknown zone fails the start here, with Intl's message
   const kafkaAdmin = base.kafka.admin();
+  const ledgers = ledgerModel(base.connection);
   await kafkaAdmin.connect();
   return {
     ...base,
@@ -71,6 +83,13 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
     truckingFee: truckingFeeModel(base.connection),
     users: userProjectionModel(base.connection),
     products: productProjectionModel(base.connection),
+    categories: categoryProjectionModel(base.connection),
+    ledgers,
+    ledgerBatches: ledgerBatches(ledgers),
+    shop: {
+      turnaround: { before: base.config.TURNAROUND_BEFORE_DAYS, after: base.config.TURNAROUND_AFTER_DAYS },
+      holding: { pendingHolds: base.config.PENDING_REQUESTS_HOLD_STOCK },
+    },
     kafkaAdmin,
     catchUp: (consumer) =>
       waitForCatchUp({

@@ -109,7 +109,7 @@ describe('editing the event and will-call fields', () => {
   });
 
   it('prices lines from the catalogue: staff add and change them, customers change and remove only', async () => {
-    await catalogueProduct(service, 'SEA-CH-001', 1250, 10, { name: 'Chair' });
+    await catalogueProduct(service, 'SEA-CH-001', 1250, 1000, { name: 'Chair' });
     await catalogueProduct(service, 'LAB', 10_000, 5, { name: 'Labor', description: 'Crew', qboId: '9' });
     const { id } = await submitted(service, alice);
     const lines = [

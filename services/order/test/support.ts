@@ -151,9 +151,17 @@ export async function publishCart(
   cart: Cart,
   revision = nextRevision(cart.userId),
 ): Promise<number> {
+  // The catalogue announced the cart's products before anyone could add them: bookings need their stock.
+  for (const l of cart.lines) {
+    if (!(await service.ctx.products.exists({ _id: l.productId })))
+      await catalogueProduct(service, l.productId, l.priceCents, STOCK_OF_UNLISTED, { name: l.name });
+  }
   await publish(service, CartChanged, cart.userId, { cart, revision });
   return revision;
 }
+
+/** Units the shop owns of a product a test put in a cart without announcing it first. */
+export const STOCK_OF_UNLISTED = 100_000;
 
 export async function deleteCart(service: Order, cart: Cart): Promise<number> {
   const revision = nextRevision(cart.userId);

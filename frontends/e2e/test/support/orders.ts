@@ -3,6 +3,7 @@
  * connecting QuickBooks to a fresh emulator company, submitted estimates, estimates sent to QuickBooks;
  * and the order screen's status tag and options menu as the journeys find them.
  */
+import { addDays } from '@decor/contracts';
 import { qboConsentRedirect } from '@decor/infra';
 import { call, eventually } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
@@ -69,7 +70,8 @@ export function orderSetup(api: string) {
         CartId: cartId,
         status: 'Pending',
         groupName: fields.groupName ?? 'Orders Gala',
-        eventDate: '2031-05-05',
+        // Each order its own days: the demo stock is a few units, and orders book it by date.
+        eventDate: addDays('2031-05-05', 4 * submittedCarts.size),
         location: fields.location ?? 'Hall',
       },
     });

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PROCESSED_EVENTS_COLLECTION, type ProcessedRecord } from '@decor/kit';
+import { PROCESSED_EVENTS_COLLECTION, type ProcessedRecord, withinMs } from '@decor/kit';
 import type { KafkaMessage } from 'kafkajs';
 import type { AccountingSyncContext } from '../context';
+
+/** A replay's connect and send each get this long before the staff are told Kafka is unavailable. */
+const KAFKA_CALL_MS = 2500;
 
 export interface DeadLetter {
   id: string;
@@ -47,8 +50,9 @@ async function readMessage(
   const consumer = ctx.kafka.consumer({
     groupId: `${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.replay.${randomUUID()}`,
   });
-  await consumer.connect();
   try {
+    // Kafka out of reach: a 503 within seconds, not kafkajs' retries for half a minute.
+    await withinMs(consumer.connect(), KAFKA_CALL_MS, 'events');
     await consumer.subscribe({ topic, fromBeginning: true });
     return await new Promise<KafkaMessage>((resolve, reject) => {
       const timer = setTimeout(
@@ -85,13 +89,17 @@ export async function replayDeadLetter(ctx: AccountingSyncContext, id: string): 
   // Forget first: a replay handled before this delete would otherwise be skipped as a duplicate.
   if ((await processed.deleteOne({ _id: id, outcome: 'dead-lettered' })).deletedCount === 0) return false;
   try {
-    await ctx.publisher.producer.send({
-      topic: row.topic,
-      acks: -1,
-      messages: [
-        { key: message.key, value: message.value, headers: { ...message.headers, 'replayed-from': id } },
-      ],
-    });
+    await withinMs(
+      ctx.publisher.producer.send({
+        topic: row.topic,
+        acks: -1,
+        messages: [
+          { key: message.key, value: message.value, headers: { ...message.headers, 'replayed-from': id } },
+        ],
+      }),
+      KAFKA_CALL_MS,
+      'events',
+    );
   } catch (err) {
     await processed.insertOne(row).catch(() => {});
     throw err;

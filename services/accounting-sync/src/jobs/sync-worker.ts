@@ -7,6 +7,7 @@ import { contentHash } from '../domain/documents';
 import type { QboApi, QboEntity } from '../qbo/client';
 import { QboFault, SessionExpired } from '../qbo/faults';
 import { withRedisLock } from '../qbo/redis-lock';
+import { LOCK_MARGIN_MS, RECORD_LOCK_MS, withQboDeadline } from '../qbo/time-box';
 import { recordKey, type SyncRecordDoc } from '../store/record-model';
 import { type PlanDeps, planFor } from './plans';
 import { enqueueSync, requestIdFor, SYNC_QUEUE, type SyncJob, syncBackoff } from './sync-queue';
@@ -29,7 +30,6 @@ function sourceRevisionOf(rec: SyncRecordDoc): { sourceRevision?: number } {
 
 /** How long a job waits for a prerequisite record, or for another job holding its record. */
 const WAIT_MS = 2_000;
-const RECORD_LOCK_MS = 60_000;
 
 /**
  * The QuickBooks sync worker. A job names a record and the revision it was enqueued for; it reads
@@ -47,9 +47,15 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     throw new DelayedError();
   }
 
-  /** Undefined when another job holds this record's lock right now. */
+  /**
+   * Undefined when another job holds this record's lock right now. Every QuickBooks call in `work`
+   * ends (answered or aborted) before the lock can lapse, so a second job's write of the same
+   * record never overlaps a call of this one still in flight (time-box.ts).
+   */
   const withRecordLock = <T>(key: string, work: () => Promise<T>) =>
-    withRedisLock(redis, `${deps.redisPrefix}:qbo-record-lock:${key}`, RECORD_LOCK_MS, work);
+    withRedisLock(redis, `${deps.redisPrefix}:qbo-record-lock:${key}`, RECORD_LOCK_MS, (lockedUntil) =>
+      withQboDeadline(lockedUntil - LOCK_MARGIN_MS, work),
+    );
 
   async function recordOutcome(
     job: SyncJob,

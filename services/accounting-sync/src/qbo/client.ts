@@ -2,6 +2,7 @@ import QuickBooks from 'node-quickbooks';
 import { classifyFault, QboFault } from './faults';
 import type { RateLimiter } from './rate-limit';
 import type { LiveSession, QboSessions } from './session';
+import { timeBoxed } from './time-box';
 
 export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice';
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks entities are open JSON objects
@@ -18,6 +19,8 @@ export interface QboClientConfig {
   QBO_CLIENT_ID: string;
   QBO_CLIENT_SECRET: string;
   QBO_API_BASE_URL: string;
+  /** Each call's time box (also cut short by the record lock's deadline, see time-box.ts). */
+  QBO_CALL_TIMEOUT_MS: number;
 }
 
 /** The calls of the Accounting API this service makes, each through node-quickbooks. */
@@ -58,10 +61,15 @@ export function quickBooksFor(
   return qb;
 }
 
-export function invokeWith(qb: QuickBooks, invoke: Invoke): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    invoke(qb, (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
-  });
+/** One call, aborted after `timeoutMs` (or at the surrounding record lock's deadline). */
+export function invokeWith(qb: QuickBooks, invoke: Invoke, timeoutMs: number): Promise<unknown> {
+  return timeBoxed(
+    timeoutMs,
+    () =>
+      new Promise((resolve, reject) => {
+        invoke(qb, (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
+      }),
+  );
 }
 
 /**
@@ -83,7 +91,7 @@ export function qboApi(deps: {
     for (;;) {
       await limiter.take(session.realmId);
       try {
-        return (await invokeWith(quickBooksFor(config, session), invoke)) as T;
+        return (await invokeWith(quickBooksFor(config, session), invoke, config.QBO_CALL_TIMEOUT_MS)) as T;
       } catch (err) {
         const fault = err as QboFault;
         if (fault.kind === 'auth' && !renewed) {

@@ -71,6 +71,7 @@ export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncConte
       const info = (await invokeWith(
         quickBooksFor(ctx.config, { realmId, accessToken: tokens.accessToken }),
         (qb, done) => qb.getCompanyInfo(realmId, done as never),
+        ctx.config.QBO_CALL_TIMEOUT_MS,
       ).catch(() => null)) as { CompanyName?: string } | null;
       const companyName = info?.CompanyName ?? null;
       await ctx.sessions.connect({ realmId, companyName, tokens, userId: request.user.id });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './errors';
+import { DependencyUnavailableError, unavailableDependency } from './unavailable';
 import { type AjvIssue, validationMessage } from './validation-messages';
 
 export interface ErrorAnswer {
@@ -88,6 +89,11 @@ export function answerFor(error: unknown, request: FastifyRequest): ErrorAnswer 
     const context = err.validationContext ?? 'body';
     return { status: 400, message: validationMessage(err.validation as AjvIssue[], context) };
   }
+  const down = unavailableDependency(error);
+  if (down) {
+    const { status, message, headers } = new DependencyUnavailableError(down);
+    return { status, message, headers };
+  }
   const known = typeof err.code === 'string' ? FASTIFY_MESSAGES[err.code] : undefined;
   if (known) return known(request);
   const mongo = mongoAnswer(err);
@@ -105,7 +111,9 @@ export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, opts: { notFound?: NotFoundHandler }) => {
     app.setErrorHandler((error, request, reply) => {
       const answer = answerFor(error, request);
-      if (answer.status >= 500 && !(error instanceof HttpError)) {
+      if (answer.status === 503 && unavailableDependency(error)) {
+        request.log.warn({ err: error }, 'request refused: a dependency is out of reach');
+      } else if (answer.status >= 500 && !(error instanceof HttpError)) {
         request.log.error({ err: error }, 'request failed');
       } else {
         request.log.info({ status: answer.status, reason: answer.message }, 'request refused');

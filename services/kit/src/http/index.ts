@@ -8,5 +8,6 @@ export * from './rate-limit';
 export * from './run';
 export * from './session-versions';
 export * from './tokens';
+export * from './unavailable';
 export { closeObjects } from './validation';
 export { type AjvIssue, MESSAGE_KEYWORD, validationMessage } from './validation-messages';

@@ -25,6 +25,8 @@ export async function registerRateLimitStore(app: FastifyInstance, opts: RateLim
     connectTimeout: 2_000,
     commandTimeout: 2_000,
     maxRetriesPerRequest: 1,
+    // The first command is what connects it: it waits (at most the command timeout) for the connection.
+    enableOfflineQueue: true,
     // Connects on the first limited request: an instance that never gets one holds no connection.
     lazyConnect: true,
   });

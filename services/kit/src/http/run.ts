@@ -15,6 +15,11 @@ export interface RunServiceOptions {
   shutdownTimeoutMs?: number;
   /** Injected in tests; defaults to process.exit. */
   exit?: (code: number) => void;
+  /**
+   * Log a stray promise rejection and keep serving (keepAlive). Default: when this is the process's
+   * own service (no `exit` injected), so a test runner's process keeps its own handling.
+   */
+  keepAliveOnStrayRejection?: boolean;
 }
 
 export interface RunningService {
@@ -22,6 +27,24 @@ export interface RunningService {
   url: string;
   /** What SIGTERM triggers; resolves with the exit code it passed to `exit`. */
   shutdown(reason: string): Promise<number>;
+}
+
+let rejectionsKept = false;
+
+/**
+ * A promise rejected with nobody awaiting it (a fire-and-forget write, a library's stray timer) is
+ * logged with its error and the process keeps serving: the request or job it belonged to has
+ * answered or retries on its own, and ending every other request for it would be worse. An
+ * uncaught exception still ends the process (Node's default, stack on stderr): a synchronous throw
+ * that escaped leaves state half-changed, and the supervisor (`npm start`, or an orchestrator)
+ * restarts the process clean.
+ */
+export function keepAliveOnStrayRejection(log: FastifyInstance['log']): void {
+  if (rejectionsKept) return;
+  rejectionsKept = true;
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason }, 'unhandled promise rejection (logged; the process keeps running)');
+  });
 }
 
 /**
@@ -34,6 +57,7 @@ export async function runService(opts: RunServiceOptions): Promise<RunningServic
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   const budgetMs = opts.shutdownTimeoutMs ?? 20_000;
   let stopping: Promise<number> | undefined;
+  if (opts.keepAliveOnStrayRejection ?? opts.exit === undefined) keepAliveOnStrayRejection(log);
 
   const steps = async (reason: string): Promise<number> => {
     const started = Date.now();

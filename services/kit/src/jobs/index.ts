@@ -11,4 +11,11 @@ export {
   type QueueConnectionOptions,
   replayFailedJob,
 } from './queue';
-export { type CreateRedisOptions, createRedis, pingRedis } from './redis';
+export {
+  type CreateRedisOptions,
+  createRedis,
+  pingRedis,
+  REDIS_COMMAND_TIMEOUT_MS,
+  redisReady,
+  WORKER_OPTIONS,
+} from './redis';

@@ -15,6 +15,7 @@ import {
 } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type KitLogger, silentLogger } from '../messaging/log';
+import { WORKER_OPTIONS } from './redis';
 
 /**
  * Defaults for every job:
@@ -103,8 +104,12 @@ export function createWorker<Data = unknown>(
   },
 ): JobWorker<Data> {
   const log = (opts.logger ?? silentLogger).child({ component: 'worker', queue: queueName });
+  // Its own connection, whatever `connection` is: a worker's reads wait out a Redis outage, while a
+  // producer connection (the one HTTP handlers share) must fail fast.
+  const connection = opts.connection.duplicate(WORKER_OPTIONS);
+  connection.on('error', () => {}); // the worker's 'error' below reports it
   const worker = new Worker<Data>(queueName, processor, {
-    connection: opts.connection,
+    connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency ?? 1,
     ...(opts.backoffStrategy ? { settings: { backoffStrategy: opts.backoffStrategy } } : {}),
@@ -130,10 +135,11 @@ export function createWorker<Data = unknown>(
   });
   return {
     worker,
-    isHealthy: () => !closing && worker.isRunning() && opts.connection.status === 'ready',
+    isHealthy: () => !closing && worker.isRunning() && connection.status === 'ready',
     close: async () => {
       closing = true;
       await worker.close();
+      await connection.quit().catch(() => connection.disconnect());
       if (lastError) log.debug({ err: lastError }, 'worker closed after an error');
     },
   };

@@ -4,16 +4,57 @@ export interface CreateRedisOptions extends RedisOptions {
   /**
    * 'worker' (default): `maxRetriesPerRequest: null`, which BullMQ workers require (their blocking
    * commands must wait out a Redis restart instead of failing).
-   * 'producer': for a connection that only enqueues (HTTP handlers, Kafka consumers): commands fail
-   * after 2 retries, so a Redis outage surfaces as an error instead of a request hanging forever.
+   * 'producer': for a connection that only enqueues, counts and locks (HTTP handlers, Kafka
+   * consumers): see PRODUCER_OPTIONS. BullMQ workers built with `createWorker` open their own
+   * worker connection from it.
    */
   purpose?: 'worker' | 'producer';
 }
 
+/** A producer command's answer comes within this, or the command fails (a request answers 503). */
+export const REDIS_COMMAND_TIMEOUT_MS = 1500;
+
+/**
+ * While Redis is out of reach a producer's command fails at once (no offline queue) or after
+ * REDIS_COMMAND_TIMEOUT_MS (a server that accepts but does not answer), so a request answers 503
+ * within 2 s instead of hanging. Nothing is re-sent after a reconnect: a request already told
+ * "unavailable" must not have its job added behind its back.
+ */
+const PRODUCER_OPTIONS: RedisOptions = {
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  connectTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  // Back within a second of Redis returning (ioredis' default waits up to 2 s between attempts).
+  retryStrategy: (times) => Math.min(times * 50, 1000),
+};
+
+/** What a worker connection undoes of PRODUCER_OPTIONS (its blocking reads wait out an outage). */
+export const WORKER_OPTIONS: RedisOptions = {
+  maxRetriesPerRequest: null,
+  enableOfflineQueue: true,
+  autoResendUnfulfilledCommands: true,
+  connectTimeout: 10_000,
+  commandTimeout: undefined,
+};
+
 export function createRedis(url: string, { purpose = 'worker', ...opts }: CreateRedisOptions = {}): Redis {
-  return new Redis(url, {
-    maxRetriesPerRequest: purpose === 'worker' ? null : 2,
-    ...opts,
+  return new Redis(url, { ...(purpose === 'worker' ? WORKER_OPTIONS : PRODUCER_OPTIONS), ...opts });
+}
+
+/** Resolves once `redis` is connected, or after `timeoutMs` (then commands fail until it is). */
+export function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.once('ready', onReady);
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { Connection } from 'mongoose';
+import { withinMs } from '../http/unavailable';
 import { CONSUMER_PROGRESS_COLLECTION, progressId } from './consumer';
 
 export interface CatchUpOptions {
@@ -9,6 +10,12 @@ export interface CatchUpOptions {
   topic: string;
   /** Give up after this long and answer false (the caller proceeds with what it has). Default 3000. */
   timeoutMs?: number;
+  /**
+   * Reading where the topic ends is given this long; Kafka not answering by then throws
+   * DependencyUnavailableError (a request answers 503) instead of kafkajs retrying for 10-30 s.
+   * Default 2000.
+   */
+  kafkaTimeoutMs?: number;
   pollMs?: number;
 }
 
@@ -23,10 +30,11 @@ export async function waitForCatchUp({
   groupId,
   topic,
   timeoutMs = 3000,
+  kafkaTimeoutMs = 2000,
   pollMs = 15,
 }: CatchUpOptions): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const ends = await admin.fetchTopicOffsets(topic);
+  const ends = await withinMs(admin.fetchTopicOffsets(topic), Math.min(kafkaTimeoutMs, timeoutMs), 'events');
   // `high` is the next offset to be written: the last message present is high - 1.
   let pending = ends
     .filter((p) => Number(p.high) > Number(p.low))

@@ -11,6 +11,8 @@
  *   make state changes with `ctx.applyOnce(...)` (a conditional single-document update that records
  *   the event id in the same write) or with naturally idempotent writes (set, upsert by key, BullMQ
  *   job id derived from the event id).
+ * - A handler failing because Redis, Mongo or Kafka is out of reach (see http/unavailable) is not
+ *   retried against the attempts nor dead-lettered: it waits for the server, heartbeating.
  * - Handlers must be SHORT: retries (with heartbeats) happen inside the partition's processing, and a
  *   handler slower than the session timeout gets the member kicked and the group rebalancing in a
  *   loop. Slow or external work (e-mail, QuickBooks) goes to a BullMQ job (`enqueueOnce`).
@@ -32,6 +34,7 @@ import type {
 } from 'kafkajs';
 import type { Connection, Model, UpdateQuery } from 'mongoose';
 import type { Registry } from 'prom-client';
+import { unavailableDependency } from '../http/unavailable';
 import { consumerMetrics, type HandledOutcome } from '../metrics/kafka';
 import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
@@ -363,6 +366,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     }
     let failure: unknown;
     let tries = 0;
+    let outageWaits = 0;
     while (tries < attempts) {
       tries += 1;
       const ctx: EventContext = {
@@ -381,6 +385,21 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
         break;
       } catch (err) {
         failure = err;
+        if (unavailableDependency(err)) {
+          // Redis, Mongo or Kafka away: not the event's fault. Wait it out here, heartbeating, rather
+          // than dead-letter it; on stop, leave it uncommitted for the next delivery.
+          if (stopping) throw err;
+          outageWaits += 1;
+          if (outageWaits % 10 === 1)
+            log.warn(
+              { err, eventId: envelope.id, type: envelope.type },
+              'event handler waits for a dependency',
+            );
+          tries -= 1;
+          await delay(Math.min(maxMs, initialMs * 2 ** Math.min(outageWaits, 10)));
+          await heartbeat();
+          continue;
+        }
         log.warn({ err, eventId: envelope.id, type: envelope.type, attempt: tries }, 'event handler failed');
         if (err instanceof PermanentEventError) break;
         if (tries < attempts) {

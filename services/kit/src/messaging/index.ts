@@ -45,6 +45,13 @@ export {
   type RelayHealth,
 } from './outbox';
 export {
+  eventsPushed,
+  MAX_PENDING_EVENTS,
+  OutboxFullError,
+  outboxHasRoom,
+  roomCondition,
+} from './outbox-cap';
+export {
   type OwnGroupConsumer,
   type OwnGroupConsumerOptions,
   type PartitionOffset,

@@ -25,6 +25,7 @@ import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Model, type mongo, Schema } from 'mongoose';
 import { ensureTopics, type Publisher, publishEnvelopes, topicFor } from './kafka';
 import { type KitLogger, silentLogger } from './log';
+import { capOutbox } from './outbox-cap';
 
 /** Fields `outboxPlugin` adds to an aggregate's document type. */
 export interface OutboxFields {
@@ -52,13 +53,17 @@ const envelopeSchema = new Schema<EventEnvelope>(
   { _id: false, id: false, minimize: false },
 );
 
-/** Adds `outbox` and the relay's lease fields to an aggregate schema: `schema.plugin(outboxPlugin)`. */
+/**
+ * Adds `outbox` and the relay's lease fields to an aggregate schema: `schema.plugin(outboxPlugin)`.
+ * Writes that would leave more than MAX_PENDING_EVENTS pending are refused (outbox-cap.ts).
+ */
 export function outboxPlugin(schema: Schema): void {
   schema.add({
     outbox: { type: [envelopeSchema], default: [] },
     outboxLeaseUntil: { type: Date, default: null },
     outboxLeaseOwner: { type: String, default: null },
   });
+  capOutbox(schema);
 }
 
 const checks = new WeakMap<TSchema, TypeCheck<TSchema>>();
@@ -176,6 +181,8 @@ export class OutboxRelay {
   private published = 0;
   private roundsStarted = 0;
   private roundWaiters: { after: number; resolve: () => void }[] = [];
+  /** A timed-out send still in kafkajs' hands (see publishAndMark). */
+  private late?: Promise<void>;
 
   constructor({ logger = silentLogger, ...opts }: OutboxRelayOptions) {
     this.opts = {
@@ -209,7 +216,8 @@ export class OutboxRelay {
    * on Kafka, so a client's next call to another service sees them (read-your-writes across services).
    */
   flushed(timeoutMs = 2000): Promise<void> {
-    if (!this.running) return Promise.resolve();
+    // The last round failed (Kafka away): waiting cannot help; the events drain once it is back.
+    if (!this.running || this.failures > 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, timeoutMs);
       const waiter = { after: this.roundsStarted, resolve: done };
@@ -298,6 +306,10 @@ export class OutboxRelay {
 
   /** One claim → publish → mark round. Returns the number of documents claimed. */
   private async round(hints: Set<unknown>, scan: boolean): Promise<number> {
+    if (this.late) {
+      await this.late;
+      this.late = undefined;
+    }
     const claimed: Claimed[] = [];
     const pendingHints = [...hints];
     for (const model of this.opts.models) {
@@ -316,13 +328,13 @@ export class OutboxRelay {
     if (claimed.length >= this.opts.batch) for (const id of pendingHints) this.hinted.add(id); // cheap re-check
     if (claimed.length === 0) return 0;
     try {
-      await this.publish(claimed.flatMap((c) => c.events));
-      await Promise.all(claimed.map((c) => this.markPublished(c)));
+      await this.publishAndMark(claimed);
       this.published += claimed.reduce((n, c) => n + c.events.length, 0);
       return claimed.length;
     } catch (err) {
-      if (claimed.length === 1) {
-        await this.release(claimed[0] as Claimed).catch(() => {});
+      // Timed out (Kafka away), not refused: going document by document would send them all again.
+      if (claimed.length === 1 || this.late) {
+        for (const c of claimed) await this.release(c).catch(() => {});
         throw err;
       }
     }
@@ -331,9 +343,13 @@ export class OutboxRelay {
     let lastError: unknown;
     let ok = 0;
     for (const c of claimed) {
+      if (this.late) {
+        // One send timed out: Kafka is away; leave the rest for the next round.
+        await this.release(c).catch(() => {});
+        continue;
+      }
       try {
-        await this.publish(c.events);
-        await this.markPublished(c);
+        await this.publishAndMark([c]);
         this.published += c.events.length;
         ok += 1;
       } catch (err) {
@@ -364,6 +380,46 @@ export class OutboxRelay {
     return { coll, _id: doc._id, events: (doc.outbox as EventEnvelope[]) ?? [] };
   }
 
+  /**
+   * Publishes the claimed documents' events and pulls them. A send that outlives the publish timeout
+   * is not abandoned: kafkajs keeps retrying it, and may well deliver it once Kafka is back. So the
+   * next round first waits for it to settle, and a late success pulls its events then; re-sending
+   * them meanwhile would publish them twice.
+   */
+  private async publishAndMark(claimed: Claimed[]): Promise<void> {
+    const send = this.publish(claimed.flatMap((c) => c.events));
+    try {
+      await this.withinPublishTimeout(
+        send,
+        claimed.reduce((n, c) => n + c.events.length, 0),
+      );
+    } catch (err) {
+      this.late = send.then(
+        () => Promise.all(claimed.map((c) => this.markPublished(c))).then(() => {}),
+        () => {},
+      );
+      this.late.catch(() => {});
+      throw err;
+    }
+    await Promise.all(claimed.map((c) => this.markPublished(c)));
+  }
+
+  private async withinPublishTimeout(send: Promise<void>, count: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Kafka did not ack ${count} events within ${this.opts.publishTimeoutMs} ms`)),
+        this.opts.publishTimeoutMs,
+      );
+    });
+    send.catch(() => {});
+    try {
+      await Promise.race([send, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async publish(events: EventEnvelope[]): Promise<void> {
     const topics = [...new Set(events.map((e) => topicFor(this.opts.topicPrefix, e.aggregateType)))];
     const missing = topics.filter((t) => !this.readyTopics.has(t));
@@ -372,24 +428,7 @@ export class OutboxRelay {
       await ensureTopics(this.opts.publisher.kafka, missing, { partitions: this.opts.partitions });
       for (const t of missing) this.readyTopics.add(t);
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(`Kafka did not ack ${events.length} events within ${this.opts.publishTimeoutMs} ms`),
-          ),
-        this.opts.publishTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([
-        publishEnvelopes(this.opts.publisher.producer, this.opts.topicPrefix, events),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await publishEnvelopes(this.opts.publisher.producer, this.opts.topicPrefix, events);
   }
 
   /**

@@ -3,9 +3,17 @@ import mongoose, { type Connection } from 'mongoose';
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 
 export interface MongoOptions {
-  /** How long to look for a server before failing. Short, so a wrong URL fails clearly at start. */
+  /**
+   * How long an operation (and the start) looks for a server before failing: short, so a wrong URL
+   * fails clearly at start and, while MongoDB is down, a request answers 503 within a few seconds.
+   */
   serverSelectionTimeoutMS?: number;
 }
+
+/** An operation waits at most this long for an unreachable MongoDB (then 503, see http/unavailable). */
+export const MONGO_SELECTION_TIMEOUT_MS = 2500;
+/** No operation of ours runs for long; one that gets no answer for this long fails (then 503). */
+export const MONGO_SOCKET_TIMEOUT_MS = 10_000;
 
 /** 'mongodb://user:secret@host' → 'mongodb://user:***@host', for log lines and errors. */
 export function redactMongoUrl(url: string): string {
@@ -25,7 +33,14 @@ export async function connectMongo(
   const where = `${redactMongoUrl(url)} (database ${dbName})`;
   const conn = mongoose.createConnection(url, {
     dbName,
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_SELECTION_TIMEOUT_MS,
+    // A server that accepts but does not answer (frozen, a dropped network): a new connection gives up
+    // after this, an operation on an open one after MONGO_SOCKET_TIMEOUT_MS (within the gateway's 14 s).
+    connectTimeoutMS: MONGO_SELECTION_TIMEOUT_MS,
+    socketTimeoutMS: MONGO_SOCKET_TIMEOUT_MS,
+    // mongoose would otherwise hold every command while disconnected (10 s by default) and then
+    // fail it with a generic error: the driver's server selection above fails faster and clearly.
+    bufferCommands: false,
   });
   try {
     await conn.asPromise();

@@ -1,3 +1,4 @@
 export * from './connection';
 export * from './ids';
+export * from './keyed-lock';
 export * from './list';

@@ -11,6 +11,12 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import type { Email } from '../domain/email';
+import {
+  EMAIL_RETRY_SPAN_MS,
+  type RetrySchedule,
+  retryAttempts,
+  retryDelayMs,
+} from '../domain/retry-schedule';
 
 export const EMAIL_QUEUE = 'email';
 
@@ -44,9 +50,32 @@ export function withResetToken(email: Email, secret: string, ref: ResetLinkRef):
   return { ...email, text: put(email.text), html: put(email.html) };
 }
 
-export function emailQueue(connection: Redis, prefix: string): Queue<EmailJob> {
-  return createQueue<EmailJob>(EMAIL_QUEUE, { connection, prefix });
+/** 5 s, 10 s, 20 s, … up to an hour between attempts, for at least a day (34 attempts). */
+export const DEFAULT_EMAIL_RETRY: RetrySchedule = {
+  firstMs: 5000,
+  maxMs: 3600_000,
+  spanMs: EMAIL_RETRY_SPAN_MS,
+};
+
+/** The schedule from the settings (only its first steps change; the day stays). */
+export const emailRetry = (config: { EMAIL_RETRY_FIRST_MS: number; EMAIL_RETRY_MAX_MS: number }) => ({
+  firstMs: config.EMAIL_RETRY_FIRST_MS,
+  maxMs: config.EMAIL_RETRY_MAX_MS,
+  spanMs: EMAIL_RETRY_SPAN_MS,
+});
+
+export function emailQueue(connection: Redis, prefix: string, retry = DEFAULT_EMAIL_RETRY): Queue<EmailJob> {
+  return createQueue<EmailJob>(EMAIL_QUEUE, {
+    connection,
+    prefix,
+    // The waits themselves come from the worker's backoff strategy (`emailWorker`).
+    defaultJobOptions: { attempts: retryAttempts(retry), backoff: { type: 'custom' } },
+  });
 }
+
+/** Set once SMTP took the job's message: a later run of the same job (a crash before BullMQ marked it done) sends nothing. */
+const sentKey = (prefix: string, jobId: string | undefined) => `${prefix}:email-sent:${jobId}`;
+const SENT_KEPT_SECONDS = 7 * 24 * 3600; // as long as completed jobs (and their ids) are kept
 
 /** One e-mail per cause: the job id is the cause (e.g. the event id), so a redelivered event sends nothing new. */
 export function enqueueEmail(
@@ -69,13 +98,17 @@ export interface EmailWorkerOptions {
   logger: KitLogger;
   /** Mints reset links' tokens (the shared JWT secret). */
   jwtSecret: string;
+  retry?: RetrySchedule;
 }
 
 export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
   const transport = nodemailer.createTransport(smtpOptions(opts.smtpUrl));
+  const retry = opts.retry ?? DEFAULT_EMAIL_RETRY;
   return createWorker<EmailJob>(
     EMAIL_QUEUE,
     async (job) => {
+      const sent = sentKey(opts.prefix, job.id);
+      if ((await opts.connection.exists(sent)) === 1) return;
       const { resetLink } = job.data;
       const email = resetLink ? withResetToken(job.data.email, opts.jwtSecret, resetLink) : job.data.email;
       try {
@@ -96,8 +129,18 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
           throw new PermanentJobError(`SMTP refused the message (${code}): ${(err as Error).message}`);
         throw err;
       }
+      // Best effort: if Redis fails here, the job is retried and the stable Message-ID is the last guard.
+      await opts.connection.set(sent, '1', 'EX', SENT_KEPT_SECONDS).catch((err) => {
+        opts.logger.warn({ err, jobId: job.id }, 'could not mark the e-mail as sent');
+      });
     },
-    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency, logger: opts.logger },
+    {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      logger: opts.logger,
+      backoffStrategy: (failedAttempts) => retryDelayMs(retry, failedAttempts),
+    },
   );
 }
 

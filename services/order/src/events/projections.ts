@@ -1,6 +1,7 @@
 import {
   CartChanged,
   CartDeleted,
+  CategoryUpserted,
   ProductDeleted,
   ProductUpserted,
   TruckingFeeChanged,
@@ -99,7 +100,7 @@ export function userEventHandlers(ctx: OrderContext): Record<string, EventHandle
 }
 
 /**
- * The catalogue's products (for line edits). ProductUpserted carries the whole product and one
+ * The catalogue's products (for line edits and bookings) and its categories (for their buffers). ProductUpserted carries the whole product and one
  * product's events arrive in order (keyed by SKU), so applying one (again) is a plain overwrite.
  */
 export function productEventHandlers(ctx: OrderContext): Record<string, EventHandler> {
@@ -114,8 +115,18 @@ export function productEventHandlers(ctx: OrderContext): Record<string, EventHan
             priceCents: p.priceCents,
             quantity: p.quantity,
             qboId: p.qboId ?? null,
+            category: p.category,
+            turnaround: p.turnaround ?? null,
           },
         },
+        { upsert: true },
+      );
+    }),
+    // Categories ride the same topic and group: their turnaround buffers widen bookings.
+    ...eventHandler(CategoryUpserted, async ({ payload: c }) => {
+      await ctx.categories.updateOne(
+        { _id: c.id },
+        { $set: { name: c.name, parentId: c.parentId ?? null, turnaround: c.turnaround ?? null } },
         { upsert: true },
       );
     }),

@@ -9,14 +9,17 @@ import {
   serviceUnavailable,
 } from '@decor/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import { parseDetails, withCustomerName } from '../domain/details';
 import { buildEstimate, cartRefusal, MESSAGES } from '../domain/estimate';
+import { releaseOrder } from '../store/bookings';
 import type { Estimate } from '../store/estimate-model';
+import { bookChange, bookingStore, ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { type CartProjection, cartSnapshot, TRUCKING_FEE_DOC } from '../store/projection-models';
 import { insertEstimate } from '../store/writes';
 import { orderReadAndUpdateRoutes } from './orders';
-import { IdempotencyHeaders, SubmitEstimateBody, SubmittedResult } from './schemas';
+import { IdempotencyHeaders, ShortLinesAnswer, SubmitEstimateBody, SubmittedResult } from './schemas';
 
 const ACCOUNT_NOT_READY = 'Your account is still being set up; please try again in a moment';
 
@@ -68,7 +71,7 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
         security: [{ session: [] }],
         headers: IdempotencyHeaders,
         body: SubmitEstimateBody,
-        response: { 200: SubmittedResult, 201: SubmittedResult },
+        response: { 200: SubmittedResult, 201: SubmittedResult, 409: ShortLinesAnswer },
       },
     },
     async (request, reply) => {
@@ -105,13 +108,28 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       const customer = await customerOf(ctx, userId);
       const details = withCustomerName(parsed.details, customer.ownCompany ?? customer.displayName);
       const draft = buildEstimate(cart, details, await truckingCents(ctx));
+      // Step 1, "book the lines" (a short line: 409, nothing booked); step 2, "store the estimate".
+      // Undo of step 1 when step 2 stores nothing: release the holds (a crash: the sweeper does).
+      const id = new Types.ObjectId();
+      const order = { orderType: 'estimate', id: id.toString(), estimateId: null, ...draft } as const;
+      try {
+        await bookChange(ctx, null, order);
+      } catch (err) {
+        if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));
+        throw err;
+      }
       const outcome = await insertEstimate(ctx, {
         draft,
         customer,
         idempotencyScope,
         correlationId: request.id,
+        id,
+      }).catch(async (err) => {
+        await releaseOrder(bookingStore(ctx), order.id).catch(() => {});
+        throw err;
       });
       if ('duplicateOf' in outcome) {
+        await releaseOrder(bookingStore(ctx), order.id); // undo of step 1
         // Lost a race: with the same key, the winner is this request's estimate; else a double submission.
         const winner = idempotencyScope ? await byScope(ctx, idempotencyScope) : null;
         if (winner) return replay(reply, winner, cartId);

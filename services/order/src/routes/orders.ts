@@ -9,6 +9,7 @@ import {
 import {
   badRequest,
   findList,
+  forbidden,
   HttpError,
   hasRole,
   type ListSpec,
@@ -28,13 +29,15 @@ import { type EstimateLine, ORDER_STATUSES, type OrderStatus, statusFromQuery } 
 import { type CatalogueProduct, editedLines, type RequestedLine } from '../domain/lines';
 import { type OrderRecord, orderView } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
-import { changeOrder, HIDDEN, modelOf } from '../store/orders';
+import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
+import { changeOrder, HIDDEN, modelOf, type OrderChangeOutcome } from '../store/orders';
 import { catalogueProducts } from '../store/products';
 import {
   EstimateWithActions,
   ForeignId,
   InvoiceView,
   ObjectIdText,
+  ShortLinesAnswer,
   UpdateEstimateBody,
   UpdateInvoiceBody,
 } from './schemas';
@@ -97,8 +100,12 @@ export function sendOrder(reply: FastifyReply, order: OrderRecord, actor: Actor,
   return reply.header('can-be-modified', String(view.actions.edit.allowed)).send({ result: view });
 }
 
+/** Customers never overbook: only staff may book beyond what is free. */
+const OVERBOOK_STAFF_ONLY = 'Only staff can book more than is available';
+
 type UpdateBody = Partial<Record<string, unknown>> & {
   status?: 'Voided' | 'Completed';
+  overbook?: boolean;
   /** The lines wanted: product and quantity (anything else a client sends about a line is ignored). */
   CartProducts?: RequestedLine[];
 };
@@ -237,13 +244,14 @@ export async function orderReadAndUpdateRoutes(
         security: [{ session: [] }],
         params: objectIdParam,
         body: UpdateBody,
-        response: { 200: Type.Object({ result: View }) },
+        response: { 200: Type.Object({ result: View }), 409: ShortLinesAnswer },
       },
     },
     async (request, reply) => {
       const body = request.body as UpdateBody;
       const actor = actorOf(request.user);
-      const { status, ...fields } = body;
+      const { status, overbook, ...fields } = body;
+      if (overbook && actor.role !== 'staff') throw forbidden(OVERBOOK_STAFF_ONLY);
       if (status !== undefined && Object.keys(fields).length > 0)
         throw badRequest('status cannot be changed together with other fields');
       const products = await catalogueProducts(ctx, body.CartProducts);
@@ -253,15 +261,24 @@ export async function orderReadAndUpdateRoutes(
           : status === 'Completed'
             ? { action: 'complete' }
             : editCommand(order, body, products, actor.role === 'staff');
-      const outcome = await changeOrder(
-        ctx,
-        orderType,
-        request.params.id,
-        command,
-        actor,
-        request.id,
-        visibleTo(request.user),
-      );
+      let outcome: OrderChangeOutcome;
+      try {
+        outcome = await changeOrder(
+          ctx,
+          orderType,
+          request.params.id,
+          command,
+          actor,
+          request.id,
+          visibleTo(request.user),
+          {
+            overbook,
+          },
+        );
+      } catch (err) {
+        if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));
+        throw err;
+      }
       if (!outcome.order || !outcome.decision) throw notFound(NOT_FOUND[orderType]);
       if (!outcome.decision.ok) throw refusalError(outcome.decision.code, outcome.order.status);
       // accounting-sync and the notification service act on these events; the client reads next.

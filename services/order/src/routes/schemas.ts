@@ -92,6 +92,12 @@ function updateBody(statuses: readonly ('Voided' | 'Completed')[]) {
             'The new lines (at least one): staff add products and change or remove any; customers change quantities and remove lines',
         }),
       ),
+      overbook: Type.Optional(
+        Type.Boolean({
+          description:
+            'Staff only: book the lines even beyond what is free (a sub-rental), confirmed on purpose; the booking is marked overbooked',
+        }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -114,6 +120,23 @@ export const IdempotencyHeaders = Type.Object({
 
 export const SubmittedResult = Type.Object({
   result: Type.Object({ id: Type.String(), DocNumber: Type.String() }),
+});
+
+/** A 409: the sentence, and for a booking that does not fit (issue 15) every short line (contracts' ShortLinesRefusal). */
+export const ShortLinesAnswer = Type.Object({
+  message: Type.String(),
+  shortLines: Type.Optional(
+    Type.Array(
+      Type.Object({
+        productId: Type.String(),
+        name: Type.String(),
+        requested: Type.Integer(),
+        available: Type.Integer(),
+        day: Type.String({ description: 'The tightest day of the window (YYYY-MM-DD)' }),
+      }),
+      { description: 'Present when the refusal is a booking that does not fit: every short line' },
+    ),
+  ),
 });
 
 const nullableText = Type.Union([Type.String(), Type.Null()]);

@@ -12,6 +12,7 @@ import {
 } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from './estimate-model';
+import { bookChange } from './order-bookings';
 import { duplicateKeyField } from './writes';
 
 /**
@@ -19,7 +20,8 @@ import { duplicateKeyField } from './writes';
  * announcing it onto the document's outbox (the relay publishes them), the pattern of the cart
  * service's `changeCustomerCarts`: `decide` computes the change from the document as read (pure),
  * and the write applies only if the document still has the revision AND status it was read at;
- * otherwise it is recomputed from the fresh document.
+ * otherwise it is recomputed from the fresh document. A change of lines, dates or status books
+ * first (store/order-bookings.ts): a short line refuses it before anything is written.
  */
 
 /** Never sent to clients: the relay's outbox and the idempotency bookkeeping. */
@@ -83,18 +85,30 @@ export async function changeOrder(
   actor: Actor,
   correlationId: string,
   visible: (order: OrderRecord) => boolean = () => true,
+  booking: { overbook?: boolean } = {},
 ): Promise<OrderChangeOutcome> {
   const model = modelOf(ctx, orderType);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const order = await readOrder(ctx, orderType, id);
     if (!order || !visible(order)) return { order: null, decision: null, published: false };
-    const decision = decide(
-      order,
-      typeof command === 'function' ? command(order) : command,
-      actor,
-      ctx.today(),
-    );
+    const resolved = typeof command === 'function' ? command(order) : command;
+    const decision = decide(order, resolved, actor, ctx.today());
     if (!decision.ok || Object.keys(decision.set).length === 0) return { order, decision, published: false };
+    // Lines, dates or status may change what the order holds: booked (or refused) before the write.
+    const touchesBooking = ['lines', 'details', 'status'].some((field) => field in decision.set);
+    // What other services already did (QuickBooks synced, an invoice made) is never refused for stock:
+    // the order keeps its units, overbooked if need be (the conflicts list shows it).
+    const settled = resolved.action === 'qboSynced' || resolved.action === 'invoiced';
+    const afterWrite = touchesBooking
+      ? await bookChange(
+          ctx,
+          order,
+          { ...order, ...(decision.set as Partial<OrderRecord>) },
+          {
+            overbook: booking.overbook || settled,
+          },
+        )
+      : undefined;
     const events = envelopes(decision.events, id, correlationId);
     const res = await model.updateOne(guardOf(order), {
       $set: decision.set,
@@ -103,6 +117,7 @@ export async function changeOrder(
     });
     if (res.matchedCount > 0) {
       if (events.length > 0) ctx.eventsWritten();
+      await afterWrite?.();
       const after: OrderRecord = {
         ...order,
         ...(decision.set as Partial<OrderRecord>),

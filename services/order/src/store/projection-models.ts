@@ -1,4 +1,4 @@
-import type { CartLineData } from '@decor/contracts';
+import type { CartLineData, TurnaroundBuffer } from '@decor/contracts';
 import { appliedEventsPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { CartSnapshot } from '../domain/estimate';
@@ -141,7 +141,16 @@ export interface ProductProjection {
   priceCents: number;
   quantity: number;
   qboId: string | null;
+  /** The category's name (bookings take its turnaround buffer). */
+  category?: string;
+  /** The product's own turnaround buffer, where staff set one. */
+  turnaround?: Partial<TurnaroundBuffer> | null;
 }
+
+const turnaroundSchema = new Schema<Partial<TurnaroundBuffer>>(
+  { before: { type: Number }, after: { type: Number } },
+  { _id: false, versionKey: false },
+);
 
 const productSchema = new Schema<ProductProjection>(
   {
@@ -151,6 +160,8 @@ const productSchema = new Schema<ProductProjection>(
     priceCents: { type: Number, required: true, min: 0 },
     quantity: { type: Number, required: true, min: 0 },
     qboId: { type: String, default: null },
+    category: { type: String },
+    turnaround: { type: turnaroundSchema, default: null },
   },
   { versionKey: false },
 );
@@ -159,4 +170,29 @@ export type ProductProjectionModel = Model<ProductProjection>;
 
 export function productProjectionModel(connection: Connection): ProductProjectionModel {
   return connection.model<ProductProjection>('ProductProjection', productSchema, 'products');
+}
+
+/** A top-level category as the catalogue last announced it (for its turnaround buffer); `_id` is its id. */
+export interface CategoryProjection {
+  _id: string;
+  name: string;
+  parentId: string | null;
+  turnaround: Partial<TurnaroundBuffer> | null;
+}
+
+const categorySchema = new Schema<CategoryProjection>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    parentId: { type: String, default: null },
+    turnaround: { type: turnaroundSchema, default: null },
+  },
+  { versionKey: false },
+);
+categorySchema.index({ name: 1, parentId: 1 });
+
+export type CategoryProjectionModel = Model<CategoryProjection>;
+
+export function categoryProjectionModel(connection: Connection): CategoryProjectionModel {
+  return connection.model<CategoryProjection>('CategoryProjection', categorySchema, 'categories');
 }

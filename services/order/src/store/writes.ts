@@ -52,6 +52,8 @@ export interface Submission {
   /** `<userId>:<Idempotency-Key>`, when the request carried one. */
   idempotencyScope?: string;
   correlationId: string;
+  /** The estimate's id, chosen before its insert (its booking is made under it first). */
+  id?: Types.ObjectId;
 }
 
 export type InsertOutcome = { inserted: Estimate } | { duplicateOf: 'cart or key' };
@@ -68,9 +70,9 @@ const DOC_NUMBER_ATTEMPTS = 5;
  */
 export async function insertEstimate(ctx: OrderContext, submission: Submission): Promise<InsertOutcome> {
   const { draft, customer, idempotencyScope, correlationId } = submission;
+  const _id = submission.id ?? new Types.ObjectId();
   for (let attempt = 1; attempt <= DOC_NUMBER_ATTEMPTS; attempt++) {
     const docNumber = await nextDocNumber(ctx);
-    const _id = new Types.ObjectId();
     const estimateId = _id.toString();
     const now = new Date();
     const event = newEvent(EstimateSubmitted, {

@@ -2,11 +2,18 @@
  * The sync-health endpoints, joined onto the shared RTK Query api of @decor/web-core (one cache, one
  * axios client, the shell's store). Retry and Replay invalidate the lists they change.
  */
-import { api } from '@decor/web-core';
+import {
+  api,
+  EMAIL_QUEUE_PATH,
+  type EmailQueueCounts,
+  FAILED_EMAILS_PATH,
+  type FailedEmail,
+  failedEmailReplayPath,
+} from '@decor/web-core';
 import type { DeadLetter, FailedJob, QboStatus } from './types';
 
 const syncApi = api
-  .enhanceEndpoints({ addTagTypes: ['QboStatus', 'QboFailedJobs', 'QboDeadLetters'] })
+  .enhanceEndpoints({ addTagTypes: ['QboStatus', 'QboFailedJobs', 'QboDeadLetters', 'FailedEmails'] })
   .injectEndpoints({
     endpoints: (build) => ({
       getQboStatus: build.query<QboStatus, void>({
@@ -37,6 +44,21 @@ const syncApi = api
         transformResponse: (answer: { result: { id: string } }) => answer.result,
         invalidatesTags: ['QboDeadLetters', 'QboStatus'],
       }),
+      getFailedEmails: build.query<FailedEmail[], void>({
+        query: () => ({ url: FAILED_EMAILS_PATH }),
+        transformResponse: (answer: { result: FailedEmail[] }) => answer.result,
+        providesTags: ['FailedEmails'],
+      }),
+      getEmailQueue: build.query<EmailQueueCounts, void>({
+        query: () => ({ url: EMAIL_QUEUE_PATH }),
+        transformResponse: (answer: { result: EmailQueueCounts }) => answer.result,
+        providesTags: ['FailedEmails'],
+      }),
+      replayFailedEmail: build.mutation<{ id: string; state: string }, string>({
+        query: (id) => ({ url: failedEmailReplayPath(id), method: 'POST' }),
+        transformResponse: (answer: { result: { id: string; state: string } }) => answer.result,
+        invalidatesTags: ['FailedEmails'],
+      }),
     }),
   });
 
@@ -46,4 +68,7 @@ export const {
   useRetryFailedJobMutation,
   useGetDeadLettersQuery,
   useReplayDeadLetterMutation,
+  useGetFailedEmailsQuery,
+  useGetEmailQueueQuery,
+  useReplayFailedEmailMutation,
 } = syncApi;

@@ -6,6 +6,7 @@ import { useGetQboStatusQuery } from '../api/sync-api';
 import { errorText, SYNC_TEXTS } from '../texts';
 import { ConnectionCard } from './ConnectionCard';
 import { DeadLettersTable } from './DeadLettersTable';
+import { FailedEmailsTable } from './FailedEmailsTable';
 import { FailedJobsTable } from './FailedJobsTable';
 import { QueueDashboardButton } from './QueueDashboardButton';
 import { QueuesTable } from './QueuesTable';
@@ -15,7 +16,7 @@ export const SYNC_POLL_MS = 3000;
 
 /**
  * /admin/sync: the health of the QuickBooks synchronisation, refreshed live — the connection, the
- * queues, failed jobs (Retry) and dead-lettered events (Replay).
+ * queues, failed jobs (Retry), dead-lettered events (Replay) and failed e-mails (Replay).
  */
 export function SyncHealth() {
   const visible = useDocumentVisible();
@@ -43,6 +44,7 @@ export function SyncHealth() {
       ) : null}
       <FailedJobsTable pollingInterval={pollingInterval} />
       <DeadLettersTable pollingInterval={pollingInterval} />
+      <FailedEmailsTable pollingInterval={pollingInterval} />
     </Flex>
   );
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startProcess } from '@decor/infra';
 
-const REPO_ROOT = path.resolve(__dirname, '../../..');
+const REPO_ROOT = path.resolve(__dirname, '../../..'); // services/kit/src → the repository
 
 export interface ServiceProcess {
   name: string;

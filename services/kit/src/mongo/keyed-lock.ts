@@ -1,5 +1,5 @@
 /**
- * Runs tasks one at a time per key inside this process. Writes of one customer's carts queue here
+ * Runs tasks one at a time per key inside this process. Writes of one key (a customer's carts, a product's bookings) queue here
  * instead of racing each other on the revision check, so parallel requests to one instance all
  * succeed; instances still guard each other with the revision (optimistic concurrency).
  */

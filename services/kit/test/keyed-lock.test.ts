@@ -1,4 +1,4 @@
-import { KeyedLock } from '../src/store/keyed-lock';
+import { KeyedLock } from '../src/mongo/keyed-lock';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
