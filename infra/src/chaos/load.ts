@@ -129,6 +129,22 @@ export class Load {
     this.drainUntil = 0;
   }
 
+  /**
+   * Orders book their product by date (with a day's turnaround either side): each cart's event is on
+   * days of its own, 3 apart, from 4 months ahead (clear of the demo orders of the coming weeks).
+   */
+  private eventDay(cartId: string): string {
+    let day = this.eventDays.get(cartId);
+    if (!day) {
+      day = new Date(this.firstDay + (120 + 3 * this.eventDays.size) * 86_400_000).toISOString().slice(0, 10);
+      this.eventDays.set(cartId, day);
+    }
+    return day;
+  }
+
+  private readonly eventDays = new Map<string, string>();
+  private readonly firstDay = Date.now();
+
   /** The next order slot: one every 60/rate s for all customers together, never saved up. */
   private async slot(): Promise<void> {
     const gap = 60_000 / this.o.ordersPerMinute;
@@ -154,8 +170,9 @@ export class Load {
         else await sleep(RETRY_MS);
       }
       if (!cartId) break;
-      // Once the cart has a line, the order is under way: it is submitted even while stopping.
-      let filled = false;
+      // Once the cart has a line, the order is under way: it is submitted even while stopping. A cart
+      // refused earlier keeps its line (one unit, so the order never asks for more than is in stock).
+      let filled = this.eventDays.has(cartId);
       while (!filled && (this.running || Date.now() < this.drainUntil)) {
         const res = await this.call(
           'POST',
@@ -166,8 +183,10 @@ export class Load {
             label: '/api/cart/:id/cartProduct/:productId',
           },
         );
-        if (res?.status === 200) filled = true;
-        else if (res && res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 429) {
+        if (res?.status === 200) {
+          filled = true;
+          this.eventDay(cartId);
+        } else if (res && res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 429) {
           this.o.log(
             `customer ${index}: adding to cart ${cartId} refused: ${res.status} ${JSON.stringify(res.body)}`,
           );
@@ -188,7 +207,7 @@ export class Load {
     index: number,
     n: number,
   ): Promise<boolean> {
-    const eventDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const eventDate = this.eventDay(cartId);
     for (;;) {
       const res = await this.call('POST', '/estimate', {
         token,
