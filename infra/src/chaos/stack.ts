@@ -1,0 +1,192 @@
+/**
+ * The product as `npm start` runs it (infra/src/cli/start.ts → the supervisor), as a copy of its own:
+ * a fresh data dir, every infrastructure and process port on a free port, and a redis-server of its
+ * own (the machine's Redis on 6379 is shared with every test: the suite freezes only its own).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { REPO_ROOT, RUNNABLES } from '../cli/runnables';
+import { freePort } from '../ports';
+import { type RunningProcess, startProcess } from '../process';
+import { DEMO_REALM_ID } from '../qbo';
+import { redisAnswers } from '../redis';
+import { descendants } from './procs';
+
+/** One process `npm start` runs: a service, a worker or the gateway, and where its /readyz answers. */
+export interface ProductProcess {
+  name: string;
+  dir: string;
+  entry: 'main' | 'worker';
+  readyUrl: string;
+}
+
+export interface ChaosStack {
+  gatewayUrl: string;
+  mongoUrl: string;
+  kafkaBrokers: string[];
+  mailApiUrl: string;
+  qboUrl: string;
+  realmId: string;
+  /** start.ts's pid: every process of the product is below it. */
+  startPid: number;
+  redis: RunningProcess;
+  processes: ProductProcess[];
+  /** A server the suite started again itself (the SMTP fault): stopped after `npm start`. */
+  adopt(child: ChildProcess): void;
+  /** The last lines `npm start` printed. */
+  tail(count?: number): string[];
+  stop(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 300_000; // a first run builds the frontends (webpack) too
+const KEEP_LINES = 400;
+
+function waitReady(child: ChildProcess, lines: string[]): Promise<void> {
+  const tail = () => lines.slice(-40).join('\n');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`npm start was not ready within ${READY_TIMEOUT_MS / 1000} s:\n${tail()}`)),
+      READY_TIMEOUT_MS,
+    );
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited (${code ?? signal}) before it was ready:\n${tail()}`));
+    });
+    const onLine = (line: string) => {
+      lines.push(line);
+      if (lines.length > KEEP_LINES) lines.splice(0, lines.length - KEEP_LINES);
+      if (line.includes('Ctrl-C stops everything')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+    if (child.stderr) createInterface({ input: child.stderr }).on('line', onLine);
+  });
+}
+
+export async function startChaosStack(log: (line: string) => void): Promise<ChaosStack> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-chaos-'));
+  const redisPort = await freePort();
+  const redis = await startProcess({
+    name: 'chaos-redis',
+    command: 'redis-server',
+    args: ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    quiet: true,
+    log,
+    ready: () => redisAnswers('127.0.0.1', redisPort),
+    probeIntervalMs: 100,
+    readyTimeoutMs: 15_000,
+  });
+
+  const infraPorts: Record<string, number> = {};
+  for (const name of [
+    'KAFKA_PORT',
+    'KAFKA_CONTROLLER_PORT',
+    'MONGO_PORT',
+    'S3_PORT',
+    'SMTP_PORT',
+    'MAIL_API_PORT',
+    'QBO_EMULATOR_PORT',
+  ])
+    infraPorts[name] = await freePort();
+  const processPorts: Record<string, number> = {};
+  const processes: ProductProcess[] = [];
+  for (const r of RUNNABLES) {
+    const port = await freePort();
+    processPorts[r.portEnv] = port;
+    let readyPort = port;
+    if (r.internalPortEnv) {
+      readyPort = await freePort();
+      processPorts[r.internalPortEnv] = readyPort;
+    }
+    processes.push({
+      name: r.name,
+      dir: r.dir,
+      entry: 'main',
+      readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
+    });
+    // The supervisor runs a worker where the runnable has src/worker.ts and a worker port.
+    if (r.workerPortEnv && existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'))) {
+      const workerPort = await freePort();
+      processPorts[r.workerPortEnv] = workerPort;
+      processes.push({
+        name: `${r.name}-worker`,
+        dir: r.dir,
+        entry: 'worker',
+        readyUrl: `http://127.0.0.1:${workerPort}/readyz`,
+      });
+    }
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...Object.fromEntries(Object.entries({ ...infraPorts, ...processPorts }).map(([k, v]) => [k, String(v)])),
+    DECOR_DATA_DIR: dataDir,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_PREFIX: 'decor',
+    KAFKA_TOPIC_PREFIX: 'decor',
+    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL || 'warn',
+    DECOR_LOG_FORMAT: 'json',
+    NO_COLOR: '1',
+  };
+  // As `npm start` runs it: start.ts on this Node, with tsx.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/src/cli/start.ts'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const adopted: ChildProcess[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping: Promise<void> | undefined;
+  const stop = ({ keepData = false } = {}) => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT');
+        const gone = await Promise.race([
+          exited.then(() => true),
+          sleep(120_000, undefined, { ref: false }).then(() => false),
+        ]);
+        if (!gone) {
+          // Not stopped in 2 minutes: everything below start.ts goes at once.
+          for (const p of descendants(child.pid ?? -1)) process.kill(p.pid, 'SIGKILL');
+          child.kill('SIGKILL');
+        }
+      }
+      for (const a of adopted) {
+        if (a.exitCode !== null || a.signalCode !== null) continue;
+        const gone = new Promise((resolve) => a.once('exit', resolve));
+        a.kill('SIGTERM');
+        await Promise.race([gone, sleep(10_000, undefined, { ref: false }).then(() => a.kill('SIGKILL'))]);
+      }
+      await redis.stop();
+      if (keepData) log(`chaos data and logs kept in ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+  try {
+    await waitReady(child, lines);
+  } catch (err) {
+    await stop({ keepData: true });
+    throw err;
+  }
+  return {
+    gatewayUrl: `http://127.0.0.1:${processPorts.GATEWAY_PORT}`,
+    mongoUrl: `mongodb://127.0.0.1:${infraPorts.MONGO_PORT}`,
+    kafkaBrokers: [`127.0.0.1:${infraPorts.KAFKA_PORT}`],
+    mailApiUrl: `http://127.0.0.1:${infraPorts.MAIL_API_PORT}`,
+    qboUrl: `http://127.0.0.1:${infraPorts.QBO_EMULATOR_PORT}`,
+    realmId: DEMO_REALM_ID,
+    startPid: child.pid ?? -1,
+    redis,
+    processes,
+    adopt: (c) => adopted.push(c),
+    tail: (count = 60) => lines.slice(-count),
+    stop,
+  };
+}
