@@ -4,7 +4,13 @@
  * user, cart and accounting-sync services by publishing their events.
  */
 import { randomUUID } from 'node:crypto';
-import { CartChanged, type EventContract, QboRecordSynced, UserCreated } from '@decor/contracts';
+import {
+  CartChanged,
+  type EventContract,
+  ProductUpserted,
+  QboRecordSynced,
+  UserCreated,
+} from '@decor/contracts';
 import { newEvent, type RunningService, type StartedService, startService } from '@decor/kit';
 import { type Answer, call, consumerCaughtUp, eventually, serviceEnv } from '@decor/kit/testing';
 import type { OrderContext } from '@decor/order';
@@ -84,9 +90,24 @@ async function customerWithCart() {
     lines,
     totalCents: 27000,
   };
+  // The catalogue announced the product (orders book its units by date): plenty for every journey.
+  await publish(
+    notification,
+    event(ProductUpserted, 'CHAIR-GOLD', {
+      sku: 'CHAIR-GOLD',
+      name: 'Gold <Chiavari> Chair',
+      description: '',
+      priceCents: 675,
+      quantity: 10_000,
+      category: 'Chairs',
+      subcategory: 'Chiavari',
+      images: [],
+    }),
+  );
   await publish(notification, event(CartChanged, id, { cart, revision: 1 }));
   await consumerCaughtUp(order.ctx, 'users', 'user');
   await consumerCaughtUp(order.ctx, 'carts', 'cart');
+  await consumerCaughtUp(order.ctx, 'products', 'catalogue');
   const token = order.app.signToken({ id, permissions: 'customer', email });
   return { id, email, token, cartId: cart.id };
 }
