@@ -103,13 +103,13 @@ describe('/admin/availability', () => {
     expect(await screen.findByRole('heading', { name: 'January 2027' }, LOAD)).toBeInTheDocument();
     const over = await screen.findByRole(
       'button',
-      { name: 'Chiavari Chairs, Saturday, January 9th, 2027: 14 of 12 booked, over' },
+      { name: 'Chiavari Chairs, Saturday, January 9th, 2027: 14/12 booked, over' },
       LOAD,
     );
     expect(over).toHaveTextContent('14/12');
     expect(over).toHaveAttribute('data-over', 'true');
     const within10 = screen.getByRole('button', {
-      name: 'Chiavari Chairs, Sunday, January 10th, 2027: 6 of 12 booked',
+      name: 'Chiavari Chairs, Sunday, January 10th, 2027: 6/12 booked',
     });
     expect(within10).not.toHaveAttribute('data-over');
     expect(screen.getAllByRole('row')).toHaveLength(3);

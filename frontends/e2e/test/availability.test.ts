@@ -187,7 +187,7 @@ it('staff see the booking on the calendar, open the orders of the day, overbook 
     await page.getByRole('link', { name: 'Availability' }).first().click();
     await visible(page.getByRole('heading', { level: 1, name: 'Availability' }));
     await page.goto(`/admin/availability?month=${EVENT.slice(0, 7)}&category=BARS`);
-    const cell = page.getByRole('button', { name: `${NAME}, ${formatLongDate(EVENT)}: 3 of 3 booked` });
+    const cell = page.getByRole('button', { name: `${NAME}, ${formatLongDate(EVENT)}: 3/3 booked` });
     await visible(cell);
     await screenshot(page, 'availability-calendar');
     await cell.click();

@@ -123,7 +123,7 @@ export function AvailabilityCalendarView({
                         <button
                           type="button"
                           data-over={over || undefined}
-                          aria-label={`${product.name}, ${formatLongDate(day)}: ${booked} of ${product.owned} booked${over ? ', over' : ''}`}
+                          aria-label={`${product.name}, ${formatLongDate(day)}: ${booked}/${product.owned} booked${over ? ', over' : ''}`}
                           onClick={() => setOpen({ product, day })}
                           style={{
                             border: 0,
@@ -131,7 +131,7 @@ export function AvailabilityCalendarView({
                             cursor: 'pointer',
                             width: '100%',
                             padding: '6px 2px',
-                            color: over ? '#a8071a' : booked > 0 ? '#2b2420' : '#8c7f73',
+                            color: over ? '#a8071a' : booked > 0 ? '#2b2420' : '#6b5d52',
                             fontWeight: over ? 700 : 400,
                           }}
                         >
