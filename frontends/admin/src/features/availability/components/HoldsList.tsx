@@ -10,7 +10,11 @@ export function HoldsList({ holds }: { holds: (HoldingOrder & { first?: string; 
     <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {holds.map((hold) => (
         <li key={hold.orderId} style={{ padding: '6px 0', borderBottom: '1px solid #f0e8dd' }}>
-          <Link to={`/admin/orders/estimate/${encodeURIComponent(hold.orderId)}`}>
+          <Link
+            to={`/admin/orders/estimate/${encodeURIComponent(hold.orderId)}`}
+            // Underlined: inside a line of text a link must not stand out by colour alone.
+            style={{ textDecoration: 'underline' }}
+          >
             {T.estimate(hold.DocNumber, hold.orderId)}
           </Link>{' '}
           — {T.units(hold.qty)}
