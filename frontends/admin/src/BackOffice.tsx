@@ -6,6 +6,7 @@ import { lazy, Suspense } from 'react';
 const SyncRoutes = lazy(() => import('./features/sync/routes'));
 const UsersRoutes = lazy(() => import('./features/users/routes'));
 const Orders = lazy(() => import('./Orders'));
+const AvailabilityRoutes = lazy(() => import('./features/availability/routes'));
 const HomeRoutes = lazy(() => import('./features/home/routes'));
 
 /**
@@ -19,6 +20,7 @@ export default function BackOffice() {
         <Route path="sync/*" element={<SyncRoutes />} />
         <Route path="orders/*" element={<Orders />} />
         <Route path="users/*" element={<UsersRoutes />} />
+        <Route path="availability/*" element={<AvailabilityRoutes />} />
         <Route path="company/*" element={<UsersRoutes area="company" />} />
         <Route path="*" element={<HomeRoutes />} />
       </Routes>

@@ -35,6 +35,7 @@ describe('/admin: the staff landing page', () => {
       'GET /user': () => ({ body: { result: [{ id: 'u1' }] }, headers: { total_count: '1234' } }),
       'GET /qbo/jobs/failed': () => ({ body: { result: failedJobs } }),
       'GET /qbo/dead-letters': () => ({ status: 503, body: { message: 'down' } }),
+      'GET /availability/conflicts': () => ({ body: { result: [{ id: 'CHAIR-1' }] } }),
     });
     http.defaults.baseURL = server.apiUrl;
   });
@@ -73,6 +74,9 @@ describe('/admin: the staff landing page', () => {
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
     expect(screen.getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/admin/users');
     expect(screen.getByRole('link', { name: 'QuickBooks sync' })).toHaveAttribute('href', '/admin/sync');
+    expect(screen.getByRole('link', { name: 'Availability' })).toHaveAttribute('href', '/admin/availability');
+    await within(card('Availability')).findByText('1', {}, LOAD);
+    expect(countOf('Days booked beyond stock')).toBe('1');
     await screen.findByText('1,234', {}, LOAD);
     await within(card('Orders')).findByText('7', {}, LOAD);
     await within(card('QuickBooks sync')).findByText('2', {}, LOAD);

@@ -3,7 +3,7 @@
  * every remote through module federation (@decor/web-core is a singleton).
  */
 
-import { QBO_SESSION_EXPIRED_HEADER } from '@decor/contracts/rules';
+import { QBO_SESSION_EXPIRED_HEADER, type ShortLine } from '@decor/contracts/rules';
 import axios, { type AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 
 export const API_BASE_URL = '/api';
@@ -34,6 +34,8 @@ export interface ApiError {
    * session is still good.
    */
   qboSessionExpired?: boolean;
+  /** A booking that does not fit (409): every short line, as the server decided (issue 15). */
+  shortLines?: ShortLine[];
 }
 
 export function isApiError(value: unknown): value is ApiError {
@@ -63,7 +65,7 @@ export { QBO_SESSION_EXPIRED_HEADER };
 /** Spec §7 client-side normalisation. */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error) && !axios.isAxiosError(error)) return error;
-  const err = error as AxiosError<{ message?: unknown }>;
+  const err = error as AxiosError<{ message?: unknown; shortLines?: unknown }>;
   if (err?.code === 'ECONNABORTED' || err?.code === 'ETIMEDOUT') {
     return { status: 408, message: TIMEOUT_MESSAGE };
   }
@@ -82,6 +84,7 @@ export function toApiError(error: unknown): ApiError {
     message,
     ...(expired ? { expired: true } : {}),
     ...(qboSessionExpired ? { qboSessionExpired: true } : {}),
+    ...(Array.isArray(body?.shortLines) ? { shortLines: body.shortLines as ShortLine[] } : {}),
   };
 }
 

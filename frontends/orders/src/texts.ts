@@ -36,6 +36,11 @@ export const TEXTS = {
   cart: 'Cart',
   eventDetails: 'Event Details',
   willCallDetails: 'Will Call Details',
+  overbookTitle: 'Book anyway (sub-rental)?',
+  overbookBody:
+    'These lines need more units than are free. Booking anyway records the order as overbooked (a sub-rental) and lists it under the availability conflicts.',
+  overbookConfirm: 'Book anyway',
+  overbookKeep: 'Keep editing',
   cancelTitle: 'Cancel this order?',
   cancelBody: 'The order will be voided. This cannot be undone.',
   cancelConfirm: 'Yes, cancel the order',

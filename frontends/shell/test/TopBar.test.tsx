@@ -38,8 +38,8 @@ describe('top bar by role (spec §2)', () => {
     expect(await menuOf('customer')).toEqual(['Profile', 'Carts', 'Orders', 'Checkout', 'Logout']);
   });
 
-  it('admins and superadmins: Profile, Users, Orders, Logout', async () => {
-    expect(await menuOf('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Logout']);
+  it('admins and superadmins: Profile, Users, Orders, Availability, Logout', async () => {
+    expect(await menuOf('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Availability', 'Logout']);
   });
 
   it('Logout signs out and goes home', async () => {

@@ -26,6 +26,15 @@ export const TEXTS = {
   truckingChanged: 'The trucking fee has been changed.',
   noProducts: 'No products found here yet.',
   noProduct: 'This product could not be found.',
+  checkAvailability: 'Check availability',
+  checkUntil: 'Until (optional)',
+  clearDates: 'Clear dates',
+  checkingAvailability: 'Checking availability…',
+  availabilityError: 'Availability could not be checked right now',
+  lineAvailability: 'Availability',
+  cartDoesNotFit:
+    'Some items are not available for your dates: lower their quantities in your cart to submit.',
+  editCart: 'Edit cart',
 } as const;
 
 export { SUCCESS_BANNER_MS } from '@decor/web-core';

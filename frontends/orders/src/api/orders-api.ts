@@ -103,8 +103,16 @@ export const ordersApi = withTags.injectEndpoints({
       transformResponse: (answer: { result: Order[] }) => answer.result,
       providesTags: [{ type: 'OrderList', id: 'LIST' }],
     }),
-    updateOrder: build.mutation<unknown, { type: OrderType; id: string; changes: OrderChanges }>({
-      query: ({ type, id, changes }) => ({ url: path(type, id), method: 'PUT', data: changes }),
+    /** `overbook` (staff only): book lines beyond the units free anyway, as a sub-rental (issue 15). */
+    updateOrder: build.mutation<
+      unknown,
+      { type: OrderType; id: string; changes: OrderChanges; overbook?: boolean }
+    >({
+      query: ({ type, id, changes, overbook }) => ({
+        url: path(type, id),
+        method: 'PUT',
+        data: overbook ? { ...changes, overbook: true } : changes,
+      }),
       invalidatesTags: (_r, _e, { type, id }) => [
         { type: 'Order', id: `${type}:${id}` },
         { type: 'OrderList', id: 'LIST' },

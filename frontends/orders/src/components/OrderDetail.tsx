@@ -1,3 +1,4 @@
+import { type ShortLine, shortLineText } from '@decor/contracts/rules';
 import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
@@ -124,6 +125,8 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   // The lines while editing (null otherwise): quantities, removals and staff's quick adds.
   const [draft, setDraft] = useState<DraftLine[] | null>(null);
   const [cancelOpen, setCancelOpen] = useState(false);
+  // Staff's edit refused for stock (409): the changes and the short lines, until they confirm or not.
+  const [overbook, setOverbook] = useState<{ changes: OrderChanges; lines: ShortLine[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A refused edit's reason from the server (e.g. 'Only 3 of Bar Front are available'), under the error.
   const [reason, setReason] = useState<string | null>(null);
@@ -143,7 +146,13 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   const { order } = data;
   const updateError = type === 'invoice' ? TEXTS.invoiceUpdateError : TEXTS.submitError;
 
-  const run = async (work: () => Promise<unknown>, done: string, failure: string) => {
+  const run = async (
+    work: () => Promise<unknown>,
+    done: string,
+    failure: string,
+    /** Answers true when it took care of the refusal itself. */
+    refused?: (failed: unknown) => boolean,
+  ) => {
     setError(null);
     setReason(null);
     try {
@@ -151,7 +160,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       flash(done);
       return true;
     } catch (failed) {
-      if (isQboSession(failed)) return false;
+      if (isQboSession(failed) || refused?.(failed)) return false;
       setError(failure);
       // A refusal (4xx) says why; other failures keep the spec's sentence alone.
       if (isApiError(failed) && failed.status >= 400 && failed.status < 500 && failed.status !== 408)
@@ -191,7 +200,25 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       () => updateOrder({ type, id, changes }).unwrap(),
       TEXTS.success.updated,
       updateError,
+      // Staff may book short lines anyway (a sub-rental), once they confirm; customers see the reason.
+      (failed) => {
+        if (!staff || !isApiError(failed) || failed.status !== 409 || !failed.shortLines?.length)
+          return false;
+        setOverbook({ changes, lines: failed.shortLines });
+        return true;
+      },
     );
+    if (ok) stopEditing();
+  };
+
+  const bookAnyway = async () => {
+    if (!overbook) return;
+    const ok = await run(
+      () => updateOrder({ type, id, changes: overbook.changes, overbook: true }).unwrap(),
+      TEXTS.success.updated,
+      updateError,
+    );
+    setOverbook(null);
     if (ok) stopEditing();
   };
 
@@ -361,6 +388,24 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
           ) : null}
         </>
       )}
+      <Modal
+        open={overbook !== null}
+        title={TEXTS.overbookTitle}
+        okText={TEXTS.overbookConfirm}
+        cancelText={TEXTS.overbookKeep}
+        okButtonProps={{ danger: true, loading: updating }}
+        onCancel={() => setOverbook(null)}
+        onOk={() => void bookAnyway()}
+      >
+        <p>{TEXTS.overbookBody}</p>
+        <ul>
+          {overbook?.lines.map((line) => (
+            <li key={line.productId}>
+              {shortLineText(line.available, line.name, line.day)} ({line.requested} asked)
+            </li>
+          ))}
+        </ul>
+      </Modal>
       <Modal
         open={cancelOpen}
         title={TEXTS.cancelTitle}

@@ -11,7 +11,7 @@ import { useNavigate } from '@decor/web-core/router';
 import { Dropdown, type MenuProps } from '@decor/web-core/ui-forms';
 import type { ReactElement } from 'react';
 
-/** The user menu by role (spec §2): Profile, then Carts/Orders/Checkout or Users/Orders, then Logout. */
+/** The user menu by role (spec §2): Profile, then Carts/Orders/Checkout or Users/Orders/Availability, then Logout. */
 export function userMenuItems(permissions: string): { key: string; label: string }[] {
   const items = [{ key: '/profile', label: 'Profile' }];
   if (isCustomer(permissions)) {
@@ -21,7 +21,11 @@ export function userMenuItems(permissions: string): { key: string; label: string
       { key: '/checkout/cart', label: 'Checkout' },
     );
   } else if (isStaff(permissions)) {
-    items.push({ key: '/admin/users', label: 'Users' }, { key: '/orders', label: 'Orders' });
+    items.push(
+      { key: '/admin/users', label: 'Users' },
+      { key: '/orders', label: 'Orders' },
+      { key: '/admin/availability', label: 'Availability' },
+    );
   }
   items.push({ key: 'logout', label: 'Logout' });
   return items;

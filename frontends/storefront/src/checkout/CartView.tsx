@@ -7,12 +7,13 @@ import {
   useSaveCartLineMutation,
   useUpdateCartMutation,
 } from '@decor/web-core';
-import { Link, useNavigate } from '@decor/web-core/router';
+import { Link, useLocation, useNavigate } from '@decor/web-core/router';
 import { Alert, Button, DeleteOutlined, Flex, Spin } from '@decor/web-core/ui';
 import { Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Input, InputNumber } from '@decor/web-core/ui-forms';
 import { useEffect, useId, useState } from 'react';
 import { TEXTS } from '../texts';
+import type { CheckoutState } from './fields';
 
 export const EMPTY_CART_LINK = '/inventory/BARS/Bar%20Front';
 
@@ -47,7 +48,11 @@ function QuantityInput({ line, onError }: { line: CartLine; onError: () => void 
 /** The cart screen (spec §2): /checkout/cart for the active cart, /carts/{id} for any of the customer's carts. */
 export function CartView({ cartId }: { cartId: string | undefined }) {
   const navigate = useNavigate();
+  const location = useLocation();
   const nameId = useId();
+  // Back from the summary (a short line to lower): the event details come along again.
+  const carried = (location.state ?? null) as CheckoutState | null;
+  const carriedFor = (id: string) => (carried?.cartId === id ? carried : {});
   const {
     data: cart,
     isLoading,
@@ -166,7 +171,9 @@ export function CartView({ cartId }: { cartId: string | undefined }) {
               <Button
                 type="primary"
                 size="large"
-                onClick={() => navigate('/checkout/event', { state: { cartId: cart.id } })}
+                onClick={() =>
+                  navigate('/checkout/event', { state: { ...carriedFor(cart.id), cartId: cart.id } })
+                }
               >
                 Next
               </Button>

@@ -1,3 +1,4 @@
+import type { ShortLine } from '@decor/contracts/rules';
 import {
   type ApiError,
   type CartLine,
@@ -16,6 +17,7 @@ import { Checkbox, Collapse, Table, type TableColumnsType } from '@decor/web-cor
 import { Modal, Result } from '@decor/web-core/ui-forms';
 import { useMemo, useState } from 'react';
 import { TEXTS } from '../texts';
+import { useCartFit } from './cart-fit';
 import { type CheckoutState, EVENT_FIELDS, type FieldSpec, TERMS, WILL_CALL_FIELDS } from './fields';
 
 const show = (field: FieldSpec<string>, value: string | undefined) => {
@@ -82,13 +84,20 @@ export function Summary() {
   const [agreed, setAgreed] = useState(false);
   const [dialog, setDialog] = useState<Dialog>({ open: false });
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
+  // The short lines of the server's last refusal (409), marked until the cart changes.
+  const [refused, setRefused] = useState<ShortLine[]>([]);
+  const fit = useCartFit(
+    cart,
+    [carried?.event?.eventDate, carried?.willCall?.willCallPickupDate, carried?.willCall?.willCallReturnDate],
+    refused,
+  );
 
   if (!carried?.event) return <Navigate to="/" replace />;
   const event = carried.event as unknown as Record<string, string | undefined>;
   const willCall = { ...carried.willCall } as Record<string, string | undefined>;
 
   const submit = async () => {
-    if (!agreed || !cart) return;
+    if (!agreed || !cart || !fit.fits) return;
     setDialog({ open: true, state: 'sending' });
     const body = {
       CartId: cart.id,
@@ -102,7 +111,12 @@ export function Summary() {
       void sendMail(body);
       // The active cart query follows (createEstimate invalidates it; useActiveCart waits for the next cart).
     } catch (error) {
-      setDialog({ open: true, state: 'failed', reason: (error as ApiError).message });
+      const failure = error as ApiError;
+      setDialog({ open: true, state: 'failed', reason: failure.message });
+      if (failure.shortLines) {
+        setRefused(failure.shortLines);
+        if (fit.checked) void fit.refetch();
+      }
     }
   };
 
@@ -111,6 +125,31 @@ export function Summary() {
     { title: 'Price', dataIndex: 'price', align: 'right', render: (v: number) => formatDollars(v) },
     { title: 'Quantity', dataIndex: 'qty', align: 'right' },
     { title: 'Total', dataIndex: 'total', align: 'right', render: (v: number) => formatDollars(v) },
+    ...(fit.checked
+      ? [
+          {
+            title: TEXTS.lineAvailability,
+            key: 'availability',
+            render: (_: unknown, line: CartLine) => {
+              const lineFit = fit.lines.get(line.CartProductId);
+              if (!lineFit)
+                return fit.checking ? <Spin size="small" aria-label={TEXTS.checkingAvailability} /> : null;
+              return (
+                <span
+                  data-testid="line-availability"
+                  data-short={lineFit.short || undefined}
+                  style={{
+                    color: lineFit.short ? '#c0392b' : '#2e7d32',
+                    fontWeight: lineFit.short ? 600 : 400,
+                  }}
+                >
+                  {lineFit.text}
+                </span>
+              );
+            },
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -119,6 +158,19 @@ export function Summary() {
         Summary
       </h1>
       {isError ? <Alert type="error" showIcon title={TEXTS.cartLoadError} /> : null}
+      {fit.failed ? <Alert type="warning" showIcon title={TEXTS.availabilityError} /> : null}
+      {!fit.fits ? (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={TEXTS.cartDoesNotFit}
+          action={
+            <Button onClick={() => navigate('/checkout/cart', { state: carried })}>{TEXTS.editCart}</Button>
+          }
+          style={{ marginBottom: 12 }}
+        />
+      ) : null}
       {isLoading ? <Spin /> : null}
       {cart ? (
         <div style={{ overflowX: 'auto' }}>
@@ -187,7 +239,12 @@ export function Summary() {
       ) : null}
       <Flex gap={12} style={{ marginTop: 20 }} wrap>
         <Button onClick={() => navigate('/checkout/event', { state: carried })}>Back</Button>
-        <Button type="primary" size="large" disabled={!agreed || !cart} onClick={submit}>
+        <Button
+          type="primary"
+          size="large"
+          disabled={!agreed || !cart || !fit.fits || fit.checking}
+          onClick={submit}
+        >
           Submit Order
         </Button>
       </Flex>

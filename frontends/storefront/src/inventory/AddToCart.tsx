@@ -5,17 +5,30 @@ import { useEffect, useId, useState } from 'react';
 import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
 
 /**
- * Customers' add-to-cart control (spec §4-5): a quantity from 1 to the stock; out of range nothing
- * happens; 'Success!' or 'an error occurred', both dismissible.
+ * Customers' add-to-cart control (spec §4-5): a quantity from 1 to the stock (or to the units free on
+ * the checked days); out of range nothing happens; 'Success!' or 'an error occurred', both dismissible.
  */
-export function AddToCart({ product, compact = false }: { product: Product; compact?: boolean }) {
+export function AddToCart({
+  product,
+  compact = false,
+  limit,
+}: {
+  product: Product;
+  compact?: boolean;
+  /** Units free on the checked days (issue 15): the quantity is capped by it. */
+  limit?: number;
+}) {
   const activeCart = useActiveCart();
   const cartId = activeCart.cart?.id;
-  const stock = product.quantity ?? 0;
+  const stock = Math.min(product.quantity ?? 0, limit ?? Number.POSITIVE_INFINITY);
   const [qty, setQty] = useState<number>(1);
   const [result, setResult] = useState<'success' | 'error' | null>(null);
   const [save, { isLoading }] = useSaveCartLineMutation();
   const inputId = useId();
+  // A cap that falls under the chosen quantity brings it down (never below 1).
+  useEffect(() => {
+    if (stock >= 1) setQty((q) => Math.min(q, stock));
+  }, [stock]);
 
   useEffect(() => {
     if (result !== 'success') return;

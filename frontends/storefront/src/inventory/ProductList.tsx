@@ -9,6 +9,10 @@ import {
 import { useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Empty, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
+import { AvailabilityNote } from '../availability/AvailabilityNote';
+import { useGetAvailabilityQuery } from '../availability/api';
+import { useCheckedDates } from '../availability/checked-dates';
+import { DateCheck } from '../availability/DateCheck';
 import { TEXTS } from '../texts';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
@@ -24,8 +28,6 @@ export const productPath = (p: Pick<Product, 'id'>, category: string, subcategor
 export function ProductList() {
   const { category = '', subcategory = '' } = useParams();
   const permissions = useAppSelector((s) => s.session.user?.permissions);
-  const signedIn = useAppSelector((s) => !!s.session.user);
-  const navigate = useNavigate();
   const { data, isFetching, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
     useListProductsInfiniteQuery(
       { category, subcategory: [subcategory] },
@@ -51,6 +53,7 @@ export function ProductList() {
           <AddProduct category={category} subcategory={subcategory} />
         </Suspense>
       ) : null}
+      <DateCheck />
       {isError ? <Alert type="error" showIcon title={TEXTS.productsError} /> : null}
       {isFetching && !data ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}
       {products && products.length === 0 ? <Empty description={TEXTS.noProducts} /> : null}
@@ -64,27 +67,13 @@ export function ProductList() {
           gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))',
         }}
       >
-        {(products ?? []).map((product) => (
-          <li
-            key={product.id}
-            style={{
-              background: '#fff',
-              borderRadius: 10,
-              padding: 12,
-              boxShadow: '0 1px 3px rgba(43,36,32,0.08)',
-              display: 'flex',
-              flexDirection: 'column',
-              gap: 8,
-            }}
-          >
-            <ProductImage images={product.Images} alt={product.name} />
-            <h2 style={{ fontSize: 17, margin: '4px 0 0' }}>{product.name}</h2>
-            {signedIn ? <Price product={product} /> : null}
-            <div style={{ marginTop: 'auto', display: 'flex', flexDirection: 'column', gap: 8 }}>
-              {isCustomer(permissions) ? <AddToCart product={product} compact /> : null}
-              <Button onClick={() => navigate(productPath(product, category, subcategory))}>More Info</Button>
-            </div>
-          </li>
+        {(data?.pages ?? []).map((page) => (
+          <PageCards
+            key={page.items[0]?.id ?? 'empty'}
+            items={page.items}
+            category={category}
+            subcategory={subcategory}
+          />
         ))}
       </ul>
       <div ref={sentinel} data-testid="products-bottom" style={{ height: 1 }} />
@@ -92,5 +81,64 @@ export function ProductList() {
         <Spin aria-label="Loading more products" style={{ display: 'block', margin: 24 }} />
       ) : null}
     </section>
+  );
+}
+
+/** One page of products (at most 48: one availability check for them all when days are checked). */
+function PageCards({
+  items,
+  category,
+  subcategory,
+}: {
+  items: Product[];
+  category: string;
+  subcategory: string;
+}) {
+  const permissions = useAppSelector((s) => s.session.user?.permissions);
+  const signedIn = useAppSelector((s) => !!s.session.user);
+  const navigate = useNavigate();
+  const dates = useCheckedDates();
+  const availability = useGetAvailabilityQuery(
+    { from: dates?.from ?? '', to: dates?.to, ids: items.map((p) => p.id) },
+    { skip: !dates || items.length === 0 },
+  );
+  return (
+    <>
+      {items.map((product) => (
+        <li
+          key={product.id}
+          style={{
+            background: '#fff',
+            borderRadius: 10,
+            padding: 12,
+            boxShadow: '0 1px 3px rgba(43,36,32,0.08)',
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 8,
+          }}
+        >
+          <ProductImage images={product.Images} alt={product.name} />
+          <h2 style={{ fontSize: 17, margin: '4px 0 0' }}>{product.name}</h2>
+          {signedIn ? <Price product={product} /> : null}
+          {dates ? (
+            <AvailabilityNote
+              availability={availability.data?.get(product.id)}
+              loading={availability.isFetching}
+              failed={availability.isError}
+            />
+          ) : null}
+          <div style={{ marginTop: 'auto', display: 'flex', flexDirection: 'column', gap: 8 }}>
+            {isCustomer(permissions) ? (
+              <AddToCart
+                product={product}
+                compact
+                limit={dates ? availability.data?.get(product.id)?.available : undefined}
+              />
+            ) : null}
+            <Button onClick={() => navigate(productPath(product, category, subcategory))}>More Info</Button>
+          </div>
+        </li>
+      ))}
+    </>
   );
 }

@@ -9,6 +9,10 @@ import {
 import { Link, useParams } from '@decor/web-core/router';
 import { Alert, ArrowLeftOutlined, Empty, Flex, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense, useState } from 'react';
+import { AvailabilityNote } from '../availability/AvailabilityNote';
+import { useGetAvailabilityQuery } from '../availability/api';
+import { useCheckedDates } from '../availability/checked-dates';
+import { DateCheck } from '../availability/DateCheck';
 import { TEXTS } from '../texts';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
@@ -25,6 +29,12 @@ export function ProductPage() {
   const signedIn = useAppSelector((s) => !!s.session.user);
   const { data: product, isFetching, error } = useGetProductQuery(productId, { skip: !productId });
   const [mainId, setMainId] = useState<string | null>(null);
+  const dates = useCheckedDates();
+  const availability = useGetAvailabilityQuery(
+    { from: dates?.from ?? '', to: dates?.to, ids: [productId] },
+    { skip: !dates || !productId },
+  );
+  const free = dates ? availability.data?.get(productId) : undefined;
   const notFound = (error as ApiError | undefined)?.status === 404 || product === null;
 
   const back = (
@@ -113,7 +123,17 @@ export function ProductPage() {
           ) : null}
           <p style={{ lineHeight: 1.7, whiteSpace: 'pre-line' }}>{product.description}</p>
           {signedIn ? <p style={{ color: '#6b5d52' }}>SKU: {product.id}</p> : null}
-          {isCustomer(permissions) ? <AddToCart product={product} /> : null}
+          <DateCheck />
+          {dates ? (
+            <p>
+              <AvailabilityNote
+                availability={free}
+                loading={availability.isFetching}
+                failed={availability.isError}
+              />
+            </p>
+          ) : null}
+          {isCustomer(permissions) ? <AddToCart product={product} limit={free?.available} /> : null}
         </div>
       </div>
     </article>

@@ -3,6 +3,8 @@ export const HOME_TEXTS = {
   orders: 'Orders',
   users: 'Users',
   sync: 'QuickBooks sync',
+  availability: 'Availability',
+  conflicts: 'Days booked beyond stock',
   pendingReview: 'Estimates pending review',
   pendingUpdate: 'Orders pending update',
   customers: 'Customers',

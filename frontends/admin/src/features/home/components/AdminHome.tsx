@@ -4,6 +4,7 @@ import { Flex } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { Typography } from '@decor/web-core/ui-forms';
 import type { ReactNode } from 'react';
+import { useGetConflictsQuery } from '../../availability/api/availability-api';
 import { useGetDeadLettersQuery, useGetFailedJobsQuery } from '../../sync/api/sync-api';
 import { type CountedList, useCountListQuery } from '../api/counts-api';
 import { HOME_TEXTS } from '../texts';
@@ -46,7 +47,7 @@ function useCount(list: CountedList, skip: boolean) {
 }
 
 /**
- * /admin: the staff landing page — Orders, Users and QuickBooks sync, each with the counts that call
+ * /admin: the staff landing page — Orders, Users, QuickBooks sync and Availability, each with the counts that call
  * for action. The shell's guard admits staff only; the counts are not even asked for anyone else.
  */
 export function AdminHome() {
@@ -56,6 +57,7 @@ export function AdminHome() {
   const customers = useCount({ url: '/user', params: { permissions: 'customer' } }, skip);
   const failed = useGetFailedJobsQuery(undefined, { ...fresh, skip });
   const dead = useGetDeadLettersQuery(undefined, { ...fresh, skip });
+  const conflicts = useGetConflictsQuery(undefined, { ...fresh, skip });
   if (skip) return null;
   return (
     <Flex vertical gap={16} style={{ padding: 'clamp(12px, 3vw, 32px)', width: '100%' }}>
@@ -76,6 +78,12 @@ export function AdminHome() {
             count={{ data: failed.data?.length, isError: failed.isError }}
           />
           <Count label={HOME_TEXTS.deadLetters} count={{ data: dead.data?.length, isError: dead.isError }} />
+        </Area>
+        <Area to="/admin/availability" title={HOME_TEXTS.availability}>
+          <Count
+            label={HOME_TEXTS.conflicts}
+            count={{ data: conflicts.data?.length, isError: conflicts.isError }}
+          />
         </Area>
       </Flex>
     </Flex>
