@@ -27,7 +27,8 @@ export function conflictsOf(ledgers: readonly LedgerFacts[], today: string): Con
   for (const ledger of ledgers) {
     const ahead = ledger.holds.filter((h) => h.last >= today);
     if (ahead.length === 0) continue;
-    const last = ahead.reduce((max, h) => (h.last > max ? h.last : max), today);
+    let last = today; // days compare as text (YYYY-MM-DD)
+    for (const h of ahead) if (h.last > last) last = h.last;
     const range = {
       first: today,
       last: dayNumber(last) - dayNumber(today) > HORIZON_DAYS ? addDays(today, HORIZON_DAYS) : last,

@@ -9,7 +9,6 @@ import {
   turnaroundFor,
 } from '@decor/contracts';
 import { badRequest, currentUser, type ServiceApp } from '@decor/kit';
-import { Type } from '@sinclair/typebox';
 import type { OrderContext } from '../context';
 import { conflictsOf } from '../domain/conflicts';
 import { LedgerReader } from '../store/ledger-reads';

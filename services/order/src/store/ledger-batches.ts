@@ -30,7 +30,7 @@ export class KeyedBatches<T, R> {
             key,
             batch.map((b) => b.item),
           );
-          batch.forEach((b, i) => b.resolve(results[i] as R));
+          for (const [i, b] of batch.entries()) b.resolve(results[i] as R);
         } catch (err) {
           for (const b of batch) b.reject(err);
         }
