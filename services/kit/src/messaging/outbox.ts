@@ -387,13 +387,20 @@ export class OutboxRelay {
    * them meanwhile would publish them twice.
    */
   private async publishAndMark(claimed: Claimed[]): Promise<void> {
+    let settled = false;
     const send = this.publish(claimed.flatMap((c) => c.events));
+    const mark = () => {
+      settled = true;
+    };
+    send.then(mark, mark);
     try {
       await this.withinPublishTimeout(
         send,
         claimed.reduce((n, c) => n + c.events.length, 0),
       );
     } catch (err) {
+      // Refused (e.g. an event too large): nothing is in flight, the documents are tried one by one.
+      if (settled) throw err;
       this.late = send.then(
         () => Promise.all(claimed.map((c) => this.markPublished(c))).then(() => {}),
         () => {},
