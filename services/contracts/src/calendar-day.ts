@@ -44,3 +44,10 @@ export function monthDays(month: string): { first: string; last: string } | unde
   const [year, m] = month.split('-').map(Number);
   return { first, last: dayFromNumber(Date.UTC(year ?? 0, m ?? 1, 1) / DAY_MS - 1) };
 }
+
+/** 'YYYY-MM' moved by `by` months. */
+export function shiftMonth(month: string, by: number): string {
+  const [year = 0, m = 1] = month.split('-').map(Number);
+  const index = year * 12 + (m - 1) + by;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}

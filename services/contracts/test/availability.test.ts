@@ -11,7 +11,7 @@ import {
   shortLineText,
   turnaroundFor,
 } from '../src/availability';
-import { addDays, daysUntil, isCalendarDay, monthDays } from '../src/calendar-day';
+import { addDays, daysUntil, isCalendarDay, monthDays, shiftMonth } from '../src/calendar-day';
 
 const NONE = { before: 0, after: 0 };
 
@@ -27,6 +27,8 @@ describe('calendar days', () => {
     expect(monthDays('2028-02')).toEqual({ first: '2028-02-01', last: '2028-02-29' });
     expect(monthDays('2027-12')).toEqual({ first: '2027-12-01', last: '2027-12-31' });
     expect(monthDays('2027-13')).toBeUndefined();
+    expect(shiftMonth('2027-12', 1)).toBe('2028-01');
+    expect(shiftMonth('2027-01', -1)).toBe('2026-12');
   });
 });
 
