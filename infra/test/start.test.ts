@@ -7,11 +7,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { descendants, type Proc, readProc } from '../src/chaos/procs';
 import { RUNNABLES } from '../src/cli/runnables';
 import { testEndpoints } from '../src/endpoints';
 import { assertPortFree, freePort } from '../src/ports';
@@ -93,44 +94,8 @@ function startCopy(env: Record<string, string>): Promise<Copy> {
   });
 }
 
-interface Proc {
-  pid: number;
-  comm: string;
-  startTime: string;
-}
-
-function readProc(pid: number): (Proc & { ppid: number; state: string }) | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
-    // The program, not comm: Node names its main thread 'MainThread'.
-    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
-    return {
-      pid,
-      comm: path.basename(argv0),
-      state: fields[0] ?? '',
-      ppid: Number(fields[1]),
-      startTime: fields[19] ?? '',
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every process below `root`, read from /proc. */
-function descendants(root: number): Proc[] {
-  const all = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .flatMap((d) => readProc(Number(d)) ?? []);
-  const found: Proc[] = [];
-  let parents = new Set([root]);
-  while (parents.size > 0) {
-    const children = all.filter((p) => parents.has(p.ppid));
-    found.push(...children);
-    parents = new Set(children.map((c) => c.pid));
-  }
-  return found;
-}
+/** The program, not comm: Node names its main thread 'MainThread'. */
+const program = (p: Proc) => path.basename(p.argv[0] ?? '');
 
 /** Same pid and same start time (not a reused pid), and not a zombie. */
 function stillAlive(p: Proc): boolean {
@@ -311,8 +276,8 @@ describe('npm start', () => {
     while (procs.some(stillAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(procs.filter(stillAlive)).toEqual([]);
     // What was checked: Kafka and Mongo, and supervisor, s3, mail, 6 services, worker, gateway.
-    expect(procs.filter((p) => p.comm === 'java').length).toBeGreaterThanOrEqual(2);
-    expect(procs.filter((p) => p.comm === 'node').length).toBeGreaterThanOrEqual(11);
+    expect(procs.filter((p) => program(p) === 'java').length).toBeGreaterThanOrEqual(2);
+    expect(procs.filter((p) => program(p) === 'node').length).toBeGreaterThanOrEqual(11);
     const at = (text: string) => first?.lines.findIndex((l) => l.includes(text)) ?? -1;
     expect(at('✓ gateway stopped')).toBeGreaterThan(at('■ stopping everything'));
     expect(at('✓ user stopped')).toBeGreaterThan(at('✓ gateway stopped'));

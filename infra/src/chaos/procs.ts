@@ -10,9 +10,12 @@ export interface Proc {
   state: string;
   argv: string[];
   cwd: string;
+  /** Clock ticks after boot: with the pid, tells a process from a later one that reuses the pid. */
+  startTime: string;
 }
 
-function readProc(pid: number): Proc | undefined {
+/** One process as /proc shows it, or undefined once it is gone. */
+export function readProc(pid: number): Proc | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
@@ -23,7 +26,7 @@ function readProc(pid: number): Proc | undefined {
     } catch {
       // gone meanwhile, or not ours to read
     }
-    return { pid, ppid: Number(fields[1]), state: fields[0] ?? '', argv, cwd };
+    return { pid, ppid: Number(fields[1]), state: fields[0] ?? '', argv, cwd, startTime: fields[19] ?? '' };
   } catch {
     return undefined;
   }
