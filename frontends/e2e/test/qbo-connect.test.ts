@@ -294,6 +294,9 @@ it('/admin/sync shows staff the connection and the queue; customers are sent hom
   await visible(page.getByRole('cell', { name: 'qbo-sync', exact: true }));
   await visible(page.getByText('No failed jobs', { exact: true }));
   await visible(page.getByText('No dead-lettered events', { exact: true }));
+  // The failed e-mails list with its empty state (issue 16: Replay once SMTP gave up).
+  await visible(page.getByText('Failed e-mails', { exact: true }).first());
+  await visible(page.getByText('No failed e-mails', { exact: true }));
   // Renew: QuickBooks refreshes the token and the page says so in the spec's words.
   await page.getByRole('button', { name: 'Renew' }).click();
   await visible(
