@@ -41,15 +41,22 @@ function withoutCart(user: User): SessionUser {
   return rest;
 }
 
-/** GET /auth/jwt: validates the stored token and loads the user. */
-export const validateSession = createAsyncThunk<User, void, { rejectValue: ApiError }>(
+/**
+ * GET /auth/jwt: validates the stored token and loads the user. Null when the session ended or changed
+ * hands while the answer was on its way (a sign-out, an expiry, another sign-in): that answer is about
+ * a session that is over, and applying it would sign a signed-out visitor back in.
+ */
+export const validateSession = createAsyncThunk<User | null, void, { rejectValue: ApiError }>(
   'session/validate',
-  async (_arg, { rejectWithValue }) => {
+  async (_arg, { getState, rejectWithValue }) => {
+    const signedInAs = () => (getState() as { session: SessionState }).session.user?.id;
+    const over = (answered?: User) =>
+      storedToken() === null || (answered !== undefined && (signedInAs() ?? answered.id) !== answered.id);
     try {
       const response = await http.get<{ result: User }>('/auth/jwt');
-      return response.data.result;
+      return over(response.data.result) ? null : response.data.result;
     } catch (error) {
-      return rejectWithValue(toApiError(error));
+      return over() ? null : rejectWithValue(toApiError(error));
     }
   },
 );
@@ -133,6 +140,10 @@ const sessionSlice = createSlice({
         state.loading = true;
       })
       .addCase(validateSession.fulfilled, (state, action) => {
+        if (action.payload === null) {
+          state.loading = false;
+          return;
+        }
         state.user = withoutCart(action.payload);
         state.error = false;
         state.errorDetail = null;

@@ -123,10 +123,15 @@ describe('session slice (spec §3-4)', () => {
 describe('session thunks against a server', () => {
   let server: ApiServer;
   const jwtAnswers: { status: number; body: unknown; headers?: Record<string, string> }[] = [];
+  /** /auth/jwt answers once this settles (a slow server, for the races). */
+  let held: Promise<void> = Promise.resolve();
 
   beforeAll(async () => {
     server = await startApiServer({
-      'GET /auth/jwt': () => jwtAnswers.shift() ?? { status: 500, body: {} },
+      'GET /auth/jwt': async () => {
+        await held;
+        return jwtAnswers.shift() ?? { status: 500, body: {} };
+      },
       'GET /cart/cart-9/products': () => ({
         status: 401,
         body: { message: 'jwt expired' },
@@ -176,4 +181,61 @@ describe('session thunks against a server', () => {
     });
     expect(sessionStorage.getItem('token')).toBeNull();
   });
+
+  it.each([
+    ['a user', { status: 200, body: { result: demoUser } }],
+    ['a refusal', { status: 401, body: { message: 'Invalid token' } }],
+  ])(
+    'a validation answered with %s after sign-out changes nothing: the visitor stays signed out',
+    async (_what, answer) => {
+      sessionStorage.setItem('token', 'stored');
+      jwtAnswers.push(answer);
+      let release = () => {};
+      held = new Promise((resolve) => {
+        release = resolve;
+      });
+      const store = createAppStore();
+      const validating = store.dispatch(validateSession());
+      await until(() =>
+        server.requests.some(
+          (r) => r.url.endsWith('/auth/jwt') && r.headers.authorization === 'Bearer stored',
+        ),
+      );
+      store.dispatch(signOut());
+      release();
+      await validating;
+      held = Promise.resolve();
+      expect(store.getState().session).toMatchObject({
+        user: null,
+        token: null,
+        loading: false,
+        error: false,
+      });
+    },
+  );
+
+  it('a validation answered after someone else signed in keeps the new user', async () => {
+    sessionStorage.setItem('token', 'first');
+    jwtAnswers.push({ status: 200, body: { result: demoUser } });
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const store = createAppStore();
+    const validating = store.dispatch(validateSession());
+    await until(() => server.requests.some((r) => r.headers.authorization === 'Bearer first'));
+    const other = { ...demoUser, id: 'someone-else', email: 'else@example.com' };
+    sessionStorage.setItem('token', 'second');
+    store.dispatch(signedIn({ user: other, token: 'second' }));
+    release();
+    await validating;
+    held = Promise.resolve();
+    expect(store.getState().session.user).toMatchObject({ id: 'someone-else', email: 'else@example.com' });
+    expect(store.getState().session.loading).toBe(false);
+  });
 });
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error('the request never reached the server');
+}
