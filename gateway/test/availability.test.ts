@@ -137,7 +137,7 @@ it('buffers: the day after the window still collides, two days after is free', a
   expect((await third.submit(daysFromNow(93))).status).toBe(201);
 });
 
-it('a customer edit beyond what is free is refused; only staff may overbook, and it shows as a conflict', async () => {
+it('a customer edit beyond what is free is refused; only staff may overbook, recorded on the order and shown as a conflict', async () => {
   const day = daysFromNow(120);
   const a = await customerWith(3);
   const b = await customerWith(2);
@@ -167,13 +167,36 @@ it('a customer edit beyond what is free is refused; only staff may overbook, and
     json: { CartProducts: [{ id: SKU, qty: 4 }], overbook: true },
   });
   expect(subRental.status).toBe(200);
+  // The confirmation is recorded on the order: who, when, and the line that was short then.
+  const recorded = {
+    by: 's@x.y',
+    at: expect.any(String),
+    lines: [{ productId: SKU, name: NAME, requested: 4, available: 3, day }],
+  };
+  expect(subRental.body.result.subRental).toEqual(recorded);
+  expect((await staffCall(`/estimate/${id}`)).body.result.subRental).toEqual(recorded);
+  const asCustomer = await a.client.call(`/estimate/${id}`);
+  expect(asCustomer.status).toBe(200);
+  expect(asCustomer.body.result).not.toHaveProperty('subRental');
+  // A staff edit that fits records nothing new: the last confirmation stays as it was.
+  const at = subRental.body.result.subRental.at;
+  expect(
+    (await staffCall(`/estimate/${id}`, { method: 'PUT', json: { room: 'Garden room' } })).body.result
+      .subRental.at,
+  ).toBe(at);
   const conflicts = await staffCall('/availability/conflicts');
   const mine = conflicts.body.result.find(
     (c: { id: string; first: string; last: string }) => c.id === SKU && c.first <= day && day <= c.last,
   );
   expect(mine).toMatchObject({ owned: 5, peak: 6, name: NAME });
   expect(mine.orders).toEqual(
-    expect.arrayContaining([expect.objectContaining({ orderId: id, qty: 4, overbooked: true })]),
+    expect.arrayContaining([
+      expect.objectContaining({ orderId: id, qty: 4, overbooked: true, subRental: recorded }),
+    ]),
+  );
+  const holds = await staffCall(`/availability/holds?id=${SKU}&day=${day}`);
+  expect(holds.body.result).toEqual(
+    expect.arrayContaining([expect.objectContaining({ orderId: id, subRental: recorded })]),
   );
 });
 

@@ -47,6 +47,7 @@ describe('/admin/availability', () => {
               first: '2027-01-08',
               last: '2027-01-10',
               overbooked: false,
+              subRental: null,
             },
             {
               orderId: 'e2',
@@ -55,6 +56,7 @@ describe('/admin/availability', () => {
               first: '2027-01-09',
               last: '2027-01-09',
               overbooked: true,
+              subRental: { by: 'ana@shop.com', at: new Date(2027, 0, 2, 10).toISOString(), lines: [] },
             },
           ],
         },
@@ -175,8 +177,14 @@ describe('/admin/availability', () => {
           last: '2027-01-09',
           peak: 14,
           orders: [
-            { orderId: 'e1', DocNumber: '1001', qty: 10, overbooked: false },
-            { orderId: 'e2', DocNumber: '1002', qty: 4, overbooked: true },
+            { orderId: 'e1', DocNumber: '1001', qty: 10, overbooked: false, subRental: null },
+            {
+              orderId: 'e2',
+              DocNumber: '1002',
+              qty: 4,
+              overbooked: true,
+              subRental: { by: 'ana@shop.com', at: new Date(2027, 0, 2, 10).toISOString(), lines: [] },
+            },
           ],
         },
       ],
@@ -190,6 +198,12 @@ describe('/admin/availability', () => {
     expect(within(list).getByText('Saturday, January 9th, 2027')).toBeInTheDocument();
     const subRental = within(list).getByRole('link', { name: 'Estimate #1002' }).closest('li') as HTMLElement;
     expect(within(subRental).getByText('Sub-rental')).toBeInTheDocument();
+    // The confirmation recorded on the order: who and when.
+    expect(
+      within(subRental).getByText('Sub-rental confirmed by ana@shop.com on Saturday, January 2nd, 2027'),
+    ).toBeInTheDocument();
+    const plain = within(list).getByRole('link', { name: 'Estimate #1001' }).closest('li') as HTMLElement;
+    expect(within(plain).queryByText(/Sub-rental/)).toBeNull();
   });
 
   it('a failed calendar says so', async () => {

@@ -208,11 +208,15 @@ it('staff see the booking on the calendar, open the orders of the day, overbook 
     );
     await confirm.getByRole('button', { name: 'Book anyway' }).click();
     await visible(page.getByText('Your order has been updated!', { exact: true }));
+    // The confirmation is recorded on the order, and the conflicts list says who confirmed it.
+    const confirmedBy = new RegExp(`^Sub-rental confirmed by ${STAFF.email} on `);
+    await visible(page.getByTestId('sub-rental').filter({ hasText: confirmedBy }));
 
     await page.goto('/admin/availability?tab=conflicts');
     const conflicts = page.getByRole('list', { name: 'Conflicts' });
     await visible(conflicts.getByRole('heading', { name: `${NAME}: 4 booked, 3 owned` }));
     await visible(conflicts.getByText('Sub-rental', { exact: true }));
+    await visible(conflicts.getByText(confirmedBy));
     await screenshot(page, 'availability-conflicts');
   })().catch(fail(page, 'availability-staff-failed'));
 });

@@ -1,5 +1,5 @@
 /** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
-import type { EstimateDetailField, OrderStatus, UiAction } from '@decor/contracts/rules';
+import type { EstimateDetailField, OrderStatus, SubRental, UiAction } from '@decor/contracts/rules';
 
 export type { OrderStatus } from '@decor/contracts/rules';
 export type OrderType = 'estimate' | 'invoice';
@@ -47,6 +47,8 @@ export interface Order extends OrderDetails {
   createdAt: string;
   CartProducts: OrderLine[];
   User: { displayName: string; ownCompany: string | null; email: string; qboId: string | null };
+  /** Staff only: the order was booked beyond the free units on purpose (who, when, which lines). */
+  subRental?: SubRental;
   actions?: Partial<OrderActions>;
 }
 

@@ -184,6 +184,23 @@ export interface ShortLine {
   day: string;
 }
 
+/**
+ * Staff's confirmation of a sub-rental, recorded on the order: who booked it beyond the free units,
+ * when (ISO), and the lines that were short then.
+ */
+export interface SubRental {
+  by: string;
+  at: string;
+  lines: ShortLine[];
+}
+
+/** 'Sub-rental confirmed by ana@shop.com on Friday, November 27th, 2026' (the day where it is read). */
+export function subRentalText(subRental: Pick<SubRental, 'by' | 'at'>): string {
+  const at = new Date(subRental.at);
+  const day = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+  return `Sub-rental confirmed by ${subRental.by} on ${formatLongDate(day)}`;
+}
+
 /** The 409 answer of a booking that does not fit: the first short line's text, and every short line. */
 export interface ShortLinesRefusal {
   message: string;
@@ -211,6 +228,8 @@ export interface HoldingOrder {
   DocNumber: string | null;
   qty: number;
   overbooked: boolean;
+  /** The order's recorded sub-rental confirmation, when staff overbooked it on purpose. */
+  subRental: SubRental | null;
 }
 
 /** GET /availability/conflicts (staff): a run of days booked beyond what the shop owns. */

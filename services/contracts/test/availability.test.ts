@@ -9,6 +9,7 @@ import {
   peakBooked,
   rangesOverlap,
   shortLineText,
+  subRentalText,
   turnaroundFor,
 } from '../src/availability';
 import { addDays, daysUntil, isCalendarDay, monthDays, shiftMonth } from '../src/calendar-day';
@@ -161,5 +162,12 @@ describe('texts', () => {
     expect(availabilityHint(3, 10)).toBe('Only a few left');
     expect(availabilityHint(10, 100)).toBe('Only a few left');
     expect(availabilityHint(11, 100)).toBe('Available');
+  });
+
+  it('names who confirmed a sub-rental and on which day (the reader’s own day)', () => {
+    const at = new Date(2027, 0, 9, 23, 30); // late on Saturday where the test runs
+    expect(subRentalText({ by: 'ana@shop.com', at: at.toISOString() })).toBe(
+      'Sub-rental confirmed by ana@shop.com on Saturday, January 9th, 2027',
+    );
   });
 });

@@ -43,9 +43,14 @@ describe('bookings (pure)', () => {
     expect(rebook([held], 10, 'b', line('CHAIR', 3), { now })).toEqual({
       short: { productId: 'CHAIR', name: 'CHAIR', requested: 3, available: 2, day: '2027-01-09' },
     });
+    // Staff's sub-rental: booked anyway, and the line that was short is handed back to be recorded.
     expect(rebook([held], 10, 'b', line('CHAIR', 3), { now, overbook: true })).toMatchObject({
       holds: [{ orderId: 'a' }, { orderId: 'b', qty: 3, overbooked: true }],
+      overbooked: { productId: 'CHAIR', requested: 3, available: 2, day: '2027-01-09' },
     });
+    expect(rebook([held], 10, 'b', line('CHAIR', 2), { now, overbook: true })).not.toHaveProperty(
+      'overbooked',
+    );
   });
 
   it('one request per product, in SKU order, quantities of a repeated product summed', () => {
@@ -82,7 +87,10 @@ describe('bookings on the real store', () => {
 
   it('all or nothing: a short line undoes the lines booked before it and reports every short line', async () => {
     const store = instances[0] as BookingStore;
-    expect(await bookOrder(store, 'first', [line('TABLE', 3)], { now })).toEqual({ booked: true });
+    expect(await bookOrder(store, 'first', [line('TABLE', 3)], { now })).toEqual({
+      booked: true,
+      overbooked: [],
+    });
     const outcome = await bookOrder(
       store,
       'second',
@@ -105,6 +113,7 @@ describe('bookings on the real store', () => {
     const store = instances[1] as BookingStore;
     expect(await bookOrder(store, 'edit', [line('CHAIR', 4), line('LINEN', 10)], { now })).toEqual({
       booked: true,
+      overbooked: [],
     });
     // Asking for more than is free leaves the earlier booking exactly as it was.
     expect(await bookOrder(store, 'edit', [line('CHAIR', 11)], { now })).toMatchObject({
@@ -112,13 +121,17 @@ describe('bookings on the real store', () => {
     });
     expect(await heldUnits('CHAIR')).toEqual({ edit: 4 });
     expect(await heldUnits('LINEN')).toEqual({ edit: 10 });
-    expect(await bookOrder(store, 'edit', [line('CHAIR', 10)], { now })).toEqual({ booked: true });
+    expect(await bookOrder(store, 'edit', [line('CHAIR', 10)], { now })).toEqual({
+      booked: true,
+      overbooked: [],
+    });
     expect(await heldUnits('CHAIR')).toEqual({ edit: 10 });
     expect(await heldUnits('LINEN')).toEqual({});
     // Another day is free again: windows that do not share a day never compete.
     const sunday = { first: '2027-01-10', last: '2027-01-10' };
     expect(await bookOrder(store, 'other-day', [line('CHAIR', 10, sunday)], { now })).toEqual({
       booked: true,
+      overbooked: [],
     });
   });
 });

@@ -210,6 +210,7 @@ describe('the estimate view', () => {
     estimateId: null,
     revision: 0,
     editedRevision: 0,
+    subRental: null,
     id: 'e1',
     docNumber: '1001',
     userId: 'user-1',

@@ -65,6 +65,7 @@ it('a hold whose order was never stored is released; one of a stored order is se
   expect(await bookOrder(store(), orphan, [{ sku, name: sku, qty: 7, window }], { now: new Date() })).toEqual(
     {
       booked: true,
+      overbooked: [],
     },
   );
   const { customer, cart } = await customerWithCart(service, [line(sku, 2, 500)]);
@@ -74,6 +75,7 @@ it('a hold whose order was never stored is released; one of a stored order is se
   const id = res.body.result.id as string;
   expect(await bookOrder(store(), id, [{ sku, name: sku, qty: 1, window }], { now: new Date() })).toEqual({
     booked: true,
+    overbooked: [],
   });
   await sweepHolds(service.ctx, later());
   expect((await ledger(sku))?.holds).toEqual([

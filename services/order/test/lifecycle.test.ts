@@ -60,6 +60,7 @@ function order(
     taxCents: 3038,
     totalCents: 40_538,
     customer: { email: 'pat@example.com', displayName: 'Pat', ownCompany: 'Evergreen', qboId: null },
+    subRental: null,
     createdAt: new Date('2030-05-01T00:00:00Z'),
     revision: 3,
     editedRevision: 0,

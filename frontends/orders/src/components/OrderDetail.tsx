@@ -1,4 +1,4 @@
-import { type ShortLine, shortLineText } from '@decor/contracts/rules';
+import { type ShortLine, shortLineText, subRentalText } from '@decor/contracts/rules';
 import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
@@ -337,6 +337,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
             {order.User?.ownCompany ? ` (${order.User.ownCompany})` : ''}
           </Link>
           <span data-testid="qbo-status">{qboStatusText(order)}</span>
+          {order.subRental ? <span data-testid="sub-rental">{subRentalText(order.subRental)}</span> : null}
         </Flex>
       ) : null}
       <Linked order={order} type={type} base={base} />

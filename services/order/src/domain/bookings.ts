@@ -62,13 +62,12 @@ export function rebook(
   orderId: string,
   line: LineRequest,
   opts: BookingOptions,
-): { holds: Hold[] } | { short: ShortLine } {
+): { holds: Hold[]; overbooked?: ShortLine } | { short: ShortLine } {
   const others = othersHolds(holds, orderId);
   const { available, day } = availableFor(owned, others, line.window, line.focus);
   const short = available < line.qty;
-  if (short && !opts.overbook) {
-    return { short: { productId: line.sku, name: line.name, requested: line.qty, available, day } };
-  }
+  const shortLine = { productId: line.sku, name: line.name, requested: line.qty, available, day };
+  if (short && !opts.overbook) return { short: shortLine };
   const hold: Hold = {
     orderId,
     qty: line.qty,
@@ -78,7 +77,7 @@ export function rebook(
     heldAt: opts.now,
     overbooked: short,
   };
-  return { holds: [...others, hold] };
+  return { holds: [...others, hold], ...(short ? { overbooked: shortLine } : {}) };
 }
 
 /** The product's holds with `orderId`'s put back as it was before (`previous`), or removed. */

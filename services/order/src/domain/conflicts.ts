@@ -16,7 +16,9 @@ export interface LedgerFacts {
 }
 
 /** A run of days booked beyond what the shop owns (the API adds each order's DocNumber). */
-export type Conflict = Omit<AvailabilityConflict, 'orders'> & { orders: Omit<HoldingOrder, 'DocNumber'>[] };
+export type Conflict = Omit<AvailabilityConflict, 'orders'> & {
+  orders: Omit<HoldingOrder, 'DocNumber' | 'subRental'>[];
+};
 
 /** How far ahead conflicts are looked for. */
 const HORIZON_DAYS = 3 * 366;

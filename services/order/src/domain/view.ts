@@ -1,4 +1,4 @@
-import { type EstimateDetailField, type OrderType, toDollars } from '@decor/contracts';
+import { type EstimateDetailField, type OrderType, type SubRental, toDollars } from '@decor/contracts';
 import { DETAIL_FIELDS, type EstimateDetails } from './details';
 import type { EstimateLine } from './estimate';
 
@@ -29,6 +29,8 @@ export interface OrderRecord {
   revision: number;
   /** The revision of the last edit of details or lines (0: never edited). */
   editedRevision: number;
+  /** Staff booked it beyond the free units on purpose (the last such confirmation); staff-only. */
+  subRental: SubRental | null;
 }
 
 /** The older name, for an estimate. */

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SubRental } from './schemas';
 
 const Day = Type.String({ maxLength: 10, description: 'A calendar day, YYYY-MM-DD' });
 const Sku = Type.String({ minLength: 1, maxLength: 100, description: 'A product id (SKU)' });
@@ -64,6 +65,7 @@ const HoldingOrder = {
   DocNumber: Type.Union([Type.String(), Type.Null()]),
   qty: Type.Integer(),
   overbooked: Type.Boolean(),
+  subRental: Type.Union([SubRental, Type.Null()]),
 };
 
 export const DayHoldsResult = Type.Object({

@@ -6,6 +6,7 @@ import {
   dayNumber,
   isCalendarDay,
   monthDays,
+  type SubRental,
   turnaroundFor,
 } from '@decor/contracts';
 import { badRequest, currentUser, type ServiceApp } from '@decor/kit';
@@ -137,14 +138,15 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
       const holds = ((await reader.holdsOf([id])).get(id) ?? []).filter(
         (h) => h.first <= day && day <= h.last,
       );
-      const numbers = await docNumbers(
+      const bookings = await bookingsOf(
         ctx,
         holds.map((h) => h.orderId),
       );
       return {
         result: holds.map((h) => ({
           orderId: h.orderId,
-          DocNumber: numbers.get(h.orderId) ?? null,
+          DocNumber: bookings.get(h.orderId)?.DocNumber ?? null,
+          subRental: bookings.get(h.orderId)?.subRental ?? null,
           qty: h.qty,
           first: h.first,
           last: h.last,
@@ -178,23 +180,47 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
         })),
         ctx.today(),
       );
-      const numbers = await docNumbers(
+      const bookings = await bookingsOf(
         ctx,
         conflicts.flatMap((c) => c.orders.map((o) => o.orderId)),
       );
       return {
         result: conflicts.map((c) => ({
           ...c,
-          orders: c.orders.map((o) => ({ ...o, DocNumber: numbers.get(o.orderId) ?? null })),
+          orders: c.orders.map((o) => ({
+            ...o,
+            DocNumber: bookings.get(o.orderId)?.DocNumber ?? null,
+            subRental: bookings.get(o.orderId)?.subRental ?? null,
+          })),
         })),
       };
     },
   );
 }
 
-/** The DocNumbers of these bookings (a booking's id is its estimate's). */
-async function docNumbers(ctx: OrderContext, ids: readonly string[]): Promise<Map<string, string>> {
+/**
+ * The DocNumbers of these bookings (a booking's id is its estimate's) and their recorded sub-rental
+ * confirmations (on the estimate, or on its invoice when staff overbooked the invoice).
+ */
+async function bookingsOf(
+  ctx: OrderContext,
+  ids: readonly string[],
+): Promise<Map<string, { DocNumber: string; subRental: SubRental | null }>> {
   const valid = [...new Set(ids)].filter((id) => /^[a-f0-9]{24}$/.test(id));
-  const estimates = await ctx.estimates.find({ _id: { $in: valid } }, { docNumber: 1 }).lean();
-  return new Map(estimates.map((e) => [e._id.toString(), e.docNumber]));
+  const [estimates, invoices] = await Promise.all([
+    ctx.estimates.find({ _id: { $in: valid } }, { docNumber: 1, subRental: 1 }).lean(),
+    ctx.invoices
+      .find({ estimateId: { $in: valid }, subRental: { $ne: null } }, { estimateId: 1, subRental: 1 })
+      .lean(),
+  ]);
+  const invoiced = new Map(invoices.map((i) => [i.estimateId, i.subRental ?? null]));
+  return new Map(
+    estimates.map((e) => {
+      const id = e._id.toString();
+      const records = [e.subRental, invoiced.get(id)].filter((r): r is SubRental => !!r);
+      // The latest confirmation wins (ISO times compare as text).
+      const subRental = records.sort((a, b) => b.at.localeCompare(a.at))[0] ?? null;
+      return [id, { DocNumber: e.docNumber, subRental }];
+    }),
+  );
 }

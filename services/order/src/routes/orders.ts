@@ -88,7 +88,12 @@ export function refusalError(code: RefusalCode, status: string): HttpError {
 
 /** The order as the caller sees it, with the caller's buttons. */
 export function viewFor(order: OrderRecord, actor: Actor, today: string) {
-  return { ...orderView(order), actions: availableActions(order, actor, today) };
+  return {
+    ...orderView(order),
+    // Who confirmed a sub-rental is the shop's business, not the customer's.
+    ...(actor.role === 'staff' && order.subRental ? { subRental: order.subRental } : {}),
+    actions: availableActions(order, actor, today),
+  };
 }
 
 /**
@@ -271,9 +276,7 @@ export async function orderReadAndUpdateRoutes(
           actor,
           request.id,
           visibleTo(request.user),
-          {
-            overbook,
-          },
+          overbook ? { overbook: { by: request.user.email } } : {},
         );
       } catch (err) {
         if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));

@@ -123,19 +123,30 @@ export const SubmittedResult = Type.Object({
 });
 
 /** A 409: the sentence, and for a booking that does not fit (issue 15) every short line (contracts' ShortLinesRefusal). */
+const ShortLine = Type.Object({
+  productId: Type.String(),
+  name: Type.String(),
+  requested: Type.Integer(),
+  available: Type.Integer(),
+  day: Type.String({ description: 'The tightest day of the window (YYYY-MM-DD)' }),
+});
+
+/** Staff's sub-rental confirmation recorded on the order (contracts' SubRental). */
+export const SubRental = Type.Object(
+  {
+    by: Type.String({ description: 'The staff member (e-mail) who confirmed it' }),
+    at: Type.String({ description: 'ISO date and time' }),
+    lines: Type.Array(ShortLine, { description: 'The lines short of free units at that moment' }),
+  },
+  { description: 'Staff only: the order was booked beyond the free units on purpose (a sub-rental)' },
+);
+
 export const ShortLinesAnswer = Type.Object({
   message: Type.String(),
   shortLines: Type.Optional(
-    Type.Array(
-      Type.Object({
-        productId: Type.String(),
-        name: Type.String(),
-        requested: Type.Integer(),
-        available: Type.Integer(),
-        day: Type.String({ description: 'The tightest day of the window (YYYY-MM-DD)' }),
-      }),
-      { description: 'Present when the refusal is a booking that does not fit: every short line' },
-    ),
+    Type.Array(ShortLine, {
+      description: 'Present when the refusal is a booking that does not fit: every short line',
+    }),
   ),
 });
 
@@ -192,6 +203,7 @@ export const EstimateView = Type.Object({
     email: Type.String(),
     qboId: nullableText,
   }),
+  subRental: Type.Optional(SubRental),
 });
 
 const Availability = Type.Object({

@@ -118,9 +118,11 @@ export async function bookOrder(
   orderId: string,
   requests: readonly LineRequest[],
   opts: BookingOptions,
-): Promise<{ booked: true } | { short: ShortLine[] }> {
+): Promise<{ booked: true; overbooked: ShortLine[] } | { short: ShortLine[] }> {
   const done: { sku: string; previous: Hold | undefined }[] = [];
   const short: ShortLine[] = [];
+  // Lines booked beyond what is free (staff's sub-rental): the order records them.
+  const overbooked: ShortLine[] = [];
   for (const line of requests) {
     const owned = line.owned ?? (await store.owned(line.sku));
     if (short.length > 0) {
@@ -130,20 +132,27 @@ export async function bookOrder(
       if ('short' in outcome) short.push(outcome.short);
       continue;
     }
-    const outcome = await changeLedger(store, line.sku, orderId, (ledger) =>
-      rebook(ledger.holds, owned, orderId, line, opts),
-    );
+    let beyond: ShortLine | undefined;
+    const outcome = await changeLedger(store, line.sku, orderId, (ledger) => {
+      // Run again on a fresh read when another write came first: the last run is the one written.
+      const next = rebook(ledger.holds, owned, orderId, line, opts);
+      beyond = 'holds' in next ? next.overbooked : undefined;
+      return next;
+    });
     if ('short' in outcome) short.push(outcome.short);
-    else done.push({ sku: line.sku, previous: outcome.previous });
+    else {
+      done.push({ sku: line.sku, previous: outcome.previous });
+      if (beyond) overbooked.push(beyond);
+    }
   }
   if (short.length === 0) {
-    if (opts.fresh) return { booked: true };
+    if (opts.fresh) return { booked: true, overbooked };
     // Step "release products the order no longer names" (no undo: the order's new lines stand).
     const kept = new Set(requests.map((r) => r.sku));
     for (const sku of await ledgersHolding(store, orderId)) {
       if (!kept.has(sku)) await undoHold(store, sku, orderId, undefined);
     }
-    return { booked: true };
+    return { booked: true, overbooked };
   }
   for (const step of done.reverse()) await undoHold(store, step.sku, orderId, step.previous);
   return { short };

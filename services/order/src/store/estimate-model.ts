@@ -1,4 +1,4 @@
-import type { OrderType } from '@decor/contracts';
+import type { OrderType, SubRental } from '@decor/contracts';
 import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 import { DETAIL_FIELDS, type EstimateDetails } from '../domain/details';
@@ -36,6 +36,8 @@ export interface Estimate extends OutboxFields {
   /** +1 with every change: guards each write (with the status) and orders the events' states. */
   revision: number;
   editedRevision?: number;
+  /** Staff's last sub-rental confirmation (domain/view.ts). */
+  subRental?: SubRental | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -95,6 +97,8 @@ function orderSchema(orderType: OrderType) {
       },
       revision: { type: Number, default: 0, min: 0 },
       editedRevision: { type: Number, default: 0, min: 0 },
+      // Written whole with the booking it confirms; never queried, so kept as it came.
+      subRental: { type: Schema.Types.Mixed, default: null },
     },
     { timestamps: true },
   );
@@ -169,5 +173,6 @@ export function estimateRecord(doc: Estimate): OrderRecord {
       qboId: doc.customer.qboId ?? null,
     },
     createdAt: doc.createdAt,
+    subRental: doc.subRental ?? null,
   };
 }

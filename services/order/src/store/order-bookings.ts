@@ -77,6 +77,15 @@ const sameRequests = (a: readonly LineRequest[], b: readonly LineRequest[]) =>
 /** What to do once the order's write is in: nothing, or release what it no longer holds. */
 export type AfterWrite = () => Promise<void>;
 
+/** A booked change: the step to run after the order's write, and the lines booked beyond what is free. */
+export interface BookedChange {
+  afterWrite: AfterWrite;
+  /** Staff's sub-rental: lines short of free units, booked anyway on their confirmation. */
+  overbooked: ShortLine[];
+}
+
+const NOTHING_AFTER: AfterWrite = async () => {};
+
 /**
  * Step "book what the changed order will hold", before its write, so the caller answers a definite
  * yes or no: books the new requests (throws ShortLinesError, nothing booked, when short), or when the
@@ -89,14 +98,14 @@ export async function bookChange(
   before: BookableOrder | null,
   after: BookableOrder,
   opts: { overbook?: boolean } = {},
-): Promise<AfterWrite> {
+): Promise<BookedChange> {
   const [was, will] = await Promise.all([before ? requestsFor(ctx, before) : [], requestsFor(ctx, after)]);
-  if (before && sameRequests(was, will)) return async () => {};
+  if (before && sameRequests(was, will)) return { afterWrite: NOTHING_AFTER, overbooked: [] };
   const store = bookingStore(ctx);
   const id = bookingIdOf(after);
   if (will.length === 0) {
     await markUnconfirmed(store, id);
-    return () => releaseOrder(store, id);
+    return { afterWrite: () => releaseOrder(store, id), overbooked: [] };
   }
   const outcome = await bookOrder(store, id, will, {
     now: new Date(),
@@ -104,5 +113,5 @@ export async function bookChange(
     fresh: !before,
   });
   if ('short' in outcome) throw new ShortLinesError(outcome.short);
-  return async () => {};
+  return { afterWrite: NOTHING_AFTER, overbooked: outcome.overbooked };
 }

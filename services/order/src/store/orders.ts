@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Actor, EventEnvelope, OrderType } from '@decor/contracts';
+import type { Actor, EventEnvelope, OrderType, SubRental } from '@decor/contracts';
 import { conflict, newEvent } from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
@@ -85,7 +85,8 @@ export async function changeOrder(
   actor: Actor,
   correlationId: string,
   visible: (order: OrderRecord) => boolean = () => true,
-  booking: { overbook?: boolean } = {},
+  /** Staff's explicit sub-rental: book beyond the free units, recorded on the order as confirmed by `by`. */
+  booking: { overbook?: { by: string } } = {},
 ): Promise<OrderChangeOutcome> {
   const model = modelOf(ctx, orderType);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
@@ -99,28 +100,33 @@ export async function changeOrder(
     // What other services already did (QuickBooks synced, an invoice made) is never refused for stock:
     // the order keeps its units, overbooked if need be (the conflicts list shows it).
     const settled = resolved.action === 'qboSynced' || resolved.action === 'invoiced';
-    const afterWrite = touchesBooking
+    const booked = touchesBooking
       ? await bookChange(
           ctx,
           order,
           { ...order, ...(decision.set as Partial<OrderRecord>) },
           {
-            overbook: booking.overbook || settled,
+            overbook: !!booking.overbook || settled,
           },
         )
       : undefined;
+    const subRental: SubRental | undefined =
+      booking.overbook && booked && booked.overbooked.length > 0
+        ? { by: booking.overbook.by, at: new Date().toISOString(), lines: booked.overbooked }
+        : undefined;
     const events = envelopes(decision.events, id, correlationId);
     const res = await model.updateOne(guardOf(order), {
-      $set: decision.set,
+      $set: subRental ? { ...decision.set, subRental } : decision.set,
       $inc: { revision: 1 },
       ...(events.length > 0 ? { $push: { outbox: { $each: events } } } : {}),
     });
     if (res.matchedCount > 0) {
       if (events.length > 0) ctx.eventsWritten();
-      await afterWrite?.();
+      await booked?.afterWrite();
       const after: OrderRecord = {
         ...order,
         ...(decision.set as Partial<OrderRecord>),
+        ...(subRental ? { subRental } : {}),
         revision: order.revision + 1,
       };
       return { order: after, decision, published: events.length > 0 };
@@ -188,6 +194,7 @@ export async function insertInvoice(
       taxCents: invoice.taxCents,
       totalCents: invoice.totalCents,
       customer: invoice.customer,
+      subRental: invoice.subRental,
       createdAt: invoice.createdAt,
       revision: 0,
       outbox: [event],

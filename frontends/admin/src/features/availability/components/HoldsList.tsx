@@ -1,5 +1,5 @@
 import type { HoldingOrder } from '@decor/contracts/rules';
-import { formatLongDate } from '@decor/contracts/rules';
+import { formatLongDate, subRentalText } from '@decor/contracts/rules';
 import { Link } from '@decor/web-core/router';
 import { Tag } from '@decor/web-core/ui-data';
 import { AVAILABILITY_TEXTS as T } from '../texts';
@@ -22,6 +22,9 @@ export function HoldsList({ holds }: { holds: (HoldingOrder & { first?: string; 
             ? `, ${formatLongDate(hold.first)}${hold.last !== hold.first ? ` to ${formatLongDate(hold.last)}` : ''}`
             : ''}{' '}
           {hold.overbooked ? <Tag color="volcano">{T.overbooked}</Tag> : null}
+          {hold.subRental ? (
+            <div style={{ fontSize: 13, color: '#6b5a48' }}>{subRentalText(hold.subRental)}</div>
+          ) : null}
         </li>
       ))}
     </ul>
