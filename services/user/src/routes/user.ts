@@ -3,7 +3,6 @@ import {
   bearerToken,
   forbidden,
   hasRole,
-  notFound,
   objectIdParam,
   type ServiceApp,
   unauthorized,
@@ -20,7 +19,7 @@ import { changeOwnPassword, setPasswordWithReset } from '../store/password-write
 import { publicUser } from '../store/user-model';
 import { liveAccount, liveUser, usableResetUser } from '../store/user-reads';
 import { changeUser } from '../store/user-writes';
-import { orNotFound, orRefuse, refuseIf } from './refusals';
+import { orNotFound, orRefuse, refusalError, refuseIf } from './refusals';
 import { MessageResult, UserChangeFields, UserView } from './schemas';
 
 /** A reset link's token (it has a purpose claim); checked for real by `usableResetUser`. */
@@ -55,7 +54,8 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     async (request) => {
       const { id } = request.params;
       // A customer asking for someone else learns nothing, not even that the id exists.
-      if (request.user.id !== id && !hasRole(request.user, 'staff')) throw notFound(MESSAGES.userNotFound);
+      if (request.user.id !== id && !hasRole(request.user, 'staff'))
+        throw refusalError(refuse('userNotFound'));
       return { result: publicUser(orNotFound(await liveAccount(ctx, id), 'userNotFound')) };
     },
   );
@@ -96,7 +96,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       const resetLink = isResetToken(app, token);
 
       if (orRefuse(userPutKind(password, fields)) === 'change') {
-        if (resetLink) refuseIf(refuse('resetLinkInvalid'));
+        if (resetLink) throw refusalError(refuse('resetLinkInvalid'));
         if (!hasRole(request.user, 'staff')) throw forbidden(AUTH_MESSAGES.forbidden);
         const target = orNotFound(await liveUser(ctx, id), 'userNotFound');
         const { permissions, active } = target;
@@ -110,7 +110,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
 
       if (resetLink) {
         const user = orRefuse(await usableResetUser(ctx, token));
-        if (user._id.toString() !== id) refuseIf(refuse('resetLinkInvalid'));
+        if (user._id.toString() !== id) throw refusalError(refuse('resetLinkInvalid'));
         refuseIf(newPasswordRefusal(newPassword));
         refuseIf(await setPasswordWithReset(ctx, user, newPassword, request.id));
         return { result: { message: MESSAGES.passwordUpdated } };
@@ -119,7 +119,7 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
       if (request.user.id !== id) {
         throw hasRole(request.user, 'staff')
           ? forbidden(AUTH_MESSAGES.forbidden)
-          : notFound(MESSAGES.userNotFound);
+          : refusalError(refuse('userNotFound'));
       }
       refuseIf(ownPasswordChangeRefusal(newPassword, currentPassword));
       const { user, sessionVersion } = orRefuse(
