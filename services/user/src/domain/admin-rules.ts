@@ -1,28 +1,6 @@
 import { isStaff, isSuperadmin } from '@decor/contracts';
-
-/** Spec §8 / §5 texts and the server's own refusals of the users and companies calls. */
-export const MESSAGES = {
-  userNotFound: 'User not found',
-  companyNotFound: 'Company not found',
-  selectParentCompany: 'Please select a parent company',
-  invalidEmail: 'Please provide a valid email address',
-  emailTaken: 'A user with this email already exists',
-  companyNameTaken: 'A company with this name already exists',
-  onlySuperadmin: 'Only a superadmin can manage admins',
-  notYourself: 'You cannot suspend your own account',
-  notYourselfDelete: 'You cannot delete your own account',
-  companyHasCustomers: 'This company still has customers. Move or delete them first.',
-  passwordAlone: 'The password is changed on its own, without other fields',
-  nothingToChange: 'Nothing to change',
-  customerFieldsOnly: 'Only a customer has a company',
-  userDeleted: 'User deleted',
-  companyDeleted: 'Company deleted',
-  welcomeSent: 'The welcome email has been sent',
-  suspendedNoWelcome: 'This account is suspended. Enable it before sending the welcome email.',
-  changedMeanwhile: 'This record was changed by someone else meanwhile, please try again',
-} as const;
-
-export const requiredMessage = (field: string) => `${field} is required`;
+import { MESSAGES, type Refused, refuse, requiredMessage } from './refusals';
+import { normaliseEmail } from './user';
 
 /** Spec §5: trimmed text; blank is missing. */
 export function present(value: string | undefined | null): value is string {
@@ -71,6 +49,29 @@ export function newUserProblem(input: NewUserInput): string | undefined {
   if (input.permissions === 'admin' && (input.CompanyId || input.ownCompany))
     return MESSAGES.customerFieldsOnly;
   return undefined;
+}
+
+/** Staff creating an account: who may, then the form (the parent company is looked up next). */
+export function newUserRefusal(actorPermissions: string, input: NewUserInput): Refused | undefined {
+  if (!mayManage(actorPermissions, input.permissions)) return refuse('onlySuperadmin');
+  const problem = newUserProblem(input);
+  return problem ? refuse('invalid', problem) : undefined;
+}
+
+/** The new account's fields from the accepted form; a customer's company name defaults to its parent's. */
+export function newUserFields(input: NewUserInput, company: { id: string; name: string } | null) {
+  return {
+    permissions: input.permissions,
+    email: normaliseEmail(input.email),
+    firstName: input.firstName ?? '',
+    lastName: input.lastName ?? '',
+    ...(present(input.displayName) ? { displayName: input.displayName } : {}),
+    ...(present(input.phone) ? { phone: input.phone } : {}),
+    ...(present(input.qboId) ? { qboId: input.qboId } : {}),
+    ...(company
+      ? { CompanyId: company.id, ownCompany: present(input.ownCompany) ? input.ownCompany : company.name }
+      : {}),
+  };
 }
 
 /** Whether the new account gets the welcome e-mail: yes unless refused; imports only when asked. */

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { MESSAGES } from './refusals';
 
 /**
  * A reset link carries a JWT with purpose 'password-reset' and the reset audience (so the spec's
@@ -10,7 +11,7 @@ export { RESET_PURPOSE } from '@decor/kit';
 export const RESET_TTL_SECONDS = 60 * 60;
 /** The welcome e-mail's set-password link is a reset link that lasts a week. */
 export const WELCOME_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
-export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired';
+export const RESET_LINK_INVALID = MESSAGES.resetLinkInvalid;
 
 export interface PendingReset {
   jtiHash: string;

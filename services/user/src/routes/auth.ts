@@ -1,18 +1,16 @@
-import { forbidden, notFound, type ServiceApp } from '@decor/kit';
+import type { ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
 import { verifyPassword } from '../domain/password';
-import { normaliseEmail } from '../domain/user';
+import { isRefused, MESSAGES } from '../domain/refusals';
+import { signIn } from '../domain/sign-in';
 import { sessionCart } from '../events/cart-events';
-import { endSessions } from '../store/sessions';
+import { signOut } from '../store/password-writes';
 import { publicUser } from '../store/user-model';
+import { accountByEmail, activeCartOf, sessionAccount } from '../store/user-reads';
+import { orNotFound, orRefuse } from './refusals';
 import { Email, MessageResult, SessionUserView, UserView } from './schemas';
 import type { SignInLimits } from './sign-in-limits';
-
-/** Spec §8: the same answer for an unknown e-mail and a wrong password. */
-export const INCORRECT_LOGIN = 'Incorrect username or password';
-export const ACCOUNT_SUSPENDED = 'Your account is suspended. Please contact us.';
-export const SIGNED_OUT = 'Signed out';
 
 export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: SignInLimits): Promise<void> {
   app.post(
@@ -39,13 +37,12 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: Sign
       },
     },
     async (request, reply) => {
-      const user = await ctx.users.findOne({ email: normaliseEmail(request.body.email) });
-      const passwordOk = await verifyPassword(request.body.password, user?.passwordHash);
-      if (!user || !passwordOk) {
+      const account = await accountByEmail(ctx, request.body.email);
+      const passwordOk = await verifyPassword(request.body.password, account?.passwordHash);
+      const outcome = signIn(account, passwordOk);
+      if (isRefused(outcome) && outcome.refused.code === 'incorrectLogin')
         await limits.signInFailures.add(request);
-        throw forbidden(INCORRECT_LOGIN);
-      }
-      if (!user.active) throw forbidden(ACCOUNT_SUSPENDED);
+      const user = orRefuse(outcome);
       const token = app.signToken(
         { id: user._id.toString(), permissions: user.permissions, email: user.email },
         { sessionVersion: user.sessionVersion ?? 0 },
@@ -75,16 +72,8 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: Sign
       },
     },
     async (request) => {
-      const user = await ctx.users.findOne({ _id: request.user.id, deletedAt: null });
-      if (user) {
-        const ended = endSessions(user, 'signed-out', request.id);
-        await ctx.users.updateOne(
-          { _id: user._id },
-          { $set: { sessionVersion: ended.sessionVersion }, $push: { outbox: ended.event } },
-        );
-        await ctx.eventsPublished();
-      }
-      return { result: { message: SIGNED_OUT } };
+      await signOut(ctx, request.user.id, request.id);
+      return { result: { message: MESSAGES.signedOut } };
     },
   );
 
@@ -101,10 +90,10 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: Sign
       },
     },
     async (request) => {
-      const user = await ctx.users.findById(request.user.id);
-      if (!user?.active) throw notFound('User not found');
+      const found = await sessionAccount(ctx, request.user.id);
+      const user = orNotFound(found?.active ? found : null, 'userNotFound');
       if (user.permissions !== 'customer') return { result: publicUser(user) };
-      const cart = await ctx.activeCarts.findById(user._id.toString()).lean();
+      const cart = await activeCartOf(ctx, user._id.toString());
       return { result: { ...publicUser(user), cart: sessionCart(cart) } };
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MESSAGES } from '../domain/refusals';
 
 export const UserView = Type.Object({
   id: Type.String(),
@@ -28,3 +29,64 @@ export const SessionUserView = Type.Intersect([
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const MessageResult = Type.Object({ result: Type.Object({ message: Type.String() }) });
+
+const Text = (max = 200) => Type.String({ maxLength: max });
+const EmailField = Type.String({ format: 'email', maxLength: 254, 'x-message': MESSAGES.invalidEmail });
+
+export const NewUserBody = Type.Object(
+  {
+    permissions: Type.Union([Type.Literal('customer'), Type.Literal('admin')], {
+      'x-message': "must be 'customer' or 'admin'",
+    }),
+    email: EmailField,
+    firstName: Type.Optional(Text()),
+    lastName: Type.Optional(Text()),
+    displayName: Type.Optional(Text()),
+    phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
+    ownCompany: Type.Optional(Text()),
+    CompanyId: Type.Optional(Type.String({ maxLength: 50 })),
+    qboId: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    sendWelcomeEmail: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** PUT /user/{id} fields other than the password (Suspend / Enable and the profile: `UserChanges`). */
+export const UserChangeFields = {
+  active: Type.Optional(Type.Boolean()),
+  firstName: Type.Optional(Text()),
+  lastName: Type.Optional(Text()),
+  displayName: Type.Optional(Text()),
+  phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
+  email: Type.Optional(EmailField),
+  ownCompany: Type.Optional(Text()),
+  CompanyId: Type.Optional(Type.String({ maxLength: 50 })),
+};
+
+export const WelcomeBody = Type.Object({ email: EmailField }, { additionalProperties: false });
+
+const Nullable = Type.Union([Type.String(), Type.Null()]);
+export const CompanyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  displayName: Type.String(),
+  street: Nullable,
+  city: Nullable,
+  state: Nullable,
+  zipCode: Nullable,
+  phone: Nullable,
+  qboId: Nullable,
+});
+
+export const CompanyFields = {
+  name: Type.Optional(Text()),
+  displayName: Type.Optional(Text()),
+  street: Type.Optional(Text()),
+  city: Type.Optional(Text()),
+  state: Type.Optional(Text(100)),
+  zipCode: Type.Optional(Text(20)),
+  // Optional: empty or null clears it.
+  phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
+};
+
+export const Deleted = Type.Object({ result: Type.Object({ id: Type.String(), message: Type.String() }) });

@@ -1,10 +1,8 @@
 import {
   AUTH_MESSAGES,
-  badRequest,
   bearerToken,
   forbidden,
   hasRole,
-  notFound,
   objectIdParam,
   type ServiceApp,
   unauthorized,
@@ -12,20 +10,17 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserContext } from '../context';
-import { MESSAGES } from '../domain/admin-rules';
-import { hashPassword, passwordProblem, verifyPassword } from '../domain/password';
-import { RESET_LINK_INVALID, RESET_PURPOSE } from '../domain/password-reset';
-import { endSessions } from '../store/sessions';
+import { RESET_PURPOSE } from '../domain/password-reset';
+import { MESSAGES, refuse } from '../domain/refusals';
+import { newPasswordRefusal, ownPasswordChangeRefusal } from '../domain/sign-in';
+import { checkUserChange, type UserChanges, userPutKind } from '../domain/user-changes';
+import { parentCompany } from '../store/companies';
+import { changeOwnPassword, setPasswordWithReset } from '../store/password-writes';
 import { publicUser } from '../store/user-model';
-import { changeUser, UserChangeFields, type UserChanges } from './admin-users';
-import { usableResetUser } from './password-reset';
-import { MessageResult, UserView } from './schemas';
-
-export const USER_NOT_FOUND = 'User not found';
-export const PASSWORD_UPDATED = 'Password updated';
-/** Changing one's password with a session needs the current one (a reset link needs none). */
-export const CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
-export const CURRENT_PASSWORD_WRONG = 'Your current password is incorrect';
+import { liveAccount, liveUser, usableResetUser } from '../store/user-reads';
+import { changeUser } from '../store/user-writes';
+import { orNotFound, orRefuse, refusalError, refuseIf } from './refusals';
+import { MessageResult, UserChangeFields, UserView } from './schemas';
 
 /** A reset link's token (it has a purpose claim); checked for real by `usableResetUser`. */
 function isResetToken(app: ServiceApp, token: string): boolean {
@@ -59,10 +54,9 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     async (request) => {
       const { id } = request.params;
       // A customer asking for someone else learns nothing, not even that the id exists.
-      if (request.user.id !== id && !hasRole(request.user, 'staff')) throw notFound(USER_NOT_FOUND);
-      const user = await ctx.users.findOne({ _id: id, deletedAt: null });
-      if (!user) throw notFound(USER_NOT_FOUND);
-      return { result: publicUser(user) };
+      if (request.user.id !== id && !hasRole(request.user, 'staff'))
+        throw refusalError(refuse('userNotFound'));
+      return { result: publicUser(orNotFound(await liveAccount(ctx, id), 'userNotFound')) };
     },
   );
 
@@ -97,73 +91,47 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { password, currentPassword, ...changes } = request.body;
-      if (password === undefined) {
-        if (Object.keys(changes).length === 0) throw badRequest(MESSAGES.nothingToChange);
-        if (isResetToken(app, bearerToken(request) ?? '')) throw unauthorized(RESET_LINK_INVALID);
-        if (!hasRole(request.user, 'staff')) throw forbidden(AUTH_MESSAGES.forbidden);
-        const user = await changeUser(ctx, request.user, id, changes as UserChanges, request.id);
-        return { result: publicUser(user) };
-      }
-      if (Object.keys(changes).length > 0) throw badRequest(MESSAGES.passwordAlone);
-      const problem = passwordProblem(password);
+      const { password, currentPassword, ...fields } = request.body;
       const token = bearerToken(request) ?? '';
+      const resetLink = isResetToken(app, token);
 
-      if (isResetToken(app, token)) {
-        const user = await usableResetUser(ctx, token);
-        if (user._id.toString() !== id) throw unauthorized(RESET_LINK_INVALID);
-        if (problem) throw badRequest(problem);
-        const ended = endSessions(user, 'password-reset', request.id);
-        // The new hash, the spent link and the ended sessions in one write, conditional on the link
-        // still pending: of two requests racing with the same link, only one changes the password.
-        const spent = await ctx.users.updateOne(
-          { _id: user._id, active: true, 'passwordReset.jtiHash': user.passwordReset?.jtiHash },
-          {
-            $set: {
-              passwordHash: await hashPassword(password),
-              passwordReset: null,
-              sessionVersion: ended.sessionVersion,
-            },
-            $push: { outbox: ended.event },
-          },
+      if (orRefuse(userPutKind(password, fields)) === 'change') {
+        if (resetLink) throw refusalError(refuse('resetLinkInvalid'));
+        if (!hasRole(request.user, 'staff')) throw forbidden(AUTH_MESSAGES.forbidden);
+        const target = orNotFound(await liveUser(ctx, id), 'userNotFound');
+        const { permissions, active } = target;
+        const changes = orRefuse(
+          checkUserChange(request.user, { id, permissions, active }, fields as UserChanges),
         );
-        if (spent.modifiedCount !== 1) throw unauthorized(RESET_LINK_INVALID);
-        await ctx.eventsPublished();
-        return { result: { message: PASSWORD_UPDATED } };
+        if (changes.CompanyId !== undefined) orRefuse(await parentCompany(ctx, changes.CompanyId));
+        return { result: publicUser(orRefuse(await changeUser(ctx, id, changes, request.id))) };
+      }
+      const newPassword = password as string;
+
+      if (resetLink) {
+        const user = orRefuse(await usableResetUser(ctx, token));
+        if (user._id.toString() !== id) throw refusalError(refuse('resetLinkInvalid'));
+        refuseIf(newPasswordRefusal(newPassword));
+        refuseIf(await setPasswordWithReset(ctx, user, newPassword, request.id));
+        return { result: { message: MESSAGES.passwordUpdated } };
       }
 
       if (request.user.id !== id) {
-        throw hasRole(request.user, 'staff') ? forbidden(AUTH_MESSAGES.forbidden) : notFound(USER_NOT_FOUND);
+        throw hasRole(request.user, 'staff')
+          ? forbidden(AUTH_MESSAGES.forbidden)
+          : refusalError(refuse('userNotFound'));
       }
-      if (problem) throw badRequest(problem);
-      if (!currentPassword) throw badRequest(CURRENT_PASSWORD_REQUIRED);
-      const user = await ctx.users.findOne({ _id: id, active: true, deletedAt: null });
-      if (!user) throw notFound(USER_NOT_FOUND);
-      if (!(await verifyPassword(currentPassword, user.passwordHash)))
-        throw forbidden(CURRENT_PASSWORD_WRONG);
-      const ended = endSessions(user, 'password-changed', request.id);
-      // A changed password also spends any reset link still pending and ends every other session;
-      // conditional on the hash just checked, so two changes racing cannot both pass.
-      const changed = await ctx.users.updateOne(
-        { _id: id, active: true, passwordHash: user.passwordHash },
-        {
-          $set: {
-            passwordHash: await hashPassword(password),
-            passwordReset: null,
-            sessionVersion: ended.sessionVersion,
-          },
-          $push: { outbox: ended.event },
-        },
+      refuseIf(ownPasswordChangeRefusal(newPassword, currentPassword));
+      const { user, sessionVersion } = orRefuse(
+        await changeOwnPassword(ctx, id, currentPassword as string, newPassword, request.id),
       );
-      if (changed.matchedCount !== 1) throw forbidden(CURRENT_PASSWORD_WRONG);
-      await ctx.eventsPublished();
       // This session goes on with a token of the new version.
       const fresh = app.signToken(
         { id, permissions: user.permissions, email: user.email },
-        { sessionVersion: ended.sessionVersion },
+        { sessionVersion },
       );
       reply.header('token', fresh);
-      return { result: { message: PASSWORD_UPDATED, token: fresh } };
+      return { result: { message: MESSAGES.passwordUpdated, token: fresh } };
     },
   );
 }

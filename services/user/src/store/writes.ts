@@ -1,7 +1,12 @@
 import type { EventEnvelope } from '@decor/contracts';
-import { conflict } from '@decor/kit';
 import type { Model } from 'mongoose';
-import { MESSAGES } from '../domain/admin-rules';
+import { type Refused, refuse } from '../domain/refusals';
+
+/**
+ * Every change is ONE write of the user's or company's document with its events in its outbox (the
+ * relay publishes them): read, compute, write only if the document still has the revision it was
+ * read at; on a concurrent change, again from the read.
+ */
 
 const ATTEMPTS = 4;
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,22 +20,30 @@ export function isDuplicateKey(err: unknown): boolean {
   return (err as { code?: number }).code === 11000;
 }
 
+/** What a change sets and announces. */
+export interface DocumentChange {
+  set: Record<string, unknown>;
+  events: EventEnvelope[];
+}
+
 /**
  * Read, compute, one revision-guarded write of the document with its events in its outbox; on a
- * concurrent change, again from the read. `compute` answers the fields to set and the events (or
- * null: nothing to write), or throws the refusal.
+ * concurrent change, again from the read. `compute` answers the change (or null: nothing to write,
+ * the document as read is the answer) or a refusal, which is answered as is. Null when the document
+ * is not there (or deleted); refused as changed meanwhile after a few lost races.
  */
 export async function changeDocument<T extends { revision?: number }>(
   model: Model<T>,
   id: string,
   load: () => Promise<T | null>,
-  compute: (current: T) => { set: Record<string, unknown>; events: EventEnvelope[] } | null,
-): Promise<T | null> {
+  compute: (current: T) => DocumentChange | null | Refused,
+): Promise<T | null | Refused> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const current = await load();
     if (!current) return null;
     const change = compute(current);
     if (!change) return current;
+    if ('refused' in change) return change;
     const revision = (current.revision ?? 0) + 1;
     const updated = await model
       .findOneAndUpdate(
@@ -42,5 +55,5 @@ export async function changeDocument<T extends { revision?: number }>(
     if (updated) return updated;
     await delay(5 * 2 ** attempt * (0.5 + Math.random()));
   }
-  throw conflict(MESSAGES.changedMeanwhile);
+  return refuse('changedMeanwhile');
 }
