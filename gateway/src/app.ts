@@ -1,6 +1,5 @@
 import { createServiceApp, listenInternal, registerRateLimitStore, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
 import { type GatewayConfig, trustProxyOf } from './config';
 import { registerCsp } from './csp';
@@ -11,6 +10,7 @@ import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
 import { refuseUnsafePaths } from './path-guard';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
+import { registerSecurityHeaders } from './security-headers';
 import { registerSessionRevocation } from './session-revocation';
 
 /**
@@ -64,12 +64,7 @@ export async function buildGateway(
   });
   app.decorate('internalUrl', await listenInternal(app, { port: config.INTERNAL_PORT, host: config.HOST }));
   app.addHook('onRequest', refuseUnsafePaths('/api'));
-  await app.register(helmet, {
-    // The shell loads remotes and images from its own origin and the S3 host: the gateway's own
-    // Content-Security-Policy (src/csp.ts) says so. Everything else helmet offers stays on.
-    contentSecurityPolicy: false,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  });
+  registerSecurityHeaders(app);
   registerCsp(app, {
     imageBaseUrl: config.S3_PUBLIC_URL,
     ...(config.S3_UPLOAD_ENDPOINT ? { uploadEndpoint: config.S3_UPLOAD_ENDPOINT } : {}),
@@ -81,9 +76,9 @@ export async function buildGateway(
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     for (const header of QBO_TOKEN_HEADERS) reply.removeHeader(header);
-    return payload;
+    done(null, payload);
   });
   // Before every /api route: a suspended or deleted user's session is refused on every instance.
   const revocations = registerSessionRevocation(app, config);

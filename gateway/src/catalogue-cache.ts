@@ -68,6 +68,8 @@ const KEPT_HEADERS = [
 ];
 
 export interface UpstreamAnswer extends CachedAnswer {
+  /** The body as bytes, encoded once: a hit is sent as is, with no encoding per request. */
+  payload: Buffer;
   status: number;
   /** The request whose session token the catalogue saw. */
   requestId: string;
@@ -157,7 +159,7 @@ export function cachedReads(app: FastifyInstance, opts: CachedReadsOptions) {
       opts.failed(reply, err as Error);
       return reply;
     }
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    return reply.code(answer.status).headers(answer.headers).send(answer.payload);
   };
 }
 
@@ -185,5 +187,5 @@ async function askCatalogue(
     const value = res.headers.get(name);
     if (value !== null) kept[name] = value;
   }
-  return { status: res.status, body, headers: kept, requestId: request.id };
+  return { status: res.status, body, payload: Buffer.from(body), headers: kept, requestId: request.id };
 }

@@ -27,26 +27,32 @@ export function upstreamMetrics(app: ServiceApp, { apiPrefix }: { apiPrefix: str
   });
   const tableEntryOf = tableEntries(apiPrefix);
 
-  // What went out first, and whether it came from the service: @fastify/reply-from sends the upstream's
-  // body as a stream, what the gateway says itself is not one. (First: on a refused connection the proxy
-  // reports the failure twice, and the second, failing send leaves reply.statusCode at 500.)
-  const sent = new WeakMap<object, { upstream: boolean; status: number }>();
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!sent.has(request)) sent.set(request, { upstream: isStream(payload), status: reply.statusCode });
+  // Whether what went out first came from the service: @fastify/reply-from sends the upstream's body as
+  // a stream, what the gateway says itself is not one. Its status is the kit's `request.sentStatus`
+  // (first: on a refused connection the proxy reports the failure twice, and the second, failing send
+  // leaves reply.statusCode at 500). The kit's onSend hook, registered before this one, has set it.
+  app.decorateRequest('sentFromUpstream', null);
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.sentFromUpstream === null) request.sentFromUpstream = isStream(payload);
     done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const entry = request.is404 ? undefined : tableEntryOf(request.routeOptions.url);
-    const answer = sent.get(request);
-    if (!entry || !answer) return;
-    const labels = {
-      service: entry.service,
-      route: apiPrefix + entry.prefix,
-      status_code: String(answer.status),
-    };
-    if (answer.upstream) responses.inc(labels);
-    else if (answer.status === 503 || answer.status === 504) failures.inc(labels);
+    const status = request.sentStatus;
+    if (entry && status !== 0 && (request.sentFromUpstream || status === 503 || status === 504)) {
+      const labels = { service: entry.service, route: apiPrefix + entry.prefix, status_code: String(status) };
+      if (request.sentFromUpstream) responses.inc(labels);
+      else failures.inc(labels);
+    }
+    done();
   });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether the first answer sent came from the service (null until one is sent). */
+    sentFromUpstream: boolean | null;
+  }
 }
 
 /** Route pattern (`/api/product/*`, `/api/product/`) → the routing-table entry it proxies, if any. */
@@ -54,7 +60,7 @@ function tableEntries(apiPrefix: string): (url: string | undefined) => Route | u
   const byPrefix = new Map(ROUTES.map((r) => [apiPrefix + r.prefix, r]));
   const known = new Map<string, Route | undefined>();
   return (url) => {
-    if (url === undefined) return undefined;
+    if (url === undefined || !url.startsWith(apiPrefix)) return undefined;
     if (!known.has(url)) known.set(url, byPrefix.get(url.replace(/\/\*$/, '').replace(/\/$/, '')));
     return known.get(url);
   };

@@ -2,8 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const INVALID_PATH = 'Invalid path';
 
-// Backslashes (WHATWG URLs read them as '/'), encoded dots, slashes, backslashes and NUL.
-const UNSAFE_CHARACTERS = /\\|%2e|%2f|%5c|%00/i;
+/**
+ * Up to the query: backslashes (WHATWG URLs read them as '/'), encoded dots, slashes, backslashes
+ * and NUL; an empty segment before another (`//`); a `.` or `..` segment. One pass, no array per
+ * request (it runs on every /api call).
+ */
+const UNSAFE = /^[^?]*?(?:\\|%2e|%2f|%5c|%00|\/\/|\/\.\.?(?:[/?]|$))/i;
 
 /**
  * Whether a path could name something other than what the router matched once a service (or the
@@ -12,19 +16,15 @@ const UNSAFE_CHARACTERS = /\\|%2e|%2f|%5c|%00/i;
  * `/api/auth/./user` the sign-in without its rate limit. No API path needs any of them.
  */
 export function isUnsafePath(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? '';
-  if (UNSAFE_CHARACTERS.test(path)) return true;
-  return path
-    .split('/')
-    .slice(1)
-    .some((segment, i, all) => segment === '.' || segment === '..' || (segment === '' && i < all.length - 1));
+  return UNSAFE.test(url);
 }
 
 /** onRequest: refuses such paths under `apiPrefix` with 400 before any route, limit or cache sees them. */
 export function refuseUnsafePaths(apiPrefix: string) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    if (!request.url.startsWith(`${apiPrefix}/`) || !isUnsafePath(request.url)) return undefined;
-    return reply.code(400).send({ message: INVALID_PATH });
+  const under = `${apiPrefix}/`;
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    if (!request.url.startsWith(under) || !isUnsafePath(request.url)) done();
+    else reply.code(400).send({ message: INVALID_PATH });
   };
 }
 

@@ -55,10 +55,10 @@ export async function apiProxy(
         // answer leaves, so the writer's next read here sees the change (other instances clear on
         // the catalogue event). The trucking fee is in none of the cached answers.
         if (route.prefix === '/product' || route.prefix === '/categories')
-          scope.addHook('onSend', async (request, reply, payload) => {
+          scope.addHook('onSend', (request, reply, payload, done) => {
             if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
               catalogueCache.cache.invalidate();
-            return payload;
+            done(null, payload);
           });
       }
       await scope.register(httpProxy, {
@@ -112,15 +112,17 @@ function upstreamFailed(reply: ProxyReply, route: Route, error: Error & { code?:
 }
 
 function refuseOversizedBody(limit: number) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > limit) {
-      // The client may still be sending the body: answer now and drop the connection rather than read it.
-      await reply
-        .code(413)
-        .header('connection', 'close')
-        .send({ message: tooLargeMessage(limit) });
+    if (length <= limit) {
+      done();
+      return;
     }
+    // The client may still be sending the body: answer now and drop the connection rather than read it.
+    reply
+      .code(413)
+      .header('connection', 'close')
+      .send({ message: tooLargeMessage(limit) });
   };
 }
 
@@ -130,34 +132,47 @@ function refuseOversizedBody(limit: number) {
  * report as the service being unavailable. Over the limit: 413 and the connection closed unread.
  */
 function readChunkedBody(limit: number) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable> => {
+  // Not async: most requests have no chunked body, and they go on without a promise.
+  return (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: Readable,
+    done: (err: Error | null, body?: Readable) => void,
+  ): void => {
     if (request.headers['content-length'] !== undefined || !request.headers['transfer-encoding'])
-      return payload;
-    const body = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const stop = () => {
-        payload.off('data', onData).off('end', onEnd).off('error', reject);
-      };
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= limit) {
-          chunks.push(chunk);
-          return;
-        }
-        stop();
-        payload.pause();
-        reply.header('connection', 'close');
-        reject(new HttpError(413, tooLargeMessage(limit)));
-      };
-      const onEnd = () => {
-        stop();
-        resolve(Buffer.concat(chunks));
-      };
-      payload.on('data', onData).on('end', onEnd).on('error', reject);
-    });
-    return Readable.from([body]);
+      done(null, payload);
+    else
+      readWhole(payload, limit, reply).then(
+        (body) => done(null, Readable.from([body])),
+        (err: Error) => done(err),
+      );
   };
+}
+
+function readWhole(payload: Readable, limit: number, reply: FastifyReply): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      payload.off('data', onData).off('end', onEnd).off('error', reject);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      payload.pause();
+      reply.header('connection', 'close');
+      reject(new HttpError(413, tooLargeMessage(limit)));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    payload.on('data', onData).on('end', onEnd).on('error', reject);
+  });
 }
 
 const tooLargeMessage = (limit: number) => `The request body is larger than ${Math.round(limit / 1024)} KB`;

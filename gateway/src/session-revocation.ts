@@ -41,26 +41,34 @@ export function registerSessionRevocation(
   // The same projection every service's auth hooks use (the kit), in a group of this instance's own.
   const revocations = sessionVersionsFor(kafka, config, 'gateway', logger);
   app.decorate('sessionRevocations', revocations);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (revocations.isEmpty || !request.url.startsWith('/api/')) return;
+  // Not async: it runs on every request, and answers nothing on almost all of them.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const refused = refusal(request);
+    if (refused) reply.code(401).header(EXPIRED_HEADER, 'true').send({ message: refused });
+    else done();
+  });
+  const refusal = (request: FastifyRequest): string | undefined => {
+    if (revocations.isEmpty || !request.url.startsWith('/api/')) return undefined;
     // Signing in again must work whatever stale token the client still sends along (the user
     // service itself refuses a suspended account's sign-in, with its own 403).
-    if (request.url.split('?', 1)[0] === SIGN_IN_PATH) return;
+    if (request.url.split('?', 1)[0] === SIGN_IN_PATH) return undefined;
     const token = bearerToken(request);
-    if (!token) return;
+    if (!token) return undefined;
+    // A session verified before needs no decoding (its audience is the session's).
+    const remembered = app.verifiedSession(token);
+    if (remembered) return revocations.refusal(remembered.sub, remembered.sv);
     let claims: { sub?: unknown; sv?: unknown; aud?: unknown } | null = null;
     try {
       claims = app.jwt.decode<{ sub?: unknown; sv?: unknown; aud?: unknown }>(token);
     } catch {
-      return; // not a token at all: the usual checks answer
+      return undefined; // not a token at all: the usual checks answer
     }
-    if (!claims || typeof claims.sub !== 'string') return;
+    if (!claims || typeof claims.sub !== 'string') return undefined;
     // Only sessions have versions: a set-password link (its own audience, one use, checked by the
     // user service) still opens after a suspension and re-enabling bumped the user's version.
-    if (claims.aud !== AUDIENCES.session) return;
-    const refused = revocations.refusal(claims.sub, claims.sv);
-    if (refused) return reply.code(401).header(EXPIRED_HEADER, 'true').send({ message: refused });
-  });
+    if (claims.aud !== AUDIENCES.session) return undefined;
+    return revocations.refusal(claims.sub, claims.sv);
+  };
   app.addHook('onClose', () => revocations.stop());
   return revocations;
 }

@@ -1,8 +1,15 @@
 /**
  * Gateway overhead: GET /auth/jwt with a signed-in customer's token, called on the user service
- * itself and through the gateway (/api/auth/jwt), interleaved in the same run, same load.
+ * itself and through the gateway (/api/auth/jwt), interleaved in the same run, same load. Beside
+ * it, the gateway's own cost: its `/healthz` and the signed-in product list (answered from its
+ * cache of catalogue reads) against a bare Fastify route in a Node process of its own.
  */
+import path from 'node:path';
 import autocannon from 'autocannon';
+import { REPO_ROOT } from '../cli/runnables';
+import { freePort } from '../ports';
+import { startProcess } from '../process';
+import { PRODUCT_LIST_PATH } from './catalogue-reads';
 import { cpuMeter } from './stats';
 
 export const DEMO_CUSTOMER = { email: 'customer@decor.example', password: 'demo1234' };
@@ -40,6 +47,51 @@ export interface GatewayOverhead {
   viaGateway: LoadFigures;
   /** viaGateway / direct requests per second. */
   ratio: number;
+  own: OwnCost;
+}
+
+/** What the gateway costs per request compared with Fastify doing nothing but answer. */
+export interface OwnCost {
+  /** `GET /healthz` of a bare Fastify app (no plugin, hook or logger) answering what the gateway's does. */
+  baseline: LoadFigures;
+  /** The gateway's `/healthz`: every hook that runs on every request, and no more. */
+  health: LoadFigures;
+  /** PRODUCT_LIST_PATH signed in: also the session check and the cached catalogue answer. */
+  products: LoadFigures;
+  /** health / baseline and products / baseline requests per second. */
+  healthRatio: number;
+  productsRatio: number;
+  /** Products in the measured answer (a listing of nothing would be a fast, meaningless figure). */
+  listed: number;
+}
+
+/**
+ * The baseline: Fastify of the gateway's version with one route and its defaults (no logger), in a
+ * Node process of its own as the gateway is. Plain JavaScript, so `node -e` runs it as is.
+ */
+const BARE_FASTIFY = `
+const app = require('fastify')();
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+
+async function startBareFastify(log: (line: string) => void) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/healthz`;
+  const child = await startProcess({
+    name: 'bare-fastify',
+    command: process.execPath,
+    args: ['-e', BARE_FASTIFY],
+    // The gateway's own fastify (the workspaces share one copy).
+    cwd: path.join(REPO_ROOT, 'gateway'),
+    env: { PORT: String(port) },
+    log,
+    quiet: true,
+    ready: async () => (await fetch(url)).ok,
+    readyTimeoutMs: 30_000,
+  });
+  return { url, child };
 }
 
 /** Signs the demo customer in on the user service; the session token. */
@@ -107,33 +159,70 @@ export async function measureGatewayOverhead(
   log: (line: string) => void,
 ): Promise<GatewayOverhead> {
   const token = await signIn(urls.user);
-  const direct = `${urls.user}/auth/jwt`;
-  const viaGateway = `${urls.gateway}/api/auth/jwt`;
-  // A bad token or route would make a fast, meaningless benchmark of error answers: check first.
-  for (const url of [direct, viaGateway]) {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
+  const bare = await startBareFastify(log);
+  try {
+    const target = (url: string, withToken = true): Target => ({
+      url,
+      ...(withToken ? { token } : {}),
+      runs: [],
+      coreSeconds: {},
+    });
+    const d = target(`${urls.user}/auth/jwt`);
+    const g = target(`${urls.gateway}/api/auth/jwt`);
+    const baseline = target(bare.url, false);
+    const health = target(`${urls.gateway}/healthz`, false);
+    const products = target(`${urls.gateway}${PRODUCT_LIST_PATH}`);
+    // A bad token or route would make a fast, meaningless benchmark of error answers: check first.
+    for (const t of [d, g, baseline, health]) {
+      const res = await fetch(t.url, { headers: t.token ? { authorization: `Bearer ${t.token}` } : {} });
+      if (!res.ok) throw new Error(`GET ${t.url} answered ${res.status}: ${await res.text()}`);
+    }
+    const listed = await pricedProducts(products.url, token);
+    const all = [baseline, health, products, d, g];
+    log(`gateway overhead: warming up ${opts.warmupSeconds} s on each target …`);
+    for (const t of all) await load(target(t.url, !!t.token), opts.connections, opts.warmupSeconds, {});
+    // Two halves each, in one order and then the reverse (direct – gateway – gateway – direct): a drift
+    // in what else the machine does (other jobs, GC, JIT) weighs on every target alike.
+    const half = Math.max(1, Math.round(opts.seconds / 2));
+    log(
+      `gateway overhead: measuring ${2 * half} s per target in halves: bare Fastify, /healthz, product list, direct, gateway, and back …`,
+    );
+    const roles = { ...opts.roles, 'bare fastify': bare.child.pid };
+    for (const t of [...all, ...[...all].reverse()]) await load(t, opts.connections, half, roles);
+    const [bf, hf, pf, df, gf] = all.map((t) => figures(t, opts.connections)) as [
+      LoadFigures,
+      LoadFigures,
+      LoadFigures,
+      LoadFigures,
+      LoadFigures,
+    ];
+    return {
+      route: 'GET /auth/jwt',
+      connections: opts.connections,
+      seconds: 2 * half,
+      warmupSeconds: opts.warmupSeconds,
+      direct: df,
+      viaGateway: gf,
+      ratio: gf.requestsPerSecond / df.requestsPerSecond,
+      own: {
+        baseline: bf,
+        health: hf,
+        products: pf,
+        healthRatio: hf.requestsPerSecond / bf.requestsPerSecond,
+        productsRatio: pf.requestsPerSecond / bf.requestsPerSecond,
+        listed,
+      },
+    };
+  } finally {
+    await bare.child.stop();
   }
-  log(`gateway overhead: warming up ${opts.warmupSeconds} s on each target …`);
-  const warm = (url: string): Target => ({ url, token, runs: [], coreSeconds: {} });
-  await load(warm(direct), opts.connections, opts.warmupSeconds, {});
-  await load(warm(viaGateway), opts.connections, opts.warmupSeconds, {});
-  // Two halves each, direct – gateway – gateway – direct: a drift in what else the machine does
-  // during the run (other jobs, GC, JIT) weighs on both targets alike instead of on the second one.
-  const half = Math.max(1, Math.round(opts.seconds / 2));
-  log(`gateway overhead: measuring ${2 * half} s per target in halves: direct, gateway, gateway, direct …`);
-  const d: Target = { url: direct, token, runs: [], coreSeconds: {} };
-  const g: Target = { url: viaGateway, token, runs: [], coreSeconds: {} };
-  for (const target of [d, g, g, d]) await load(target, opts.connections, half, opts.roles);
-  const df = figures(d, opts.connections);
-  const gf = figures(g, opts.connections);
-  return {
-    route: 'GET /auth/jwt',
-    connections: opts.connections,
-    seconds: 2 * half,
-    warmupSeconds: opts.warmupSeconds,
-    direct: df,
-    viaGateway: gf,
-    ratio: gf.requestsPerSecond / df.requestsPerSecond,
-  };
+}
+
+/** How many priced products the signed-in listing holds; throws when it holds none. */
+async function pricedProducts(url: string, token: string): Promise<number> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { result?: { price?: number }[] };
+  if (!res.ok || !body.result?.length || body.result[0]?.price === undefined)
+    throw new Error(`GET ${url} answered ${res.status} without priced products: ${JSON.stringify(body)}`);
+  return body.result.length;
 }

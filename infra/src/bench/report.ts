@@ -66,6 +66,7 @@ export function formatTable(r: Results): string {
       );
     }
     lines.push(`  through the gateway: ${pct(g.ratio)} of direct throughput (target ≥ 60 %)`);
+    lines.push(...ownCostLines(g));
   }
   const p = r.pipeline;
   if (p) {
@@ -116,6 +117,27 @@ export function formatTable(r: Results): string {
   const f = r.frontend;
   if (f) lines.push('', ...frontendLines(f));
   return lines.join('\n');
+}
+
+/** The gateway's own cost: /healthz and the signed-in product list against bare Fastify, same run. */
+function ownCostLines(g: GatewayOverhead): string[] {
+  const o = g.own;
+  const lines = [
+    `  The gateway's own cost, same load and halves; product list: GET ${PRODUCT_LIST_PATH} signed in (${o.listed} products, from the gateway's cache)`,
+  ];
+  for (const [name, f] of [
+    ['bare Fastify', o.baseline],
+    ['/healthz', o.health],
+    ['product list', o.products],
+  ] as const) {
+    lines.push(
+      `  ${name.padEnd(14)}${int(f.requestsPerSecond).padStart(9)}${ms(f.p50Ms).padStart(9)}${ms(f.p99Ms).padStart(9)}${String(f.failures).padStart(8)}   ${formatCores(f.cores)}`,
+    );
+  }
+  lines.push(
+    `  of bare Fastify's throughput: /healthz ${pct(o.healthRatio)} (target ≥ 60 %), product list ${pct(o.productsRatio)} (target ≥ 40 %)`,
+  );
+  return lines;
 }
 
 /** JS figures of a page as the runs table shows them: the gzip figure, and what came over the wire. */
@@ -169,6 +191,8 @@ function othersBusy(r: Results): string {
   const phases = [
     r.gateway?.direct.cores,
     r.gateway?.viaGateway.cores,
+    r.gateway?.own.health.cores,
+    r.gateway?.own.products.cores,
     r.pipeline?.cores,
     r.catalogue?.health.cores,
     r.catalogue?.products.cores,
@@ -204,7 +228,9 @@ function runRow(r: Results): string {
     settings(r),
     g ? `${int(g.direct.requestsPerSecond)} (${ms(g.direct.p50Ms)}/${ms(g.direct.p99Ms)})` : '–',
     g ? `${int(g.viaGateway.requestsPerSecond)} (${ms(g.viaGateway.p50Ms)}/${ms(g.viaGateway.p99Ms)})` : '–',
-    g ? pct(g.ratio) : '–',
+    g
+      ? `${pct(g.ratio)}; bare Fastify ${int(g.own.baseline.requestsPerSecond)}: /healthz ${pct(g.own.healthRatio)}, product list ${pct(g.own.productsRatio)}`
+      : '–',
     p ? String(p.events) : '–',
     p ? `${ms(p.total.p50)} / ${ms(p.total.p90)} / ${ms(p.total.p99)} / ${ms(p.total.max)}` : '–',
     p ? `${ms(p.writeToPublished.p50)}/${ms(p.writeToPublished.p99)}` : '–',

@@ -63,6 +63,12 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', METRICS_PATH]);
 
+/** The URL's path, without the query (no array per request, as split would make). */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
 /** Honour the caller's request id (gateway → service keeps one id per user action), else mint one. */
 function requestId(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
@@ -89,7 +95,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
         }),
     logController: new LogController({
       // Probes hit these every few seconds; logging each would drown the real traffic.
-      disableRequestLogging: (request) => QUIET_ROUTES.has(request.url.split('?')[0] ?? ''),
+      disableRequestLogging: (request) => QUIET_ROUTES.has(pathOf(request.url)),
     }),
     genReqId: requestId,
     requestIdHeader: false,
@@ -98,8 +104,10 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take `done` rather than being async: no promise per request and hook.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   // First, so its timing hook covers every route and the not-found handler.
   const publicOperations = opts.operations !== 'internal';
@@ -115,8 +123,9 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await app.register(errorHandlerPlugin, { notFound: opts.notFound });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, HttpError, unauthorized } from './errors';
 import { AUDIENCES, JWT_ISSUER, REQUIRED_CLAIMS } from './tokens';
+import { VerifiedTokens } from './verified-tokens';
 
 /** Permission strings of the spec (roles in @decor/contracts). */
 export type Permissions = Permission;
@@ -45,6 +46,11 @@ declare module 'fastify' {
     /** preHandler: authenticates, then 403 unless the user has one of the roles. */
     requireRole(...roles: Role[]): AuthHook;
     /**
+     * The claims of a session token this process verified recently (with `verifyCacheSize`), without
+     * checking it again; undefined when it is not remembered (never verified, refused, or expired).
+     */
+    verifiedSession(token: string): TokenClaims | undefined;
+    /**
      * Signs a session token for the user (expiry from config unless given; `expiresIn` is a duration
      * text such as '15m': a bare number would be read as seconds). `audience` other than the session's
      * makes a token no session route accepts (e.g. the queue board's).
@@ -62,8 +68,8 @@ export interface AuthOptions {
   /** e.g. '12h' */
   expiresIn: string;
   /**
-   * Remember up to this many verified tokens (fast-jwt's verifier cache, keyed by the token's hash):
-   * a token seen again skips decoding and the signature check until its own expiry (10 min at most).
+   * Remember up to this many verified tokens (./verified-tokens.ts, keyed by the token string): a
+   * token seen again skips decoding and the signature check until its own expiry (10 min at most).
    * Refusals are not remembered. For the gateway, which checks the same sessions on every request.
    */
   verifyCacheSize?: number;
@@ -149,19 +155,26 @@ export const authPlugin = fp(
         allowedIss: JWT_ISSUER,
         allowedAud: AUDIENCES.session,
         requiredClaims: [...REQUIRED_CLAIMS],
-        ...(opts.verifyCacheSize ? { cache: opts.verifyCacheSize } : {}),
       },
     });
+    const verified = opts.verifyCacheSize
+      ? new VerifiedTokens<TokenClaims & { exp?: number }>(opts.verifyCacheSize)
+      : undefined;
 
     const verify = (request: FastifyRequest, token: string) => {
-      let claims: unknown;
-      try {
-        claims = app.jwt.verify<object>(token);
-      } catch (err) {
-        throw toAuthError(err);
+      let claims = verified?.get(token);
+      if (!claims) {
+        let decoded: unknown;
+        try {
+          decoded = app.jwt.verify<object>(token);
+        } catch (err) {
+          throw toAuthError(err);
+        }
+        // A validly signed token with the wrong claims is refused too; handlers see the tidy shape.
+        if (!isClaims(decoded)) throw unauthorized(AUTH_MESSAGES.invalid);
+        claims = decoded;
+        verified?.set(token, claims);
       }
-      // A validly signed token with the wrong claims is refused too; handlers see the tidy shape.
-      if (!isClaims(claims)) throw unauthorized(AUTH_MESSAGES.invalid);
       const ended = opts.sessions?.refusal(claims.sub, claims.sv);
       if (ended) throw unauthorized(ended, { [EXPIRED_HEADER]: 'true' });
       request.user = {
@@ -178,6 +191,7 @@ export const authPlugin = fp(
       verify(request, token);
     };
 
+    app.decorate('verifiedSession', (token: string) => verified?.get(token));
     app.decorate('authenticate', authenticate);
     app.decorate('optionalAuth', async (request: FastifyRequest) => {
       const token = bearerToken(request);

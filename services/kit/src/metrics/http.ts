@@ -14,6 +14,10 @@ declare module 'fastify' {
     /** The process's metrics registry (what `GET /metrics` answers); register a service's own metrics here. */
     metrics: Registry;
   }
+  interface FastifyRequest {
+    /** The status of the first answer sent for this request; 0 until then. */
+    sentStatus: number;
+  }
 }
 
 export interface MetricsPluginOptions {
@@ -44,20 +48,23 @@ export const metricsPlugin = fp(
     );
 
     // The status the client got: a handler that answers twice (the second send fails) leaves Fastify's
-    // reply.statusCode at 500 by the time onResponse runs, though the first answer went out.
-    const sentStatus = new WeakMap<object, number>();
+    // reply.statusCode at 500 by the time onResponse runs, though the first answer went out. (A request
+    // decoration rather than a WeakMap: no weak entry for the GC to trace per request.)
+    app.decorateRequest('sentStatus', 0);
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!sentStatus.has(request)) sentStatus.set(request, reply.statusCode);
+      if (request.sentStatus === 0) request.sentStatus = reply.statusCode;
       done(null, payload);
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = (!request.is404 && request.routeOptions.url) || UNMATCHED_ROUTE;
-      if (UNMEASURED_ROUTES.has(route)) return;
-      const status = sentStatus.get(request) ?? reply.statusCode;
-      duration.observe(
-        { method: request.method, route, status_code: String(status) },
-        reply.elapsedTime / 1000,
-      );
+      if (!UNMEASURED_ROUTES.has(route)) {
+        const status = request.sentStatus || reply.statusCode;
+        duration.observe(
+          { method: request.method, route, status_code: String(status) },
+          reply.elapsedTime / 1000,
+        );
+      }
+      done();
     });
 
     if (route) app.get(METRICS_PATH, { schema: { hide: true } }, metricsHandler(registry));
