@@ -68,8 +68,21 @@ function spread(values: number[]): Spread {
   };
 }
 
-/** Open loop: request i leaves at start + i/rate whatever the earlier ones are doing. */
-async function sendResets(userUrl: string, count: number, perSecond: number): Promise<number> {
+/**
+ * Open loop: request i leaves at start + i/rate whatever the earlier ones are doing. Answers the
+ * number that failed; the first failure's reason goes to `log`.
+ */
+async function sendResets(
+  userUrl: string,
+  count: number,
+  perSecond: number,
+  log: (line: string) => void,
+): Promise<number> {
+  let firstFailure: string | undefined;
+  const failed = (why: string) => {
+    firstFailure ??= why;
+    return false;
+  };
   const interval = 1000 / perSecond;
   const start = performance.now();
   const sends: Promise<boolean>[] = [];
@@ -83,14 +96,15 @@ async function sendResets(userUrl: string, count: number, perSecond: number): Pr
         body: JSON.stringify({ email: DEMO_EMAILS[i % DEMO_EMAILS.length] }),
       }).then(
         async (res) => {
-          await res.arrayBuffer();
-          return res.ok;
+          const body = await res.text();
+          return res.ok || failed(`${res.status} ${body.slice(0, 200)}`);
         },
-        () => false,
+        (err: Error) => failed(err.message),
       ),
     );
   }
   const results = await Promise.all(sends);
+  if (firstFailure) log(`event pipeline: a send failed: ${firstFailure}`);
   return results.filter((ok) => !ok).length;
 }
 
@@ -173,16 +187,18 @@ export async function measureEventPipeline(
   const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: 3 });
   const streamKey = `${stack.runId}:email:events`;
   try {
-    log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
-    const warmStart = Date.now();
-    await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond);
-    await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
+    if (opts.warmupEvents > 0) {
+      log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
+      const warmStart = Date.now();
+      await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond, log);
+      await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
+    }
     await sleep(1000);
 
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
-    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond);
+    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond, log);
     await waitForJobs(redis, streamKey, since, opts.events - failedSends, 30_000);
     const cores = meter();
 

@@ -49,7 +49,7 @@ export async function passwordResetRoutes(
           { _id: user._id },
           { $set: { passwordReset: pending }, $push: { outbox: event } },
         );
-        ctx.eventsWritten();
+        ctx.eventsWritten(user._id);
       }
       return { result: { message: RESET_REQUESTED } };
     },
