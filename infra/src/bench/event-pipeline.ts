@@ -18,7 +18,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { cpuMeter, percentile } from './stats';
 
 /** The seeded demo accounts: rotating them spreads the events over three aggregates (partitions). */
@@ -179,6 +179,41 @@ async function readBackEvents(
   return found;
 }
 
+/**
+ * The consumer groups reading each of the run's topics now (their members' assignments), e.g.
+ * `bench1a2b3c.user` → ['bench1a2b3c.notification.emails', 'user.sessions.<uuid>', …].
+ */
+export async function groupsByTopic(
+  stack: Pick<Stack, 'kafkaBrokers' | 'runId'>,
+): Promise<Map<string, string[]>> {
+  const kafka = new Kafka({
+    clientId: `${stack.runId}-groups`,
+    brokers: stack.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  const byTopic = new Map<string, string[]>();
+  await admin.connect();
+  try {
+    const { groups } = await admin.listGroups();
+    const described = await admin.describeGroups(groups.map((g) => g.groupId));
+    for (const group of described.groups) {
+      const topics = new Set<string>();
+      for (const member of group.members) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        for (const topic of Object.keys(decoded?.assignment ?? {})) topics.add(topic);
+      }
+      for (const topic of topics) {
+        if (!topic.startsWith(`${stack.runId}.`)) continue;
+        byTopic.set(topic, [...(byTopic.get(topic) ?? []), group.groupId]);
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  return byTopic;
+}
+
 export async function measureEventPipeline(
   stack: Stack,
   opts: PipelineOptions,
@@ -195,6 +230,14 @@ export async function measureEventPipeline(
     }
     await sleep(1000);
 
+    if (opts.warmupEvents > 0) {
+      const groups = await groupsByTopic(stack);
+      for (const [topic, ids] of [...groups].sort()) {
+        // Own groups end in a uuid: shown by their name alone.
+        const names = ids.map((id) => id.replace(/\.[0-9a-f-]{36}$/, '.<uuid>')).sort();
+        log(`  ${topic} is read by ${ids.length} groups: ${names.join(', ')}`);
+      }
+    }
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
