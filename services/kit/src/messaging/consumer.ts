@@ -36,7 +36,7 @@ import type { Connection, Model, UpdateQuery } from 'mongoose';
 import type { Registry } from 'prom-client';
 import { unavailableDependency } from '../http/unavailable';
 import { consumerMetrics, type HandledOutcome } from '../metrics/kafka';
-import { EVENT_HEADERS, ensureTopics, type Publisher } from './kafka';
+import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
@@ -156,10 +156,7 @@ export interface StartConsumerOptions {
   fromBeginning?: boolean;
   /** Restarts after crashes before giving up (then unhealthy). Reset by any processed message. Default 5. */
   maxRestarts?: number;
-  /**
-   * Partitions processed in parallel (order within a partition is kept). Default 6 (our topics'
-   * partitions): what two instances of the service would do anyway, each on its own partitions.
-   */
+  /** Partitions processed in parallel (order within a partition is kept). Default 1. */
   partitionsConsumedConcurrently?: number;
   /** kafkajs consumer settings (sessionTimeout, heartbeatInterval, …) and its retry policy. */
   consumerConfig?: Partial<Omit<ConsumerConfig, 'groupId' | 'retry'>>;
@@ -316,72 +313,29 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
 
   await consumer.connect();
   for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
-  // A batch at a time, one message after another (as kafkajs' eachMessage would), so that the
-  // duplicate check is one query per batch and the progress one write per batch, not one each per
-  // message: at hundreds of events a second those round trips were most of a partition's time.
   await consumer.run({
     autoCommit: true,
-    // Offsets are resolved one by one below: a batch left early (stopping, a seek) is not skipped.
-    eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 6,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      const { topic, partition } = batch;
-      const done = await alreadyProcessed(batch.messages);
-      let last: string | undefined;
-      const noteProgress = () =>
-        last === undefined
-          ? Promise.resolve()
-          : progress
-              .updateOne(
-                { _id: progressId(groupId, topic, partition) },
-                { $max: { offset: Number(last) } },
-                { upsert: true },
-              )
-              .then(() => {});
-      try {
-        for (const message of batch.messages) {
-          if (!isRunning() || isStale()) break;
-          const { type, outcome } = await handleMessage({ topic, partition, message, heartbeat }, done);
-          resolveOffset(message.offset);
-          // Whatever the outcome (applied, skipped, dead-lettered), this offset is behind us now.
-          last = message.offset;
-          metrics?.handled(type, outcome);
-          metrics?.processed(topic, partition, message.offset);
-          await heartbeat();
-        }
-      } catch (err) {
-        // What was handled before the failure stays handled (kafkajs commits it); the rest comes back.
-        await noteProgress().catch(() => {});
-        throw err;
-      }
-      await noteProgress();
+    partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
+    eachMessage: async (payload) => {
+      const { type, outcome } = await handleMessage(payload);
+      // Whatever the outcome (applied, skipped, dead-lettered), this offset is behind us now.
+      await progress.updateOne(
+        { _id: progressId(groupId, payload.topic, payload.partition) },
+        { $max: { offset: Number(payload.message.offset) } },
+        { upsert: true },
+      );
+      metrics?.handled(type, outcome);
+      metrics?.processed(payload.topic, payload.partition, payload.message.offset);
     },
   });
 
-  /** The ids of `messages`' events this group has handled already (one query for the batch). */
-  async function alreadyProcessed(messages: KafkaMessage[]): Promise<Set<string>> {
-    const ids = messages.flatMap((m) => {
-      const id = m.headers?.[EVENT_HEADERS.id]?.toString();
-      return id ? [`${groupId}:${id}`] : [];
-    });
-    if (ids.length === 0) return new Set();
-    const found = await processed.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
-    return new Set(found.map((r) => r._id.slice(groupId.length + 1)));
-  }
-
-  /**
-   * Handles one message; what it was and what became of it (for the metrics). `done`: the event ids
-   * handled already (read at the batch's start, and added to as this batch goes).
-   */
-  async function handleMessage(
-    {
-      topic,
-      partition,
-      message,
-      heartbeat,
-    }: Pick<EachMessagePayload, 'topic' | 'partition' | 'message' | 'heartbeat'>,
-    done: Set<string>,
-  ): Promise<{ type: string; outcome: HandledOutcome }> {
+  /** Handles one message; what it was and what became of it (for the metrics). */
+  async function handleMessage({
+    topic,
+    partition,
+    message,
+    heartbeat,
+  }: EachMessagePayload): Promise<{ type: string; outcome: HandledOutcome }> {
     let envelope: EventEnvelope;
     try {
       envelope = parseEnvelope(message.value);
@@ -405,18 +359,11 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       restarts = 0;
       return { type, outcome: 'skipped' };
     }
-    // The batch's query went by the id header; a message whose header names no or another id (not
-    // published by our relay) is looked up on its own.
-    const seen =
-      done.has(envelope.id) ||
-      (message.headers?.[EVENT_HEADERS.id]?.toString() !== envelope.id &&
-        (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) !== null);
-    if (seen) {
+    if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
       log.debug({ eventId: envelope.id }, 'duplicate event skipped');
       restarts = 0;
       return { type, outcome: 'skipped' };
     }
-    done.add(envelope.id);
     let failure: unknown;
     let tries = 0;
     let outageWaits = 0;
