@@ -18,7 +18,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { cpuMeter, percentile } from './stats';
 
 /** The seeded demo accounts: rotating them spreads the events over three aggregates (partitions). */
@@ -68,8 +68,21 @@ function spread(values: number[]): Spread {
   };
 }
 
-/** Open loop: request i leaves at start + i/rate whatever the earlier ones are doing. */
-async function sendResets(userUrl: string, count: number, perSecond: number): Promise<number> {
+/**
+ * Open loop: request i leaves at start + i/rate whatever the earlier ones are doing. Answers the
+ * number that failed; the first failure's reason goes to `log`.
+ */
+async function sendResets(
+  userUrl: string,
+  count: number,
+  perSecond: number,
+  log: (line: string) => void,
+): Promise<number> {
+  let firstFailure: string | undefined;
+  const failed = (why: string) => {
+    firstFailure ??= why;
+    return false;
+  };
   const interval = 1000 / perSecond;
   const start = performance.now();
   const sends: Promise<boolean>[] = [];
@@ -83,14 +96,15 @@ async function sendResets(userUrl: string, count: number, perSecond: number): Pr
         body: JSON.stringify({ email: DEMO_EMAILS[i % DEMO_EMAILS.length] }),
       }).then(
         async (res) => {
-          await res.arrayBuffer();
-          return res.ok;
+          const body = await res.text();
+          return res.ok || failed(`${res.status} ${body.slice(0, 200)}`);
         },
-        () => false,
+        (err: Error) => failed(err.message),
       ),
     );
   }
   const results = await Promise.all(sends);
+  if (firstFailure) log(`event pipeline: a send failed: ${firstFailure}`);
   return results.filter((ok) => !ok).length;
 }
 
@@ -165,6 +179,41 @@ async function readBackEvents(
   return found;
 }
 
+/**
+ * The consumer groups reading each of the run's topics now (their members' assignments), e.g.
+ * `bench1a2b3c.user` → ['bench1a2b3c.notification.emails', 'user.sessions.<uuid>', …].
+ */
+export async function groupsByTopic(
+  stack: Pick<Stack, 'kafkaBrokers' | 'runId'>,
+): Promise<Map<string, string[]>> {
+  const kafka = new Kafka({
+    clientId: `${stack.runId}-groups`,
+    brokers: stack.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  const byTopic = new Map<string, string[]>();
+  await admin.connect();
+  try {
+    const { groups } = await admin.listGroups();
+    const described = await admin.describeGroups(groups.map((g) => g.groupId));
+    for (const group of described.groups) {
+      const topics = new Set<string>();
+      for (const member of group.members) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        for (const topic of Object.keys(decoded?.assignment ?? {})) topics.add(topic);
+      }
+      for (const topic of topics) {
+        if (!topic.startsWith(`${stack.runId}.`)) continue;
+        byTopic.set(topic, [...(byTopic.get(topic) ?? []), group.groupId]);
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  return byTopic;
+}
+
 export async function measureEventPipeline(
   stack: Stack,
   opts: PipelineOptions,
@@ -173,16 +222,26 @@ export async function measureEventPipeline(
   const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: 3 });
   const streamKey = `${stack.runId}:email:events`;
   try {
-    log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
-    const warmStart = Date.now();
-    await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond);
-    await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
+    if (opts.warmupEvents > 0) {
+      log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
+      const warmStart = Date.now();
+      await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond, log);
+      await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
+    }
     await sleep(1000);
 
+    if (opts.warmupEvents > 0) {
+      const groups = await groupsByTopic(stack);
+      for (const [topic, ids] of [...groups].sort()) {
+        // Own groups end in a uuid: shown by their name alone.
+        const names = ids.map((id) => id.replace(/\.[0-9a-f-]{36}$/, '.<uuid>')).sort();
+        log(`  ${topic} is read by ${ids.length} groups: ${names.join(', ')}`);
+      }
+    }
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
-    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond);
+    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond, log);
     await waitForJobs(redis, streamKey, since, opts.events - failedSends, 30_000);
     const cores = meter();
 

@@ -172,7 +172,11 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       ...qboEnv(endpoints),
     });
     // Sequential: each service creates the topics of what it publishes before its consumers need them.
-    const user = await run('user', 'services/user', serviceEnv('user'));
+    // The pipeline part sends thousands of reset requests for the three demo accounts within minutes.
+    const user = await run('user', 'services/user', {
+      ...serviceEnv('user'),
+      RESETS_PER_ACCOUNT_PER_HOUR: '10000',
+    });
     const catalogue = await run('catalogue', 'services/catalogue', serviceEnv('catalogue'));
     const cart = await run('cart', 'services/cart', serviceEnv('cart'));
     const order = await run('order', 'services/order', serviceEnv('order'));

@@ -4,7 +4,7 @@
  * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench-results.md;
  * nothing passes or fails on a number.
  *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
- *     [--events 1000] [--warmup-events 300] [--rate 50] [--customers 50] [--visits 5]
+ *     [--events 1000,3000] [--warmup-events 300] [--rate 50,500] [--customers 50] [--visits 5]
  *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability]
  *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
  */
@@ -21,6 +21,16 @@ import {
 import { measureCatalogueReads } from '../bench/catalogue-reads';
 import { measureCheckouts } from '../bench/checkouts';
 import { measureEventPipeline } from '../bench/event-pipeline';
+import {
+  AVAILABILITY_FIGURES,
+  figureWarnings,
+  IMPORT_FIGURES,
+  ORDERS_FIGURES,
+  QBO_FIGURES,
+  RUNS_FIGURES,
+  runKind,
+  USERS_FIGURES,
+} from '../bench/figure-guard';
 import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
 import { measureGatewayOverhead } from '../bench/gateway-overhead';
 import {
@@ -48,7 +58,14 @@ import {
   qboSyncRows,
   writeQboSyncRows,
 } from '../bench/qbo-sync';
-import { describeMachine, formatTable, type Results, writeResults } from '../bench/report';
+import {
+  describeMachine,
+  formatTable,
+  type Results,
+  recordedRuns,
+  runRows,
+  writeResults,
+} from '../bench/report';
 import { BENCH_JWT_SECRET, type BenchStack, startBenchStack } from '../bench/stack';
 import { processRoles } from '../bench/stats';
 import {
@@ -66,9 +83,10 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
-    events: { type: 'string', default: '1000' },
+    // The pipeline is measured at each rate in turn, with the events paired to the rates.
+    events: { type: 'string', default: '1000,3000' },
     'warmup-events': { type: 'string', default: '300' },
-    rate: { type: 'string', default: '50' },
+    rate: { type: 'string', default: '50,500' },
     customers: { type: 'string', default: '50' },
     visits: { type: 'string', default: '5' },
     'qbo-limit': { type: 'string', default: '1200' },
@@ -79,11 +97,18 @@ const { values: args } = parseArgs({
   },
 });
 
-function positive(name: keyof typeof args, max: number): number {
-  const n = Number(args[name]);
+function positive(name: keyof typeof args, max: number, text = args[name]): number {
+  const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > max)
     throw new Error(`--${name} must be an integer from 1 to ${max}`);
   return n;
+}
+
+/** "50,500" → [50, 500]. */
+function positives(name: keyof typeof args, max: number): number[] {
+  return String(args[name])
+    .split(',')
+    .map((text) => positive(name, max, text.trim()));
 }
 
 // kafkajs schedules timers with negative delays; Node 24 warns about each (see the root test script).
@@ -102,9 +127,9 @@ async function main(): Promise<void> {
     seconds: positive('seconds', 600),
     warmupSeconds: positive('warmup-seconds', 600),
     connections: positive('connections', 1000),
-    events: positive('events', 4000), // BullMQ trims its event stream near 10,000 entries (2 per job)
+    events: positives('events', 4000), // BullMQ trims its event stream near 10,000 entries (2 per job)
     warmupEvents: positive('warmup-events', 1000),
-    rate: positive('rate', 1000),
+    rates: positives('rate', 1000),
     customers: positive('customers', 500),
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
@@ -185,18 +210,27 @@ async function main(): Promise<void> {
       );
     }
     if (runs('pipeline')) {
-      results.pipeline = await part.run('pipeline', () =>
-        measureEventPipeline(
-          {
-            userUrl: stack.userUrl,
-            kafkaBrokers: stack.endpoints.kafkaBrokers,
-            redisUrl: stack.endpoints.redisUrl,
-            runId: stack.runId,
-          },
-          { events: options.events, warmupEvents: options.warmupEvents, perSecond: options.rate, roles },
-          log,
-        ),
-      );
+      results.pipeline = await part.run('pipeline', async () => {
+        const figures = [];
+        // Slowest first; the warm-up only before the first rate.
+        for (const [i, perSecond] of options.rates.entries()) {
+          const events = options.events[Math.min(i, options.events.length - 1)] as number;
+          const warmupEvents = i === 0 ? options.warmupEvents : 0;
+          figures.push(
+            await measureEventPipeline(
+              {
+                userUrl: stack.userUrl,
+                kafkaBrokers: stack.endpoints.kafkaBrokers,
+                redisUrl: stack.endpoints.redisUrl,
+                runId: stack.runId,
+              },
+              { events, warmupEvents, perSecond, roles },
+              log,
+            ),
+          );
+        }
+        return figures;
+      });
     }
     // Last: it starts the e-mail worker, which the pipeline figures above are measured without.
     if (runs('checkout')) {
@@ -292,8 +326,36 @@ async function main(): Promise<void> {
     if (users) log(formatUsers(users));
     if (importListing) log(formatImportListing(importListing));
     if (availability) log(formatAvailability(availability));
+    const out = args.out as string;
+    // Each part's new rows against the last recorded row of the same part: loud when > 50 % worse.
+    const { machine: _m, processes: _p, ...runFigures } = results;
+    const warnings = figureWarnings(out, [
+      {
+        earlier: recordedRuns(out),
+        rows: Object.values(runFigures).some((f) => f !== undefined) ? runRows(results) : [],
+        figures: RUNS_FIGURES,
+        kind: runKind,
+      },
+      { earlier: qboSyncRows(out), rows: qbo ? [qboSyncRow(machine, qbo)] : [], figures: QBO_FIGURES },
+      { earlier: orderRows(out), rows: orders ? [orderRow(machine, orders)] : [], figures: ORDERS_FIGURES },
+      { earlier: usersRows(out), rows: users ? [usersRow(machine, users)] : [], figures: USERS_FIGURES },
+      {
+        earlier: importListingRows(out),
+        rows: importListing ? [importListingRow(machine, importListing)] : [],
+        figures: IMPORT_FIGURES,
+      },
+      {
+        earlier: availabilityRows(out),
+        rows: availability ? [availabilityRow(machine, availability)] : [],
+        figures: AVAILABILITY_FIGURES,
+      },
+    ]);
+    log(
+      warnings.length > 0
+        ? `\n${warnings.join('\n')}`
+        : '\nno figure is more than 50 % worse than the last recorded row of its part',
+    );
     if (!args['no-write']) {
-      const out = args.out as string;
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
       const qboRows = qboSyncRows(out);
       const ordersRows = orderRows(out);

@@ -39,8 +39,11 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
   sessionVersions: SessionVersions;
   /** Topic name of an aggregate type under this deployment's prefix. */
   topic(aggregate: AggregateType): string;
-  /** Wakes the outbox relay right after a write, instead of waiting for its next scan. */
-  eventsWritten(): void;
+  /**
+   * Wakes the outbox relay right after a write, instead of waiting for its next scan. With the
+   * written document's `_id` it claims just that document; without, it scans every outbox model.
+   */
+  eventsWritten(docId?: unknown): void;
   /**
    * Wakes the relay and waits (at most ~2 s) until it has published what was written so far. For
    * writes whose next read happens in ANOTHER service (the cart lines an estimate is built from).
@@ -146,7 +149,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       metrics,
       sessionVersions: sessions,
       topic,
-      eventsWritten: () => relay?.notify(),
+      eventsWritten: (docId?: unknown) => relay?.notify(docId),
       eventsPublished: async () => {
         if (!relay) return;
         relay.notify();

@@ -45,9 +45,9 @@ export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
     users,
     roster,
     // Every write with events passes here: this process's own lists see it at once.
-    eventsWritten() {
+    eventsWritten(docId?: unknown) {
       roster.invalidate();
-      base.eventsWritten();
+      base.eventsWritten(docId);
     },
     async eventsPublished() {
       roster.invalidate();

@@ -170,7 +170,12 @@ export class OutboxRelay {
   private readonly opts: Required<Omit<OutboxRelayOptions, 'logger'>>;
   private readonly log: KitLogger;
   private readonly readyTopics = new Set<string>();
-  private hinted = new Set<unknown>();
+  /**
+   * Documents written since the last round, by String(_id): a busy document is notified once per
+   * write, and claiming it once per notification (every try after the first finds it leased) made
+   * rounds slower the busier it got, until writers hit the outbox cap.
+   */
+  private hinted = new Map<string, unknown>();
   private scanRequested = true;
   private running = false;
   private loop?: Promise<void>;
@@ -206,7 +211,7 @@ export class OutboxRelay {
   /** Wake the relay now. With the written document's `_id` it claims just that one (no scan). */
   notify(docId?: unknown): void {
     if (docId === undefined) this.scanRequested = true;
-    else this.hinted.add(docId);
+    else this.hint(docId);
     this.wake?.();
   }
 
@@ -262,7 +267,7 @@ export class OutboxRelay {
     let nextScanAt = 0;
     while (this.running) {
       const hints = this.hinted;
-      this.hinted = new Set();
+      this.hinted = new Map();
       const scan = this.scanRequested || Date.now() >= nextScanAt;
       this.scanRequested = false;
       if (scan) nextScanAt = Date.now() + this.opts.pollIntervalMs;
@@ -277,7 +282,7 @@ export class OutboxRelay {
         this.failures += 1;
         this.lastError = (err as Error).message;
         this.log.error({ err, failures: this.failures }, 'outbox relay round failed; retrying');
-        for (const id of hints) this.hinted.add(id);
+        for (const id of hints.values()) this.hint(id);
         this.scanRequested = true;
         this.finishRound(round);
         await this.sleep(Math.min(200 * 2 ** this.failures, 5000));
@@ -304,20 +309,28 @@ export class OutboxRelay {
     });
   }
 
+  private hint(docId: unknown): void {
+    this.hinted.set(String(docId), docId);
+  }
+
   /** One claim → publish → mark round. Returns the number of documents claimed. */
-  private async round(hints: Set<unknown>, scan: boolean): Promise<number> {
+  private async round(hints: Map<string, unknown>, scan: boolean): Promise<number> {
     if (this.late) {
       await this.late;
       this.late = undefined;
     }
     const claimed: Claimed[] = [];
-    const pendingHints = [...hints];
+    // A hinted id found in one model is not looked for in the next ones.
+    const pendingHints = new Map(hints);
     for (const model of this.opts.models) {
       const coll = model.collection as unknown as OutboxCollection;
-      for (const _id of pendingHints) {
+      for (const [key, _id] of pendingHints) {
         if (claimed.length >= this.opts.batch) break;
         const doc = await this.claim(coll, { _id });
-        if (doc) claimed.push(doc);
+        if (doc) {
+          claimed.push(doc);
+          pendingHints.delete(key);
+        }
       }
       while (scan && claimed.length < this.opts.batch) {
         const doc = await this.claim(coll, {});
@@ -325,7 +338,7 @@ export class OutboxRelay {
         claimed.push(doc);
       }
     }
-    if (claimed.length >= this.opts.batch) for (const id of pendingHints) this.hinted.add(id); // cheap re-check
+    if (claimed.length >= this.opts.batch) for (const id of hints.values()) this.hint(id); // cheap re-check
     if (claimed.length === 0) return 0;
     try {
       await this.publishAndMark(claimed);
@@ -453,7 +466,7 @@ export class OutboxRelay {
       // Our lease expired and another relay holds the document: still remove what we published.
       await coll.updateOne({ _id }, pull);
     } else if ((after.outbox?.length ?? 0) > 0) {
-      this.hinted.add(_id);
+      this.hint(_id);
     }
   }
 

@@ -97,6 +97,14 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
       if (stopped) return false;
       await c.connect();
       await c.subscribe({ topic, fromBeginning: false });
+      // Where this process has read to, per partition: a join kafkajs makes by itself (a restart after
+      // a retriable error, a rebalance) resumes there. Nothing is committed to Kafka: the group is
+      // this process's alone and starts from `from` on every join of ours, so a commit after every
+      // batch (kafkajs' autoCommit) would be a write to __consumer_offsets per event per process.
+      const position = new Map<number, string>();
+      c.on(c.events.GROUP_JOIN, () => {
+        for (const [partition, offset] of position) c.seek({ topic, partition, offset });
+      });
       c.on(c.events.CRASH, ({ payload }) => {
         // kafkajs restarts by itself after retriable errors; after any other, join again.
         if (payload.restart || stopped) return;
@@ -107,8 +115,17 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
       });
       opts.beforeReading?.();
       // run() resolves once the group is joined and partitions are assigned.
-      await c.run({ eachMessage: async ({ message }) => opts.onMessage(message) });
-      for (const { partition, offset } of from) c.seek({ topic, partition, offset });
+      await c.run({
+        autoCommit: false,
+        eachMessage: async ({ partition, message }) => {
+          await opts.onMessage(message);
+          position.set(partition, String(BigInt(message.offset) + 1n));
+        },
+      });
+      for (const { partition, offset } of from) {
+        c.seek({ topic, partition, offset });
+        position.set(partition, offset);
+      }
       joinedOnce = true;
       if (stopped) {
         await c.disconnect().catch(() => {});

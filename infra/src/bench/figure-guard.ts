@@ -1,0 +1,99 @@
+/**
+ * Which figures of infra/bench-results.md each part's new rows are compared on (regressions.ts), and
+ * the comparison of a run's rows with the rows already recorded. Columns are named by their header
+ * text; a column that is renamed is simply not compared until the next row of the new name exists.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cellsOf, headerOfRow, regressionLine, regressions, type WatchedFigure } from './regressions';
+
+const ms = (label: string, column: string, index: number, minChange: number): WatchedFigure => ({
+  label,
+  column,
+  index,
+  better: 'lower',
+  unit: 'ms',
+  minChange,
+});
+const perSecond = (label: string, column: string, index: number): WatchedFigure => ({
+  label,
+  column,
+  index,
+  better: 'higher',
+  unit: 'req/s',
+});
+
+/** The runs table (gateway, catalogue, pipeline, checkouts, frontend). */
+export const RUNS_FIGURES: WatchedFigure[] = [
+  perSecond('gateway: direct', 'direct req/s (p50/p99 ms)', 0),
+  perSecond('gateway: via gateway', 'via gateway req/s (p50/p99 ms)', 0),
+  ms('gateway: via gateway p99', 'via gateway req/s (p50/p99 ms)', 2, 20),
+  ms('pipeline p50', 'write → job p50 / p90 / p99 / max ms', 0, 5),
+  ms('pipeline p99', 'write → job p50 / p90 / p99 / max ms', 2, 20),
+  perSecond('catalogue: product list', 'product list req/s (p99) vs /healthz', 0),
+  perSecond('catalogue: /healthz', 'product list req/s (p99) vs /healthz', 2),
+  ms('checkouts p99', 'checkouts ok, p99 ms', 2, 100),
+  { ...ms('frontend: JS gzip `/`', 'JS KB gzip `/` (≤ 300)', 0, 10), unit: 'KB' },
+  ms('frontend: LCP `/`', 'LCP ms `/` · inventory · blank', 0, 100),
+  ms('frontend: LCP inventory', 'LCP ms `/` · inventory · blank', 1, 100),
+];
+
+/** Pipeline rows are compared with rows of the same rate ("… events at 500/s" in the settings). */
+export function runKind(cells: string[]): string | undefined {
+  const rate = cells.map((c) => /events at (\d+)\/s/.exec(c)?.[1]).find(Boolean);
+  return rate ? `${rate}/s` : undefined;
+}
+
+export const QBO_FIGURES = [{ ...ms('qbo sync elapsed', 'elapsed s', 0, 5), unit: 's' }];
+export const ORDERS_FIGURES = [
+  ms('orders: prefix search p95', 'prefix search p50 / p95 ms, req/s', 1, 5),
+  ms('orders: status filter p95', 'status filter p50 / p95 ms, req/s', 1, 5),
+  ms('orders: live update p99', 'live update p50 / p99 ms (received)', 1, 20),
+];
+export const USERS_FIGURES = [
+  ms('users list p95', 'users list p50 / p95 ms, req/s', 1, 5),
+  ms('users search p95', 'users search p50 / p95 ms, req/s', 1, 5),
+  ms('companies list p95', 'companies list p50 / p95 ms, req/s', 1, 5),
+  ms('companies search p95', 'companies search p50 / p95 ms, req/s', 1, 5),
+];
+export const IMPORT_FIGURES = [
+  ms('import: dialog opens p95', 'dialog opens p50 / p95 ms', 1, 20),
+  ms('import: search p95', 'search p50 / p95 ms', 1, 20),
+];
+export const AVAILABILITY_FIGURES = [
+  ms('availability: race p99', 'race p50 / p99 ms', 1, 100),
+  ms('availability: date check p95', '40-product date check p50 / p95 ms', 1, 5),
+  ms('availability: calendar p95', '60-product calendar p50 / p95 ms', 1, 5),
+];
+
+export interface GuardedTable {
+  /** The table's rows already in the file, oldest first. */
+  earlier: readonly string[];
+  /** This run's new rows for it. */
+  rows: readonly string[];
+  figures: readonly WatchedFigure[];
+  kind?: (cells: string[]) => string | undefined;
+}
+
+/** The loud lines for this run's rows against the last recorded rows of the same parts in `file`. */
+export function figureWarnings(file: string, tables: readonly GuardedTable[]): string[] {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const lines: string[] = [];
+  for (const t of tables) {
+    const last = t.earlier.at(-1);
+    const header = last === undefined ? undefined : headerOfRow(text, last);
+    if (!header) continue;
+    for (const current of t.rows) {
+      const kind = t.kind?.(cellsOf(current));
+      for (const r of regressions({
+        header,
+        earlier: t.earlier,
+        current,
+        figures: t.figures,
+        kind: t.kind,
+      })) {
+        lines.push(regressionLine(kind ? { ...r, label: `${r.label} at ${kind}` } : r));
+      }
+    }
+  }
+  return lines;
+}
