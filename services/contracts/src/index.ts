@@ -17,3 +17,4 @@ export * from './product-images';
 export * from './qbo-session';
 export * from './roles';
 export * from './summary-format';
+export * from './views';

@@ -5,6 +5,7 @@ import {
   type RefusalCode,
   refusalHttpStatus,
   refusalMessage,
+  type StatusChange,
 } from '@decor/contracts';
 import {
   badRequest,
@@ -27,6 +28,7 @@ import { availableActions, type Command } from '../domain/decide';
 import { DETAIL_FIELDS, type DetailsInput, parseDetails, withCustomerName } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
 import { type CatalogueProduct, editedLines, type RequestedLine } from '../domain/lines';
+import { canBeModified } from '../domain/modification';
 import { type OrderRecord, orderView } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
@@ -91,20 +93,17 @@ export function viewFor(order: OrderRecord, actor: Actor, today: string) {
   return { ...orderView(order), actions: availableActions(order, actor, today) };
 }
 
-/**
- * The `can-be-modified` header: whether the caller may edit now (customers: not terminal and 3+ days
- * before the event; staff: not terminal), the same `decide` as the `actions.edit` button.
- */
+/** The order, its buttons, and the `can-be-modified` header (the lifecycle's edit, as the Edit button). */
 export function sendOrder(reply: FastifyReply, order: OrderRecord, actor: Actor, today: string) {
   const view = viewFor(order, actor, today);
-  return reply.header('can-be-modified', String(view.actions.edit.allowed)).send({ result: view });
+  return reply.header('can-be-modified', String(canBeModified(order, actor, today))).send({ result: view });
 }
 
 /** Customers never overbook: only staff may book beyond what is free. */
 const OVERBOOK_STAFF_ONLY = 'Only staff can book more than is available';
 
 type UpdateBody = Partial<Record<string, unknown>> & {
-  status?: 'Voided' | 'Completed';
+  status?: StatusChange;
   overbook?: boolean;
   /** The lines wanted: product and quantity (anything else a client sends about a line is ignored). */
   CartProducts?: RequestedLine[];
