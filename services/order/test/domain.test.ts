@@ -174,7 +174,7 @@ describe('submitting a cart', () => {
   });
 });
 
-describe('the 3-day rule (can-be-modified: the lifecycle\'s edit)', () => {
+describe("the 3-day rule (can-be-modified: the lifecycle's edit)", () => {
   const customer = { role: 'customer', userId: 'user-1' } as const;
   const staff = { role: 'staff', userId: 'staff-1' } as const;
   const anOrder = (status: string, eventDate: string): OrderRecord => ({
