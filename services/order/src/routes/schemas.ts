@@ -112,7 +112,7 @@ function updateBody(statuses: readonly StatusChange[]) {
 
 /** PUT /estimate/{id}: event and will-call fields, staff also CartProducts; or { status: 'Voided' }. */
 export const UpdateEstimateBody = updateBody(STATUS_CHANGES.estimate);
-/** PUT /invoice/{id}: as an estimate, or { status: 'Voided' | 'Completed' }. */
+/** PUT /invoice/{id}: as an estimate, or a status change (cancel, complete: STATUS_CHANGES.invoice). */
 export const UpdateInvoiceBody = updateBody(STATUS_CHANGES.invoice);
 
 export const CreateInvoiceBody = Type.Object({ EstimateId: ObjectIdText }, { additionalProperties: false });
