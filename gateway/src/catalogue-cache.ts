@@ -1,4 +1,4 @@
-import { TruckingFeeChanged } from '@decor/contracts';
+import { TruckingFeeChanged, viewerClass } from '@decor/contracts';
 import {
   type BroadcastInvalidation,
   type CachedAnswer,
@@ -8,7 +8,6 @@ import {
   ResponseCache,
   startBroadcastInvalidation,
   topicFor,
-  viewerClass,
 } from '@decor/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config';

@@ -100,7 +100,7 @@ function orderState(
     isInQbo: false,
     qboId: null,
     customer: { email: `secret-${userId}@decor.example`, displayName: 'Secret Name' },
-    details: { eventName: 'Private party' },
+    details: { groupName: 'Private party' },
     lines: [
       { productId: 'p1', name: 'Secret line', description: 'x', qty: 1, priceCents: 100, totalCents: 100 },
     ],

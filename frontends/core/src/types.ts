@@ -1,4 +1,5 @@
 /** Shapes of the API (spec §3 and the services' route schemas). Money in dollars at the edge. */
+import type { EventDetails, WillCall } from '@decor/contracts/rules';
 
 export type Permission = 'customer' | 'admin' | 'superadmin' | 'company' | (string & {});
 
@@ -46,29 +47,8 @@ export interface Product {
   turnaroundAfter?: number | null;
 }
 
-export interface CartLine {
-  id: string;
-  CartId: string;
-  CartProductId: string;
-  name: string;
-  description: string;
-  qty: number;
-  price: number;
-  total: number;
-  quantity: number;
-  qboId: string | null;
-}
-
-export interface Cart {
-  id: string;
-  UserId: string;
-  cartName: string;
-  isActive: boolean;
-  didCheckOut: boolean;
-  createdAt: string;
-  cartTotal: number;
-  CartProducts: CartLine[];
-}
+/** A cart and its lines as the cart API answers them (contracts' views). */
+export type { CartLineView as CartLine, CartView as Cart } from '@decor/contracts/rules';
 
 export interface Subcategory {
   id: string;
@@ -81,29 +61,8 @@ export interface Category {
   subcategories: Subcategory[];
 }
 
-export interface EventDetails {
-  customerName: string;
-  groupName: string;
-  eventDate: string;
-  location: string;
-  operationsManager?: string;
-  eventStartTime?: string;
-  eventEndTime?: string;
-  room?: string;
-  loadInTime?: string;
-  setByTime?: string;
-  strikeTime?: string;
-  commentsOnSetup?: string;
-  commentsOnEvent?: string;
-}
-
-export interface WillCall {
-  willCallCustomerName?: string;
-  willCallPickupDate?: string;
-  willCallPickupTime?: string;
-  willCallReturnDate?: string;
-  willCallReturnTime?: string;
-}
+/** The order request's fields: contracts' one table (names, required ones). */
+export type { EventDetails, WillCall } from '@decor/contracts/rules';
 
 export type EstimateRequest = { CartId: string; status: 'Pending' } & EventDetails & WillCall;
 

@@ -1,18 +1,21 @@
 /** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
-import type { EstimateDetailField, OrderStatus, SubRental, UiAction } from '@decor/contracts/rules';
+import type {
+  ActionAvailability,
+  EstimateDetailField,
+  OrderActionsView,
+  OrderStatus,
+  SubRental,
+  UiAction,
+} from '@decor/contracts/rules';
 
 export type { OrderStatus } from '@decor/contracts/rules';
 export type OrderType = 'estimate' | 'invoice';
 
 /** What the caller may do with the order, decided by the server; `reason` is the spec §6 tooltip. */
-export interface ActionDecision {
-  allowed: boolean;
-  reason?: string;
-}
-
+export type ActionDecision = ActionAvailability;
 /** The buttons the server decides (the lifecycle's UI actions, in contracts). */
 export type ActionName = UiAction;
-export type OrderActions = Record<ActionName, ActionDecision>;
+export type OrderActions = OrderActionsView;
 
 export interface OrderLine {
   id: string;

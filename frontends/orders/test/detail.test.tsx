@@ -334,7 +334,8 @@ describe('order detail', () => {
   });
 
   it('staff: customer link, QuickBooks status, linked invoice, Pending Update and Update it in Quickbooks', async () => {
-    estimate = anOrder({ hasInvoice: true, hasBeenModified: true, status: 'Closed' });
+    // Still Open: a modified order in QuickBooks reads Pending Update to staff (a terminal one its status).
+    estimate = anOrder({ hasInvoice: true, hasBeenModified: true, status: 'Open' });
     server.routes.set('GET /invoice', () => ({ body: { result: [invoice] }, headers: { total_count: '1' } }));
     server.routes.set('PUT /qbo/estimate/', () => {
       // Queued: QuickBooks is done a moment later (the order is no longer modified).

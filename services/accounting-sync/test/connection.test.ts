@@ -1,4 +1,4 @@
-import { signConnectState } from '@decor/kit';
+import { signConnectState } from '@decor/contracts';
 import { CONNECTION_ID } from '../src/store/connection-model';
 import {
   connect,

@@ -6,6 +6,7 @@ import {
   type EventEnvelope,
   InvoiceCreated,
   InvoiceStatusChanged,
+  type OrderDetailValues,
   type OrderState,
 } from '@decor/contracts';
 import { eventually, RUN_ID, topicEvents } from '@decor/kit/testing';
@@ -156,12 +157,14 @@ describe('orders in QuickBooks after submission', () => {
   });
 
   /** The order's edit as the order service publishes it, and the accounting-sync record has it. */
-  async function edited(order: Order, details: Record<string, string>): Promise<Order> {
+  async function edited(order: Order, details: OrderDetailValues): Promise<Order> {
     const next: Order = { ...order, hasBeenModified: true, details, revision: order.revision + 1 };
     await publish(sync, EstimateUpdated, order.id, {
       order: next,
       actor: { role: 'staff', userId: newId() },
-      changed: Object.keys(details).filter((k) => details[k] !== order.details[k]),
+      changed: (Object.keys(details) as (keyof OrderDetailValues)[]).filter(
+        (k) => details[k] !== order.details[k],
+      ),
     });
     await eventually(async () => {
       const rec = await sync.ctx.records.findById(`estimate:${order.id}`).lean();

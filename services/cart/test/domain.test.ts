@@ -1,5 +1,4 @@
-import { cartTotalCents } from '@decor/contracts';
-import { HttpError } from '@decor/kit';
+import { cartTotalCents, REFUSAL_HTTP_STATUS, Refusal } from '@decor/contracts';
 import {
   applyChange,
   type Cart,
@@ -51,12 +50,12 @@ const gone: ProductInfo = { sku: 'GONE-1', name: 'Gone', description: '', priceC
 const catalogue = new Map([chair, arch, gone].map((p) => [p.sku, p]));
 const productOf = (sku: string) => catalogue.get(sku) ?? null;
 
-/** The error a rule throws: status and message. */
+/** The refusal a rule throws, as the client gets it (the edge's one mapping): status and message. */
 function refusal(run: () => unknown): { status: number; message: string } {
   try {
     run();
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, message: err.message };
+    if (err instanceof Refusal) return { status: REFUSAL_HTTP_STATUS[err.kind], message: err.message };
     throw err;
   }
   throw new Error('expected the rule to refuse');

@@ -23,21 +23,25 @@ export interface OrderFieldSpec<N extends string = string> {
   willCall: boolean;
 }
 
-const field = <N extends string>(
+type Flags = { required?: boolean; readOnly?: boolean; willCall?: boolean };
+
+/** A row; `required` keeps its literal type so the value types below know the required names. */
+const field = <N extends string, const F extends Flags = Record<never, never>>(
   name: N,
   label: string,
   kind: OrderFieldKind,
   maxLength: number,
-  flags: { required?: boolean; readOnly?: boolean; willCall?: boolean } = {},
-): OrderFieldSpec<N> => ({
-  name,
-  label,
-  kind,
-  required: flags.required ?? false,
-  readOnly: flags.readOnly ?? false,
-  maxLength,
-  willCall: flags.willCall ?? false,
-});
+  flags: F = {} as F,
+): OrderFieldSpec<N> & { required: F['required'] extends true ? true : false } =>
+  ({
+    name,
+    label,
+    kind,
+    required: flags.required ?? false,
+    readOnly: flags.readOnly ?? false,
+    maxLength,
+    willCall: flags.willCall ?? false,
+  }) as OrderFieldSpec<N> & { required: F['required'] extends true ? true : false };
 
 /** The 18 fields in the order of the form: 13 event details, then 5 will-call fields. */
 export const ORDER_FIELDS = [
@@ -96,3 +100,32 @@ export const ORDER_FIELD: Readonly<Record<EstimateDetailField, OrderFieldSpec<Es
     EstimateDetailField,
     OrderFieldSpec<EstimateDetailField>
   >;
+
+export type EventDetailField = (typeof EVENT_DETAIL_FIELDS)[number];
+export type WillCallField = (typeof WILL_CALL_FIELDS)[number];
+/** Spec §5: the fields an order request cannot do without (groupName, eventDate, location). */
+export type RequiredDetailField = Extract<(typeof ORDER_FIELDS)[number], { required: true }>['name'];
+
+/** The filled-in values of an order's fields by name, as events carry them (`details`). */
+export type OrderDetailValues = { [K in EstimateDetailField]?: string };
+
+/**
+ * The Event Details of an order request as the checkout sends them: the required fields always, and
+ * the company name the server sets anyway (read-only) so the summary can show it.
+ */
+export type EventDetails = { [K in EventDetailField]?: string } & {
+  [K in RequiredDetailField | 'customerName']: string;
+};
+export type WillCall = { [K in WillCallField]?: string };
+
+/** The field's label with the spec's '(required)' marker, as the forms show it. */
+export const formLabel = (f: Pick<OrderFieldSpec, 'label' | 'required'>): string =>
+  f.required ? `${f.label} (required)` : f.label;
+
+/** Event details, then will-call fields, as the forms and summaries lay them out. */
+export const EVENT_FIELD_SPECS = ORDER_FIELDS.filter(
+  (f) => !f.willCall,
+) as readonly OrderFieldSpec<EventDetailField>[];
+export const WILL_CALL_FIELD_SPECS = ORDER_FIELDS.filter(
+  (f) => f.willCall,
+) as readonly OrderFieldSpec<WillCallField>[];

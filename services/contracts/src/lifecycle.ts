@@ -17,6 +17,28 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Spec §4: a modified order reads 'Pending Approval' to its customer, 'Pending Update' to staff. */
 export const MODIFIED_STATUS_TEXT = { customer: 'Pending Approval', staff: 'Pending Update' } as const;
 
+/** Spec §4: Closed, Completed and Voided are terminal (nothing but QuickBooks bookkeeping changes them). */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set<OrderStatus>(['Closed', 'Completed', 'Voided']);
+
+/** The statuses a PUT may set by itself: cancel (both), complete (invoices). */
+export const STATUS_CHANGES = { estimate: ['Voided'], invoice: ['Voided', 'Completed'] } as const;
+export type StatusChange = (typeof STATUS_CHANGES)['invoice'][number];
+
+/**
+ * The status as each side reads it (spec §4), for the order screens and the e-mails alike: a
+ * modified order still in play is 'Pending Approval' to its customer; to staff it is 'Pending
+ * Update' once it is in QuickBooks (where the update goes), else simply its status. A terminal
+ * order reads its status.
+ */
+export function orderStatusText(
+  order: { status: string; hasBeenModified: boolean; isInQbo: boolean },
+  reader: 'customer' | 'staff',
+): string {
+  if (!order.hasBeenModified || TERMINAL_STATUSES.has(order.status)) return order.status;
+  if (reader === 'customer') return MODIFIED_STATUS_TEXT.customer;
+  return order.isInQbo ? MODIFIED_STATUS_TEXT.staff : order.status;
+}
+
 /** Spec §9: customers cannot edit within 3 days of the event. */
 export const EDIT_CUTOFF_DAYS = 3;
 
@@ -263,8 +285,6 @@ export const TABLES: Readonly<Record<OrderType, Table>> = {
   estimate: ESTIMATE_TABLE,
   invoice: INVOICE_TABLE,
 };
-
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['Closed', 'Completed', 'Voided']);
 
 /**
  * What the table needs to know of an order: the order service's stored order and accounting-sync's

@@ -1,8 +1,22 @@
-import { Type } from '@sinclair/typebox';
+import { type TString, Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
+import { type EstimateDetailField, ORDER_FIELDS } from './estimate-fields';
 import { ORDER_STATUSES } from './lifecycle';
 
 export * from './estimate-fields';
+
+/**
+ * Every event-detail and will-call field that has a value, by its name in contracts' fields table:
+ * consumers read `details.location`, checked against the table (a field outside it is still kept).
+ */
+export const OrderDetails = Type.Partial(
+  Type.Object(
+    Object.fromEntries(ORDER_FIELDS.map((f) => [f.name, Type.String()])) as Record<
+      EstimateDetailField,
+      TString
+    >,
+  ),
+);
 
 export const EstimateLine = Type.Object({
   productId: Type.String(),
@@ -33,8 +47,8 @@ export const EstimateSubmitted = defineEvent(
       displayName: Type.String(),
       companyName: Type.Optional(Type.String()),
     }),
-    /** Every event-detail and will-call field the customer filled in, by its spec name. */
-    details: Type.Record(Type.String(), Type.String()),
+    /** Every event-detail and will-call field the customer filled in. */
+    details: OrderDetails,
     lines: Type.Array(EstimateLine),
     subtotalCents: Type.Integer({ minimum: 0 }),
     truckingCents: Type.Integer({ minimum: 0 }),
@@ -74,8 +88,7 @@ export const OrderState = Type.Object({
     displayName: Type.String(),
     companyName: Type.Optional(Type.String()),
   }),
-  /** Every event-detail and will-call field that has a value, by its spec name. */
-  details: Type.Record(Type.String(), Type.String()),
+  details: OrderDetails,
   lines: Type.Array(EstimateLine),
   subtotalCents: Type.Integer({ minimum: 0 }),
   truckingCents: Type.Integer({ minimum: 0 }),

@@ -14,3 +14,15 @@ export const isStaff = (permissions: MaybePermission): boolean =>
   !!permissions && permissions.includes('admin');
 export const isSuperadmin = (permissions: MaybePermission): boolean => permissions === 'superadmin';
 export const isCustomer = (permissions: MaybePermission): boolean => permissions === 'customer';
+
+/**
+ * Who is asking, as far as a public read's answer differs: an anonymous visitor, a signed-in
+ * customer, or staff (admin/superadmin). The catalogue shapes its answers by it, and the gateway
+ * keys its cached catalogue answers by it, so both must classify alike: this is the one rule.
+ */
+export type ViewerClass = 'anonymous' | 'signedIn' | 'staff';
+
+export function viewerClass(user: { permissions: MaybePermission } | null): ViewerClass {
+  if (!user) return 'anonymous';
+  return isStaff(user.permissions) ? 'staff' : 'signedIn';
+}

@@ -15,3 +15,12 @@ export * from './product-images';
 export * from './qbo-session';
 export * from './roles';
 export * from './summary-format';
+// Types only: the views' schemas stay on the servers.
+export type {
+  ActionAvailability,
+  CartLineView,
+  CartView,
+  CompanyView,
+  DeadLetterView,
+  OrderActionsView,
+} from './views';

@@ -231,3 +231,18 @@ export function loadConfigOrExit<T extends TObject>(schema: T, env?: Record<stri
     process.exit(1);
   }
 }
+
+/** Env of the connection's public half (no secret): both services read it. Defaults: the local emulator. */
+export const qboConnectConfigSchema = {
+  /** The app's OAuth client id (Intuit developer portal, or the local emulator's). */
+  QBO_CLIENT_ID: Type.String({ minLength: 1, default: 'decor-local-client', [REQUIRED_IN_PRODUCTION]: true }),
+  /** Intuit: https://appcenter.intuit.com/connect/oauth2 */
+  QBO_AUTHORIZE_URL: Type.String({
+    pattern: '^https?://',
+    'x-message': 'must be the OAuth authorize URL (http:// or https://)',
+    default: 'http://127.0.0.1:4580/connect/oauth2',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
+  /** Where QuickBooks sends the browser back: the site's /callback (registered with the app). */
+  QBO_REDIRECT_URI: Type.Optional(Type.String({ pattern: '^https?://' })),
+};

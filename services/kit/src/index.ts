@@ -5,6 +5,5 @@ export * from './jobs';
 export * from './messaging';
 export * from './metrics';
 export * from './mongo';
-export * from './qbo-connect';
 export * from './service';
 export * from './worker-process';

@@ -3,7 +3,7 @@
  * forged tokens are refused every time, and the viewer classes public reads are keyed by.
  */
 import { createHmac } from 'node:crypto';
-import { createServiceApp, type ServiceApp, type SessionUser, viewerClass } from '../src/http';
+import { createServiceApp, type ServiceApp, type SessionUser } from '../src/http';
 import { call, listen } from './http-helpers';
 
 const SECRET = 'test-secret-for-session-tokens-0123456789';
@@ -56,11 +56,4 @@ test('a forged token, or a signed one with the wrong claims, is refused every ti
   }
   // The genuine token of the same claims still passes.
   expect((await me(sign(claims, SECRET))).status).toBe(200);
-});
-
-test('viewer classes: anonymous, signed in (customer), staff (admin and superadmin)', () => {
-  expect(viewerClass(null)).toBe('anonymous');
-  expect(viewerClass(customer)).toBe('signedIn');
-  expect(viewerClass({ ...customer, permissions: 'admin' })).toBe('staff');
-  expect(viewerClass({ ...customer, permissions: 'superadmin' })).toBe('staff');
 });

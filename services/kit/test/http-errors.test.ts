@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { refuse } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 import pino from 'pino';
 import {
@@ -45,6 +46,12 @@ beforeAll(async () => {
   app.get('/teapot', async () => {
     throw new HttpError(418, 'Short and stout', { 'retry-after': '5' });
   });
+  app.get('/domain-refusal', async () => {
+    throw refuse.conflict('This cart has been submitted');
+  });
+  app.get('/domain-missing', async () => {
+    throw refuse.notFound('Cart not found');
+  });
   app.get('/boom', async () => {
     throw new Error('secret connection string mongodb://admin:pw@db');
   });
@@ -65,6 +72,15 @@ test.each([
   ['/bad', 400, 'Quantity is above the stock'],
   ['/teapot', 418, 'Short and stout'],
 ])('thrown HttpError %s answers %i { message }', async (path, status, message) => {
+  const res = await call(base, path);
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ message });
+});
+
+test.each([
+  ['/domain-refusal', 409, 'This cart has been submitted'],
+  ['/domain-missing', 404, 'Cart not found'],
+])("a domain's Refusal %s is mapped at the edge to %i { message }", async (path, status, message) => {
   const res = await call(base, path);
   expect(res.status).toBe(status);
   expect(res.body).toEqual({ message });

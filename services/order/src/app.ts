@@ -13,13 +13,21 @@ import { startHoldSweeper } from './jobs/hold-sweeper';
 import { availabilityRoutes } from './routes/availability';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
+import { orderReadAndUpdateRoutes } from './routes/orders';
 import { ensureDocNumberCounter } from './store/writes';
 
 export type { OrderContext } from './context';
 
 export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
-  await app.register(async (scope) => estimateRoutes(scope as ServiceApp, ctx));
-  await app.register(async (scope) => invoiceRoutes(scope as ServiceApp, ctx));
+  // Each type's own routes, then the list, read and PUT both types share.
+  await app.register(async (scope) => {
+    await estimateRoutes(scope as ServiceApp, ctx);
+    await orderReadAndUpdateRoutes(scope as ServiceApp, ctx, 'estimate');
+  });
+  await app.register(async (scope) => {
+    await invoiceRoutes(scope as ServiceApp, ctx);
+    await orderReadAndUpdateRoutes(scope as ServiceApp, ctx, 'invoice');
+  });
   await app.register(async (scope) => availabilityRoutes(scope as ServiceApp, ctx));
 }
 

@@ -9,7 +9,7 @@ import {
   statusFromQuery,
 } from '../src/domain/estimate';
 import { calendarDate, canBeModified } from '../src/domain/modification';
-import { type EstimateRecord, estimateView } from '../src/domain/view';
+import { type EstimateRecord, estimateView, type OrderRecord } from '../src/domain/view';
 
 const required = { groupName: 'Smith Wedding', eventDate: '2031-06-14', location: 'Grand Hall' };
 
@@ -174,27 +174,59 @@ describe('submitting a cart', () => {
   });
 });
 
-describe('the 3-day rule (can-be-modified)', () => {
-  it('lets a non-terminal order change until 3 days before the event', () => {
+describe("the 3-day rule (can-be-modified: the lifecycle's edit)", () => {
+  const customer = { role: 'customer', userId: 'user-1' } as const;
+  const staff = { role: 'staff', userId: 'staff-1' } as const;
+  const anOrder = (status: string, eventDate: string): OrderRecord => ({
+    orderType: 'estimate',
+    id: 'e1',
+    docNumber: '1001',
+    userId: 'user-1',
+    cartId: 'cart-1',
+    estimateId: null,
+    status,
+    hasBeenModified: false,
+    hasInvoice: false,
+    isInQbo: false,
+    qboId: null,
+    syncToken: null,
+    details: { groupName: 'Gala', eventDate, location: 'Hall' },
+    lines: [],
+    subtotalCents: 0,
+    truckingCents: 0,
+    taxCents: 0,
+    totalCents: 0,
+    customer: { email: 'pat@example.com', displayName: 'Pat', ownCompany: null, qboId: null },
+    createdAt: new Date('2030-01-01T00:00:00Z'),
+    revision: 1,
+    editedRevision: 0,
+    subRental: null,
+  });
+  const byCustomer = (status: string, eventDate: string, today: string) =>
+    canBeModified(anOrder(status, eventDate), customer, today);
+
+  it('lets a customer change a non-terminal order until 3 days before the event', () => {
     const today = '2030-12-30';
-    expect(canBeModified({ status: 'Pending', eventDate: '2031-01-02' }, today)).toBe(true);
-    expect(canBeModified({ status: 'Pending', eventDate: '2031-01-01' }, today)).toBe(false);
-    expect(canBeModified({ status: 'Pending', eventDate: '2030-12-30' }, today)).toBe(false);
-    expect(canBeModified({ status: 'Pending', eventDate: '2029-05-01' }, today)).toBe(false);
-    expect(canBeModified({ status: 'Pending', eventDate: '2031-06-01' }, today)).toBe(true);
+    expect(byCustomer('Pending', '2031-01-02', today)).toBe(true);
+    expect(byCustomer('Pending', '2031-01-01', today)).toBe(false);
+    expect(byCustomer('Pending', '2030-12-30', today)).toBe(false);
+    expect(byCustomer('Pending', '2029-05-01', today)).toBe(false);
+    expect(byCustomer('Pending', '2031-06-01', today)).toBe(true);
   });
 
   it('counts calendar days across month ends and leap days', () => {
-    expect(canBeModified({ status: 'Pending', eventDate: '2028-03-01' }, '2028-02-27')).toBe(true);
-    expect(canBeModified({ status: 'Pending', eventDate: '2028-03-01' }, '2028-02-28')).toBe(false);
+    expect(byCustomer('Pending', '2028-03-01', '2028-02-27')).toBe(true);
+    expect(byCustomer('Pending', '2028-03-01', '2028-02-28')).toBe(false);
   });
 
   it.each(['Closed', 'Completed', 'Voided'])('never when the order is %s (terminal)', (status) => {
-    expect(canBeModified({ status, eventDate: '2040-01-01' }, '2030-01-01')).toBe(false);
+    expect(byCustomer(status, '2040-01-01', '2030-01-01')).toBe(false);
+    expect(canBeModified(anOrder(status, '2040-01-01'), staff, '2030-01-01')).toBe(false);
   });
 
-  it('still when the order is Open (the change then waits for approval)', () => {
-    expect(canBeModified({ status: 'Open', eventDate: '2040-01-01' }, '2030-01-01')).toBe(true);
+  it('still when the order is Open (the change then waits for approval); staff also within 3 days', () => {
+    expect(byCustomer('Open', '2040-01-01', '2030-01-01')).toBe(true);
+    expect(canBeModified(anOrder('Open', '2030-01-02'), staff, '2030-01-01')).toBe(true);
   });
 
   it('takes "today" from the business time zone', () => {

@@ -1,11 +1,9 @@
-import { WelcomeEmailRequested } from '@decor/contracts';
+import { qboAuthorizeUrl, signConnectState, WelcomeEmailRequested } from '@decor/contracts';
 import {
   type BaseContext,
   type BroadcastInvalidation,
   hasRole,
   type KitLogger,
-  qboAuthorizeUrl,
-  signConnectState,
   startBroadcastInvalidation,
 } from '@decor/kit';
 import type { UserConfig } from './config';

@@ -1,6 +1,6 @@
 /** Staff sign-in sends staff to QuickBooks while it is not connected; qboIds come from accounting-sync. */
-import { CompanyUpserted, QboConnectionChanged, QboRecordSynced } from '@decor/contracts';
-import { newEvent, publishEnvelopes, verifyConnectState } from '@decor/kit';
+import { CompanyUpserted, QboConnectionChanged, QboRecordSynced, verifyConnectState } from '@decor/contracts';
+import { newEvent, publishEnvelopes } from '@decor/kit';
 import { consumerCaughtUp, eventually, RUN_ID } from '@decor/kit/testing';
 import {
   createUser,

@@ -3,6 +3,7 @@
  * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
  * (a second injection of the same names is ignored).
  */
+import type { StatusChange } from '@decor/contracts/rules';
 import { api, type Page, type Product } from '@decor/web-core';
 import { ORDERS_PAGE_SIZE } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
@@ -24,7 +25,7 @@ export interface OrderWithHeader {
 
 export type OrderChanges = Partial<Record<string, string | null>> & {
   CartProducts?: { id: string; qty: number }[];
-  status?: 'Voided' | 'Completed';
+  status?: StatusChange;
 };
 
 const path = (type: OrderType, id?: string) =>

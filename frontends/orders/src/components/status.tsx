@@ -1,5 +1,5 @@
+import { orderStatusText } from '@decor/contracts/rules';
 import { Tag } from '@decor/web-core/ui-data';
-import { TEXTS } from '../texts';
 import type { Order, OrderStatus } from '../types';
 
 const COLORS: Record<OrderStatus, string> = {
@@ -10,22 +10,17 @@ const COLORS: Record<OrderStatus, string> = {
   Voided: 'red',
 };
 
-/** Spec §4: a modified order reads 'Pending Approval' to customers, 'Pending Update' to staff. */
-export function statusText(order: Pick<Order, 'status' | 'hasBeenModified'>, staff: boolean): string {
-  if (order.hasBeenModified) return staff ? TEXTS.pendingUpdate : TEXTS.pendingApproval;
-  return order.status;
-}
+type Shown = Pick<Order, 'status' | 'hasBeenModified' | 'isInQbo'>;
 
-export function StatusTag({
-  order,
-  staff,
-}: {
-  order: Pick<Order, 'status' | 'hasBeenModified'>;
-  staff: boolean;
-}) {
+/** Spec §4 'Pending Approval' / 'Pending Update': contracts' one rule, as the e-mails say it. */
+export const statusText = (order: Shown, staff: boolean): string =>
+  orderStatusText(order, staff ? 'staff' : 'customer');
+
+export function StatusTag({ order, staff }: { order: Shown; staff: boolean }) {
+  const text = statusText(order, staff);
   return (
-    <Tag color={order.hasBeenModified ? 'orange' : (COLORS[order.status as OrderStatus] ?? 'default')}>
-      {statusText(order, staff)}
+    <Tag color={text !== order.status ? 'orange' : (COLORS[order.status as OrderStatus] ?? 'default')}>
+      {text}
     </Tag>
   );
 }

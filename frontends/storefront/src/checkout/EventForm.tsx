@@ -1,18 +1,26 @@
-import { type EventDetails, useAppSelector, type WillCall } from '@decor/web-core';
+import {
+  EVENT_FIELD_SPECS,
+  type EventDetails,
+  formLabel,
+  type OrderFieldSpec,
+  WILL_CALL_FIELD_SPECS,
+  type WillCall,
+} from '@decor/contracts/rules';
+import { useAppSelector } from '@decor/web-core';
 import { Navigate, useLocation, useNavigate } from '@decor/web-core/router';
 import { Button } from '@decor/web-core/ui';
 import { Collapse, type Dayjs, dayjs } from '@decor/web-core/ui-data';
 import { Form } from '@decor/web-core/ui-forms';
 import { FieldInput } from '@decor/web-orders/fields';
 import { TEXTS } from '../texts';
-import { type CheckoutState, EVENT_FIELDS, type FieldSpec, labelOf, WILL_CALL_FIELDS } from './fields';
+import type { CheckoutState } from './fields';
 
 const DATE = 'YYYY-MM-DD';
 const TIME = 'HH:mm';
 
 type FormValues = Record<string, string | Dayjs | null | undefined>;
 
-function toForm(values: Record<string, string | undefined>, fields: FieldSpec<string>[]): FormValues {
+function toForm(values: Record<string, string | undefined>, fields: readonly OrderFieldSpec[]): FormValues {
   return Object.fromEntries(
     fields.map((f) => {
       const v = values[f.name];
@@ -24,7 +32,7 @@ function toForm(values: Record<string, string | undefined>, fields: FieldSpec<st
   );
 }
 
-function fromForm(values: FormValues, fields: FieldSpec<string>[]): Record<string, string> {
+function fromForm(values: FormValues, fields: readonly OrderFieldSpec[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of fields) {
     const v = values[f.name];
@@ -35,18 +43,18 @@ function fromForm(values: FormValues, fields: FieldSpec<string>[]): Record<strin
   return out;
 }
 
-/** The checkout's limits: 2,000 characters for comments, 200 for the rest. */
-const control = (field: FieldSpec<string>) => ({
+/** Each field's limit is the server's (contracts' fields table), so the form never sends what it refuses. */
+const control = (field: OrderFieldSpec) => ({
   kind: field.kind,
-  maxLength: field.kind === 'textarea' ? 2000 : 200,
-  readOnly: field.locked,
+  maxLength: field.maxLength,
+  readOnly: field.readOnly,
 });
 
-const item = (field: FieldSpec<string>) => (
+const item = (field: OrderFieldSpec) => (
   <Form.Item
     key={field.name}
     name={field.name}
-    label={labelOf(field)}
+    label={formLabel(field)}
     rules={field.required ? [{ required: true, message: TEXTS.required }] : []}
   >
     <FieldInput field={control(field)} />
@@ -64,15 +72,21 @@ export function EventForm({ activeCartId }: { activeCartId: string | undefined }
   if (!cartId) return <Navigate to="/checkout/cart" replace />;
 
   const initial: FormValues = {
-    ...toForm({ ...carried?.event }, EVENT_FIELDS),
-    ...toForm({ ...carried?.willCall }, WILL_CALL_FIELDS),
+    ...toForm({ ...carried?.event }, EVENT_FIELD_SPECS),
+    ...toForm({ ...carried?.willCall }, WILL_CALL_FIELD_SPECS),
     customerName: company,
     willCallCustomerName: company,
   };
 
   const onFinish = (values: FormValues) => {
-    const event = { ...fromForm(values, EVENT_FIELDS), customerName: company } as unknown as EventDetails;
-    const willCall = { ...fromForm(values, WILL_CALL_FIELDS), willCallCustomerName: company } as WillCall;
+    const event = {
+      ...fromForm(values, EVENT_FIELD_SPECS),
+      customerName: company,
+    } as unknown as EventDetails;
+    const willCall = {
+      ...fromForm(values, WILL_CALL_FIELD_SPECS),
+      willCallCustomerName: company,
+    } as WillCall;
     const state: CheckoutState = { cartId, event, willCall };
     navigate('/checkout/summary', { state });
   };
@@ -100,9 +114,9 @@ export function EventForm({ activeCartId }: { activeCartId: string | undefined }
             gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 260px), 1fr))',
           }}
         >
-          {EVENT_FIELDS.filter((f) => f.kind !== 'textarea').map(item)}
+          {EVENT_FIELD_SPECS.filter((f) => f.kind !== 'textarea').map(item)}
         </div>
-        {EVENT_FIELDS.filter((f) => f.kind === 'textarea').map(item)}
+        {EVENT_FIELD_SPECS.filter((f) => f.kind === 'textarea').map(item)}
         <Collapse
           style={{ marginBottom: 24 }}
           items={[
@@ -118,7 +132,7 @@ export function EventForm({ activeCartId }: { activeCartId: string | undefined }
                     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 220px), 1fr))',
                   }}
                 >
-                  {WILL_CALL_FIELDS.map(item)}
+                  {WILL_CALL_FIELD_SPECS.map(item)}
                 </div>
               ),
             },

@@ -1,4 +1,9 @@
-import type { ShortLine } from '@decor/contracts/rules';
+import {
+  EVENT_FIELD_SPECS,
+  type OrderFieldSpec,
+  type ShortLine,
+  WILL_CALL_FIELD_SPECS,
+} from '@decor/contracts/rules';
 import {
   type ApiError,
   type CartLine,
@@ -18,9 +23,9 @@ import { Modal, Result } from '@decor/web-core/ui-forms';
 import { useMemo, useState } from 'react';
 import { TEXTS } from '../texts';
 import { useCartFit } from './cart-fit';
-import { type CheckoutState, EVENT_FIELDS, type FieldSpec, TERMS, WILL_CALL_FIELDS } from './fields';
+import { type CheckoutState, TERMS } from './fields';
 
-const show = (field: FieldSpec<string>, value: string | undefined) => {
+const show = (field: OrderFieldSpec, value: string | undefined) => {
   if (!value) return '';
   if (field.kind === 'date') return formatLongDate(value);
   if (field.kind === 'time') return formatTime(value);
@@ -33,7 +38,7 @@ function DetailsTable({
   values,
 }: {
   caption: string;
-  fields: FieldSpec<string>[];
+  fields: readonly OrderFieldSpec[];
   values: Record<string, string | undefined>;
 }) {
   return (
@@ -202,14 +207,18 @@ export function Summary() {
           gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 340px), 1fr))',
         }}
       >
-        <DetailsTable caption="Event details, part 1" fields={EVENT_FIELDS.slice(0, 6)} values={event} />
-        <DetailsTable caption="Event details, part 2" fields={EVENT_FIELDS.slice(6, 13)} values={event} />
+        <DetailsTable caption="Event details, part 1" fields={EVENT_FIELD_SPECS.slice(0, 6)} values={event} />
+        <DetailsTable
+          caption="Event details, part 2"
+          fields={EVENT_FIELD_SPECS.slice(6, 13)}
+          values={event}
+        />
       </div>
 
       {showWillCall(willCall) ? (
         <>
           <h2>Will Call Order</h2>
-          <DetailsTable caption="Will call order" fields={WILL_CALL_FIELDS} values={willCall} />
+          <DetailsTable caption="Will call order" fields={WILL_CALL_FIELD_SPECS} values={willCall} />
         </>
       ) : null}
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DeadLetterView } from '@decor/contracts';
 import { PROCESSED_EVENTS_COLLECTION, type ProcessedRecord, withinMs } from '@decor/kit';
 import type { KafkaMessage } from 'kafkajs';
 import type { AccountingSyncContext } from '../context';
@@ -6,14 +7,8 @@ import type { AccountingSyncContext } from '../context';
 /** A replay's connect and send each get this long before the staff are told Kafka is unavailable. */
 const KAFKA_CALL_MS = 2500;
 
-export interface DeadLetter {
-  id: string;
-  group: string;
-  type: string;
-  aggregateId: string;
-  error: string;
-  failedAt: string;
-}
+/** One dead-lettered event as staff see it (contracts' view). */
+export type DeadLetter = DeadLetterView;
 
 /**
  * Events this service's consumers gave up on. The kit records every handled event per consumer group

@@ -1,11 +1,5 @@
-import {
-  badRequest,
-  qboAuthorizeUrl,
-  redirectUri,
-  type ServiceApp,
-  signConnectState,
-  verifyConnectState,
-} from '@decor/kit';
+import { qboAuthorizeUrl, redirectUri, signConnectState, verifyConnectState } from '@decor/contracts';
+import { badRequest, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { invokeWith, quickBooksFor } from '../qbo/client';

@@ -1,3 +1,4 @@
+import { DeadLetterView } from '@decor/contracts';
 import { listFailedJobs, notFound, replayFailedJob, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
@@ -95,16 +96,7 @@ export async function deadLetterRoutes(app: ServiceApp, ctx: AccountingSyncConte
         security: [{ session: [] }],
         response: {
           200: Type.Object({
-            result: Type.Array(
-              Type.Object({
-                id: Type.String(),
-                group: Type.String(),
-                type: Type.String(),
-                aggregateId: Type.String(),
-                error: Type.String(),
-                failedAt: Type.String(),
-              }),
-            ),
+            result: Type.Array(DeadLetterView),
           }),
         },
       },

@@ -1,9 +1,9 @@
-import { badRequest, conflict, notFound } from '@decor/kit';
+import { refuse } from '@decor/contracts';
 
 /**
  * A customer's carts as one aggregate (spec §3, §4): plain rules, no I/O. Every operation takes the
  * customer's current carts and returns the new ones plus which carts changed (in the order their
- * events go out), or throws the error the client sees. The store writes the result in ONE
+ * events go out), or throws the refusal the client is told (contracts' `refuse`). The store writes the result in ONE
  * single-document update guarded by the revision it was computed from.
  */
 
@@ -101,7 +101,7 @@ export const isActive = (state: Pick<CustomerCarts, 'activeCartId'>, cart: Pick<
 
 export function findCart(state: CustomerCarts, cartId: string): Cart {
   const cart = state.carts.find((c) => c.id === cartId);
-  if (!cart) throw notFound(MESSAGES.cartNotFound);
+  if (!cart) throw refuse.notFound(MESSAGES.cartNotFound);
   return cart;
 }
 
@@ -118,20 +118,20 @@ export function newCustomerCarts(userId: string, clock: Clock): CustomerCarts {
 /** Trimmed, 1..100 characters. */
 export function cartNameOf(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0) throw badRequest(MESSAGES.nameEmpty);
-  if (name.length > MAX_CART_NAME_LENGTH) throw badRequest(MESSAGES.nameTooLong);
+  if (name.length === 0) throw refuse.invalid(MESSAGES.nameEmpty);
+  if (name.length > MAX_CART_NAME_LENGTH) throw refuse.invalid(MESSAGES.nameTooLong);
   return name;
 }
 
 /** Spec §5: a line's quantity is a whole number from 1 to the product's current stock. */
 export function checkQty(qty: number, stock: number): void {
-  if (!Number.isInteger(qty)) throw badRequest(MESSAGES.qtyWhole);
-  if (qty < 1) throw badRequest(MESSAGES.qtyAtLeastOne);
-  if (qty > stock) throw badRequest(onlyAvailable(stock));
+  if (!Number.isInteger(qty)) throw refuse.invalid(MESSAGES.qtyWhole);
+  if (qty < 1) throw refuse.invalid(MESSAGES.qtyAtLeastOne);
+  if (qty > stock) throw refuse.invalid(onlyAvailable(stock));
 }
 
 function assertChangeable(cart: Cart): void {
-  if (cart.didCheckOut) throw conflict(MESSAGES.submitted);
+  if (cart.didCheckOut) throw refuse.conflict(MESSAGES.submitted);
 }
 
 function replaceCart(carts: Cart[], cart: Cart): Cart[] {
@@ -144,8 +144,8 @@ export function createCart(
   input: { cartName?: string; isActive?: boolean },
   clock: Clock,
 ): CartsChange {
-  if (input.isActive === true) throw conflict(MESSAGES.newCartInactive);
-  if (state.carts.length >= MAX_CARTS_PER_CUSTOMER) throw conflict(MESSAGES.tooManyCarts);
+  if (input.isActive === true) throw refuse.conflict(MESSAGES.newCartInactive);
+  if (state.carts.length >= MAX_CARTS_PER_CUSTOMER) throw refuse.conflict(MESSAGES.tooManyCarts);
   const name = input.cartName === undefined ? DEFAULT_CART_NAME : cartNameOf(input.cartName);
   const cart = emptyCart(clock.newId(), name, clock.now);
   return { activeCartId: state.activeCartId, carts: [...state.carts, cart], changed: [cart.id], deleted: [] };
@@ -173,11 +173,11 @@ export function updateCart(
   const name = patch.cartName === undefined ? cart.cartName : cartNameOf(patch.cartName);
   if (cart.didCheckOut) {
     const differs = name !== cart.cartName || patch.isActive === true || patch.didCheckOut === false;
-    if (differs) throw conflict(MESSAGES.submitted);
+    if (differs) throw refuse.conflict(MESSAGES.submitted);
     return null;
   }
-  if (patch.didCheckOut === true) throw conflict(MESSAGES.checkoutByOrderOnly);
-  if (patch.isActive === false && active) throw conflict(MESSAGES.oneActive);
+  if (patch.didCheckOut === true) throw refuse.conflict(MESSAGES.checkoutByOrderOnly);
+  if (patch.isActive === false && active) throw refuse.conflict(MESSAGES.oneActive);
 
   const activate = patch.isActive === true && !active;
   const renamed = name !== cart.cartName;
@@ -193,8 +193,8 @@ export function updateCart(
 /** Spec §4: only inactive carts can be deleted; a submitted one stays with its order. */
 export function deleteCart(state: CustomerCarts, cartId: string): CartsChange {
   const cart = findCart(state, cartId);
-  if (cart.didCheckOut) throw conflict(MESSAGES.submittedCannotBeDeleted);
-  if (isActive(state, cart)) throw conflict(MESSAGES.activeCannotBeDeleted);
+  if (cart.didCheckOut) throw refuse.conflict(MESSAGES.submittedCannotBeDeleted);
+  if (isActive(state, cart)) throw refuse.conflict(MESSAGES.activeCannotBeDeleted);
   return {
     activeCartId: state.activeCartId,
     carts: state.carts.filter((c) => c.id !== cartId),
@@ -219,7 +219,7 @@ function lineFrom(id: string, product: ProductInfo, qty: number): CartLine {
 /** Sets a product's quantity in a cart (adds the line if missing) at the catalogue's current price. */
 function withLine(cart: Cart, product: ProductInfo, qty: number, clock: Clock): Cart {
   const existing = cart.lines.find((l) => l.productId === product.sku);
-  if (!existing && cart.lines.length >= MAX_LINES_PER_CART) throw conflict(MESSAGES.tooManyLines);
+  if (!existing && cart.lines.length >= MAX_LINES_PER_CART) throw refuse.conflict(MESSAGES.tooManyLines);
   const lines = existing
     ? cart.lines.map((l) => (l === existing ? lineFrom(l.id, product, qty) : l))
     : [...cart.lines, lineFrom(clock.newId(), product, qty)];
@@ -262,14 +262,14 @@ export function saveLines(
   const changed: string[] = [];
   items.forEach((item, index) => {
     const cart = carts.find((c) => c.id === item.cartId);
-    if (!cart) throw notFound(MESSAGES.cartNotFound);
+    if (!cart) throw refuse.notFound(MESSAGES.cartNotFound);
     assertChangeable(cart);
     const product = productOf(item.productId);
-    if (!product) throw notFound(label(index, MESSAGES.productNotFound));
+    if (!product) throw refuse.notFound(label(index, MESSAGES.productNotFound));
     try {
       checkQty(item.qty, product.quantity);
     } catch (err) {
-      throw badRequest(label(index, (err as Error).message));
+      throw refuse.invalid(label(index, (err as Error).message));
     }
     carts = replaceCart(carts, withLine(cart, product, item.qty, clock));
     if (!changed.includes(cart.id)) changed.push(cart.id);
@@ -290,7 +290,7 @@ export function removeLines(state: CustomerCarts, lineIds: readonly string[], cl
     changed.push(cart.id);
     return { ...cart, lines: cart.lines.filter((l) => !wanted.has(l.id)), updatedAt: clock.now };
   });
-  if (found.size !== wanted.size) throw notFound(MESSAGES.lineNotFound);
+  if (found.size !== wanted.size) throw refuse.notFound(MESSAGES.lineNotFound);
   return { activeCartId: state.activeCartId, carts, changed, deleted: [] };
 }
 
@@ -308,7 +308,7 @@ export function copyCart(
 ): CartsChange {
   const source = findCart(state, sourceId);
   let target = findCart(state, targetId);
-  if (source.id === target.id) throw conflict(MESSAGES.copyIntoItself);
+  if (source.id === target.id) throw refuse.conflict(MESSAGES.copyIntoItself);
   assertChangeable(target);
   for (const line of source.lines) {
     const product = productOf(line.productId);

@@ -1,6 +1,8 @@
-import { type CartState, cartTotalCents, lineTotalCents, toDollars } from '@decor/contracts';
+import { type CartState, type CartView, cartTotalCents, lineTotalCents, toDollars } from '@decor/contracts';
 import type { Static } from '@sinclair/typebox';
 import type { Cart } from './cart';
+
+export type { CartView };
 
 /** A cart with whose it is and whether it is that customer's active cart. */
 export interface OwnedCart {
@@ -29,36 +31,6 @@ export function cartState({ cart, userId, isActive }: OwnedCart): Static<typeof 
     })),
     totalCents: cartTotalCents(cart.lines),
   };
-}
-
-export interface CartProductView {
-  /** The product id (SKU). */
-  id: string;
-  CartId: string;
-  /** The line's own id (DELETE /cartProduct/{CartProductId}). */
-  CartProductId: string;
-  name: string;
-  description: string;
-  qty: number;
-  /** Dollars: the catalogue price when the line was saved. */
-  price: number;
-  /** Dollars: price × qty. */
-  total: number;
-  /** The product's current stock. */
-  quantity: number;
-  qboId: string | null;
-}
-
-export interface CartView {
-  id: string;
-  UserId: string;
-  cartName: string;
-  isActive: boolean;
-  didCheckOut: boolean;
-  createdAt: string;
-  /** Dollars: the sum of the line totals (spec §9). */
-  cartTotal: number;
-  CartProducts: CartProductView[];
 }
 
 /**

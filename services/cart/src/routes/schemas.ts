@@ -1,3 +1,4 @@
+import { CartView } from '@decor/contracts';
 import { objectId } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import { SKU_PATTERN } from '../domain/cart';
@@ -24,30 +25,6 @@ export const IgnoredPrice = Type.Optional(
 
 export const Qty = Type.Number({
   description: 'The quantity to set: a whole number from 1 to the current stock',
-});
-
-export const CartProductView = Type.Object({
-  id: Type.String({ description: 'The product id (SKU)' }),
-  CartId: Type.String(),
-  CartProductId: Type.String({ description: "The line's own id" }),
-  name: Type.String(),
-  description: Type.String(),
-  qty: Type.Integer(),
-  price: Type.Number({ description: 'Dollars: the catalogue price when the line was saved' }),
-  total: Type.Number({ description: 'Dollars: price × qty' }),
-  quantity: Type.Integer({ description: "The product's current stock" }),
-  qboId: Type.Union([Type.String(), Type.Null()]),
-});
-
-export const CartView = Type.Object({
-  id: Type.String(),
-  UserId: Type.String(),
-  cartName: Type.String(),
-  isActive: Type.Boolean(),
-  didCheckOut: Type.Boolean(),
-  createdAt: Type.String({ description: 'ISO date and time' }),
-  cartTotal: Type.Number({ description: 'Dollars: the sum of the line totals' }),
-  CartProducts: Type.Array(CartProductView),
 });
 
 export const OneCart = Type.Object({ result: CartView });

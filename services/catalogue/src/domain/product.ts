@@ -1,4 +1,4 @@
-import { toDollars } from '@decor/contracts';
+import { toDollars, type ViewerClass } from '@decor/contracts';
 
 /**
  * A SKU as the admin types it (spec §3: the product id is the SKU): letters, digits and . _ -,
@@ -34,8 +34,8 @@ export interface ProductState {
   turnaroundAfter?: number | null;
 }
 
-/** Who is looking: the spec shows price, stock and SKU only to signed-in users. */
-export type Viewer = 'anonymous' | 'signedIn' | 'staff';
+/** Who is looking (contracts' viewer classes): the spec shows price, stock and SKU only to signed-in users. */
+export type Viewer = ViewerClass;
 
 /** Spec §2: the primary image is preferred, so it comes first; the others keep their order. */
 export function primaryFirst<T extends { primary: boolean }>(images: readonly T[]): T[] {

@@ -4,8 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { type CategoryInput, categoryFields, MESSAGES } from '../domain/product-form';
 import { createCategoryIfMissing } from '../store/writes';
-import { formAnswer } from './products';
-import { answer, cacheOptions, sendAnswer } from './respond';
+import { answer, cacheOptions, formAnswer, sendAnswer } from './respond';
 import { NoQuery } from './schemas';
 
 const CategoryView = Type.Object({ Id: Type.String(), Name: Type.String() });

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryTurnaround, MESSAGES, type TurnaroundInput } from '../domain/product-form';
 import { type CategoryState, setCategoryTurnaround } from '../store/writes';
-import { formAnswer } from './products';
+import { formAnswer } from './respond';
 import { NoQuery, TurnaroundDays } from './schemas';
 
 const CategoryParam = Type.Object(

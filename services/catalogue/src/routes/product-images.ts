@@ -18,7 +18,7 @@ import { imageView, primaryFirst } from '../domain/product';
 import { deleteFilesLater, scheduleUploadCleanup } from '../jobs/image-jobs';
 import type { Upload } from '../store/upload-model';
 import { changeProduct, type StoredProduct } from '../store/writes';
-import { findProduct } from './products';
+import { findProduct } from './respond';
 import { ImageView, NoQuery, SkuParam } from './schemas';
 
 type StoredImage = StoredProduct['images'][number];

@@ -1,9 +1,7 @@
 import {
   badRequest,
-  conflict,
   type ListSpec,
   listQuerySchema,
-  notFound,
   type ServiceApp,
   toMongoList,
   unauthorized,
@@ -11,19 +9,19 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryName, imageView, primaryFirst, productView } from '../domain/product';
-import {
-  ConflictError,
-  checkCategory,
-  FormError,
-  MESSAGES,
-  newSku,
-  type ProductInput,
-  productFields,
-} from '../domain/product-form';
+import { checkCategory, MESSAGES, newSku, type ProductInput, productFields } from '../domain/product-form';
 import { deleteFilesLater } from '../jobs/image-jobs';
 import { LIVE, type Product, productState } from '../store/product-model';
 import { changeProduct, createProduct, deleteProduct, type StoredProduct } from '../store/writes';
-import { answer, cacheOptions, sendAnswer, viewerOf } from './respond';
+import {
+  answer,
+  cacheOptions,
+  findProduct,
+  formAnswer,
+  PRODUCT_FIELDS,
+  sendAnswer,
+  viewerOf,
+} from './respond';
 import { ImageView, NoQuery, ProductInputSchema, ProductView, Sku, SkuParam } from './schemas';
 
 const CategoryFilter = Type.String({ minLength: 1, maxLength: 200 });
@@ -47,7 +45,6 @@ export const productListSpec = {
 export const SIGN_IN_FOR_STOCK = 'Sign in to filter products by stock';
 
 /** Documents without the relay's bookkeeping. */
-const PRODUCT_FIELDS = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0 } as const;
 
 const productSummary =
   'Products (id = SKU). Price and quantity only for signed-in users; staff also see qboId and syncToken';
@@ -150,17 +147,6 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
   );
 
   productWriteRoutes(app, ctx);
-}
-
-/** The form's rule errors as answers: 400 for a field, 409 for a taken name. */
-export function formAnswer<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (err instanceof FormError) throw badRequest(err.message);
-    if (err instanceof ConflictError) throw conflict(err.message);
-    throw err;
-  }
 }
 
 async function categoryTree(ctx: CatalogueContext) {
@@ -282,10 +268,4 @@ function productWriteRoutes(app: ServiceApp, ctx: CatalogueContext): void {
       return { result: { id: sku } };
     },
   );
-}
-
-export async function findProduct(ctx: CatalogueContext, sku: string): Promise<Product> {
-  const product = await ctx.products.findOne({ _id: sku, ...LIVE }, PRODUCT_FIELDS).lean<Product>();
-  if (!product) throw notFound('Product not found');
-  return product;
 }

@@ -1,9 +1,13 @@
-import { type CacheGetOptions, currentUser, viewerClass } from '@decor/kit';
+import { viewerClass } from '@decor/contracts';
+import { badRequest, type CacheGetOptions, conflict, currentUser, notFound } from '@decor/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedAnswer } from '../cache';
+import type { CatalogueContext } from '../context';
 import type { Viewer } from '../domain/product';
+import { ConflictError, FormError } from '../domain/product-form';
+import { LIVE, type Product } from '../store/product-model';
 
-/** The kit's viewer classes are the catalogue's: the gateway keys its cached answers by the same rule. */
+/** Contracts' viewer classes are the catalogue's: the gateway keys its cached answers by the same rule. */
 export function viewerOf(request: FastifyRequest): Viewer {
   return viewerClass(currentUser(request));
 }
@@ -26,4 +30,24 @@ export function answer(result: unknown, headers: Record<string, string> = {}): C
 export function sendAnswer(reply: FastifyReply, cached: CachedAnswer) {
   // A string body with a JSON content type goes out as is (no second serialisation).
   return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
+}
+
+/** A product read leaves out the outbox bookkeeping. */
+export const PRODUCT_FIELDS = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0 } as const;
+
+/** The form's rule errors as answers: 400 for a field, 409 for a taken name. */
+export function formAnswer<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof FormError) throw badRequest(err.message);
+    if (err instanceof ConflictError) throw conflict(err.message);
+    throw err;
+  }
+}
+
+export async function findProduct(ctx: CatalogueContext, sku: string): Promise<Product> {
+  const product = await ctx.products.findOne({ _id: sku, ...LIVE }, PRODUCT_FIELDS).lean<Product>();
+  if (!product) throw notFound('Product not found');
+  return product;
 }

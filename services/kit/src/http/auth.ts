@@ -108,18 +108,6 @@ export function currentUser(request: FastifyRequest): SessionUser | null {
   return (request.user as SessionUser | null | undefined) ?? null;
 }
 
-/**
- * Who is asking, as far as a public read's answer differs: an anonymous visitor, a signed-in
- * customer, or staff (admin/superadmin). The catalogue shapes its answers by it, and the gateway
- * keys its cached catalogue answers by it, so both must classify alike: this is the one rule.
- */
-export type ViewerClass = 'anonymous' | 'signedIn' | 'staff';
-
-export function viewerClass(user: SessionUser | null): ViewerClass {
-  if (!user) return 'anonymous';
-  return hasRole(user, 'staff') ? 'staff' : 'signedIn';
-}
-
 function isClaims(value: unknown): value is TokenClaims {
   const c = value as Partial<TokenClaims> | null;
   return !!c && typeof c.sub === 'string' && typeof c.email === 'string' && isPermission(c.permissions);

@@ -1,3 +1,4 @@
+import { REFUSAL_HTTP_STATUS, Refusal } from '@decor/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './errors';
@@ -84,6 +85,8 @@ export function answerFor(error: unknown, request: FastifyRequest): ErrorAnswer 
   if (error instanceof HttpError) {
     return { status: error.status, message: error.message, headers: error.headers };
   }
+  // A domain's refusal (no HTTP in a domain): its one mapping to a status is here, at the edge.
+  if (error instanceof Refusal) return { status: REFUSAL_HTTP_STATUS[error.kind], message: error.message };
   const err = (error ?? {}) as FastifyError & MongoLikeError;
   if (Array.isArray(err.validation)) {
     const context = err.validationContext ?? 'body';

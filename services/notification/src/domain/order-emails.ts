@@ -5,8 +5,8 @@ import {
   type InvoiceCreated,
   type InvoiceStatusChanged,
   type InvoiceUpdated,
-  MODIFIED_STATUS_TEXT,
   type OrderState,
+  orderStatusText,
   type PayloadOf,
   WILL_CALL_FIELDS,
 } from '@decor/contracts';
@@ -99,13 +99,8 @@ function customerName(order: Order): string {
   return customer.companyName?.trim() || customer.displayName.trim() || customer.email;
 }
 
-/** The status as each side sees it (spec §4: a modified order is 'Pending Approval' / 'Pending Update'). */
-function statusLabel(order: Order, recipient: Recipient): string {
-  if (!order.hasBeenModified || (order.status !== 'Pending' && order.status !== 'Open')) return order.status;
-  if (recipient === 'customer') return MODIFIED_STATUS_TEXT.customer;
-  // Staff update a modified order in QuickBooks; one not there yet is simply still pending.
-  return order.isInQbo ? MODIFIED_STATUS_TEXT.staff : order.status;
-}
+/** The status as each side sees it: contracts' one rule (spec §4 'Pending Approval' / 'Pending Update'). */
+const statusLabel = (order: Order, recipient: Recipient) => orderStatusText(order, recipient);
 
 interface Message {
   subject: string;

@@ -18,6 +18,7 @@ import {
   InvoiceStatusChanged,
   InvoiceUpdated,
   lineTotalCents,
+  type OrderActionsView,
   type OrderState,
   type OrderStatus,
   permission,
@@ -26,7 +27,6 @@ import {
   refusalMessage,
   TOOLTIP_CODES,
   UI_ACTIONS,
-  type UiAction,
 } from '@decor/contracts';
 import type { Static } from '@sinclair/typebox';
 import { DETAIL_FIELDS, type EstimateDetails } from './details';
@@ -109,7 +109,7 @@ export function orderState(order: OrderRecord): OrderStateData {
       displayName: order.customer.displayName,
       ...(order.customer.ownCompany ? { companyName: order.customer.ownCompany } : {}),
     },
-    details: { ...order.details } as Record<string, string>,
+    details: { ...order.details },
     lines: order.lines.map(({ qboId, ...line }) => ({ ...line, ...(qboId ? { qboId } : {}) })),
     subtotalCents: order.subtotalCents,
     truckingCents: order.truckingCents,
@@ -276,26 +276,17 @@ export function invoiceCreatedEvent(invoice: OrderRecord, actor: Actor): EventTo
   return { contract: InvoiceCreated, payload: { order: orderState(invoice), actor } };
 }
 
-export interface ActionAvailability {
-  allowed: boolean;
-  reason?: string;
-}
-
 /**
  * The UI's buttons for this caller, each from `decide` with the button's command: allowed, or not
  * with the spec §6 tooltip when there is one (a button the caller never has, like a customer's
  * 'Complete Order', is disabled without a reason).
  */
-export function availableActions(
-  order: OrderRecord,
-  actor: Actor,
-  today: string,
-): Record<UiAction, ActionAvailability> {
+export function availableActions(order: OrderRecord, actor: Actor, today: string): OrderActionsView {
   const entries = UI_ACTIONS.map((action) => {
     const decision = decide(order, { action }, actor, today);
     if (decision.ok) return [action, { allowed: true }];
     const reason = TOOLTIP_CODES.has(decision.code) ? refusalMessage(decision.code, order.status) : undefined;
     return [action, reason ? { allowed: false, reason } : { allowed: false }];
   });
-  return Object.fromEntries(entries) as Record<UiAction, ActionAvailability>;
+  return Object.fromEntries(entries) as OrderActionsView;
 }

@@ -1,14 +1,14 @@
-import { daysUntil, EDIT_CUTOFF_DAYS, TERMINAL_STATUSES } from '@decor/contracts';
+import type { Actor } from '@decor/contracts';
+import { decide } from './decide';
+import type { OrderRecord } from './view';
 
 /**
- * Whether a customer may still change the order (the `can-be-modified` header for customers):
- * while it is not terminal and its event is at least 3 calendar days after `today` (both
- * YYYY-MM-DD). On the 3rd day before the event it still can; on the 2nd it cannot. (The same
- * rule as the lifecycle's edit for a customer: contracts' lifecycle.ts.)
+ * Whether the caller may still change the order now (the `can-be-modified` header): exactly the
+ * lifecycle's edit (`decide`), so the header, the Edit button and the PUT never disagree. For a
+ * customer: not terminal and the event at least 3 calendar days after `today` (YYYY-MM-DD).
  */
-export function canBeModified(order: { status: string; eventDate: string }, today: string): boolean {
-  if (TERMINAL_STATUSES.has(order.status)) return false;
-  return daysUntil(order.eventDate, today) >= EDIT_CUTOFF_DAYS;
+export function canBeModified(order: OrderRecord, actor: Actor, today: string): boolean {
+  return decide(order, { action: 'edit' }, actor, today).ok;
 }
 
 /** The calendar date (YYYY-MM-DD) of `now` in `timeZone`. */

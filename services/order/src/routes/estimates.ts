@@ -18,7 +18,6 @@ import type { Estimate } from '../store/estimate-model';
 import { bookChange, bookingStore, ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { type CartProjection, cartSnapshot, TRUCKING_FEE_DOC } from '../store/projection-models';
 import { insertEstimate } from '../store/writes';
-import { orderReadAndUpdateRoutes } from './orders';
 import { IdempotencyHeaders, ShortLinesAnswer, SubmitEstimateBody, SubmittedResult } from './schemas';
 
 const ACCOUNT_NOT_READY = 'Your account is still being set up; please try again in a moment';
@@ -141,6 +140,4 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       return reply.code(201).send({ result: { id: _id.toString(), DocNumber: docNumber } });
     },
   );
-
-  await orderReadAndUpdateRoutes(app, ctx, 'estimate');
 }

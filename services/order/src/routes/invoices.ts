@@ -7,7 +7,7 @@ import { decide } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { closeInvoicedEstimate, HIDDEN, insertInvoice, readOrder } from '../store/orders';
-import { actorOf, NOT_FOUND, orderReadAndUpdateRoutes, refusalError, sendOrder, visibleTo } from './orders';
+import { actorOf, NOT_FOUND, refusalError, sendOrder, visibleTo } from './order-answers';
 import { CreateInvoiceBody, IdempotencyHeaders, InvoiceView } from './schemas';
 
 export const KEY_REUSED = 'This Idempotency-Key was already used for another invoice request';
@@ -79,6 +79,4 @@ export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise
       return sendOrder(reply.code(201), outcome.inserted, actor, ctx.today());
     },
   );
-
-  await orderReadAndUpdateRoutes(app, ctx, 'invoice');
 }

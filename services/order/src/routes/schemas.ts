@@ -1,4 +1,11 @@
-import { type EstimateDetailField, ORDER_FIELDS } from '@decor/contracts';
+import {
+  type EstimateDetailField,
+  ORDER_FIELDS,
+  ORDER_STATUSES,
+  OrderActionsView,
+  STATUS_CHANGES,
+  type StatusChange,
+} from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -75,7 +82,7 @@ export const OrderLineInput = Type.Object(
   { additionalProperties: false },
 );
 
-function updateBody(statuses: readonly ('Voided' | 'Completed')[]) {
+function updateBody(statuses: readonly StatusChange[]) {
   return Type.Object(
     {
       status: Type.Optional(
@@ -104,9 +111,9 @@ function updateBody(statuses: readonly ('Voided' | 'Completed')[]) {
 }
 
 /** PUT /estimate/{id}: event and will-call fields, staff also CartProducts; or { status: 'Voided' }. */
-export const UpdateEstimateBody = updateBody(['Voided']);
-/** PUT /invoice/{id}: as an estimate, or { status: 'Voided' | 'Completed' }. */
-export const UpdateInvoiceBody = updateBody(['Voided', 'Completed']);
+export const UpdateEstimateBody = updateBody(STATUS_CHANGES.estimate);
+/** PUT /invoice/{id}: as an estimate, or a status change (cancel, complete: STATUS_CHANGES.invoice). */
+export const UpdateInvoiceBody = updateBody(STATUS_CHANGES.invoice);
 
 export const CreateInvoiceBody = Type.Object({ EstimateId: ObjectIdText }, { additionalProperties: false });
 
@@ -152,35 +159,24 @@ export const ShortLinesAnswer = Type.Object({
 
 const nullableText = Type.Union([Type.String(), Type.Null()]);
 
+/** The 18 fields in a view, from the fields table: each its value or null when empty. */
+const detailViewProperties = Object.fromEntries(ORDER_FIELDS.map((f) => [f.name, nullableText])) as Record<
+  EstimateDetailField,
+  typeof nullableText
+>;
+
 export const EstimateView = Type.Object({
   id: Type.String(),
   DocNumber: Type.String(),
   UserId: Type.String(),
   CartId: Type.String(),
-  status: Type.String({ description: 'Pending, Open, Closed, Completed or Voided' }),
+  status: Type.String({ description: ORDER_STATUSES.join(', ') }),
   hasBeenModified: Type.Boolean(),
   hasInvoice: Type.Boolean(),
   isInQbo: Type.Boolean(),
   qboId: nullableText,
   syncToken: nullableText,
-  customerName: nullableText,
-  groupName: nullableText,
-  eventDate: nullableText,
-  location: nullableText,
-  operationsManager: nullableText,
-  eventStartTime: nullableText,
-  eventEndTime: nullableText,
-  room: nullableText,
-  loadInTime: nullableText,
-  setByTime: nullableText,
-  strikeTime: nullableText,
-  commentsOnSetup: nullableText,
-  commentsOnEvent: nullableText,
-  willCallCustomerName: nullableText,
-  willCallPickupDate: nullableText,
-  willCallPickupTime: nullableText,
-  willCallReturnDate: nullableText,
-  willCallReturnTime: nullableText,
+  ...detailViewProperties,
   subtotal: Type.Number({ description: 'Dollars: the sum of the lines' }),
   truckingFee: Type.Number({ description: 'Dollars' }),
   salesTax: Type.Number({ description: 'Dollars: 8.1 % of subtotal + trucking' }),
@@ -206,23 +202,8 @@ export const EstimateView = Type.Object({
   subRental: Type.Optional(SubRental),
 });
 
-const Availability = Type.Object({
-  allowed: Type.Boolean(),
-  reason: Type.Optional(Type.String({ description: "Spec §6's tooltip, when the button is disabled" })),
-});
-
-/** The caller's buttons on this order, from the lifecycle's `decide` (domain/decide.ts). */
-export const OrderActions = Type.Object(
-  {
-    edit: Availability,
-    requestInvoice: Availability,
-    sendToQbo: Availability,
-    updateInQbo: Availability,
-    complete: Availability,
-    cancel: Availability,
-  },
-  { description: 'What the caller may do now; disabled buttons carry the spec §6 tooltip (reason)' },
-);
+/** The caller's buttons on this order, from the lifecycle's `decide` (contracts' view). */
+export const OrderActions = OrderActionsView;
 
 const { hasInvoice: _hasInvoice, ...commonViewProperties } = EstimateView.properties;
 

@@ -89,7 +89,7 @@ export async function insertEstimate(ctx: OrderContext, submission: Submission):
           displayName: customer.displayName,
           ...(customer.ownCompany ? { companyName: customer.ownCompany } : {}),
         },
-        details: draft.details as Record<string, string>,
+        details: draft.details,
         lines: draft.lines.map(({ qboId, ...line }) => ({ ...line, ...(qboId ? { qboId } : {}) })),
         subtotalCents: draft.subtotalCents,
         truckingCents: draft.truckingCents,

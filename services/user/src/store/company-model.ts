@@ -1,4 +1,4 @@
-import { CompanyDeleted, CompanyUpserted } from '@decor/contracts';
+import { CompanyDeleted, CompanyUpserted, type CompanyView } from '@decor/contracts';
 import { newEvent, type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 
@@ -69,7 +69,7 @@ export function companyKeys(company: { name?: string; displayName?: string }) {
 }
 
 /** The company as the API shows it. */
-export function publicCompany(c: Company) {
+export function publicCompany(c: Company): CompanyView {
   return {
     id: c._id.toString(),
     name: c.name,

@@ -32,12 +32,5 @@ export interface FailedJob {
   failedAt: string | null;
 }
 
-export interface DeadLetter {
-  id: string;
-  /** The consumer group that gave up on the event. */
-  group: string;
-  type: string;
-  aggregateId: string;
-  error: string;
-  failedAt: string;
-}
+/** An event a consumer gave up on (contracts' view). */
+export type { DeadLetterView as DeadLetter } from '@decor/contracts/rules';

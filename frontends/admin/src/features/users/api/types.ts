@@ -1,4 +1,5 @@
 /** What the user service and accounting-sync answer for the users screens (spec orders §3, §7). */
+import type { CompanyView } from '@decor/contracts/rules';
 
 /** A site user as GET /user and GET /user/{id} show it (never the password). */
 export interface SiteUser {
@@ -16,17 +17,8 @@ export interface SiteUser {
   qboId: string | null;
 }
 
-export interface Company {
-  id: string;
-  name: string;
-  displayName: string;
-  street?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zipCode?: string | null;
-  phone?: string | null;
-  qboId?: string | null;
-}
+/** A company as the user service answers it (contracts' view). */
+export type Company = CompanyView;
 
 /** The user tabs: who a list shows. */
 export type UserKind = 'customer' | 'admin';

@@ -3,30 +3,14 @@
  * authorize URL when the company is not connected) and the accounting-sync service (its Connect
  * button, and the callback that checks the state). The `state` is signed with the services' shared
  * JWT secret and names the staff member it was issued to; the accounting-sync service accepts each
- * state once, before it expires.
+ * state once, before it expires. Servers only (node:crypto): not in the browsers' `rules` entry; its
+ * env schema (qboConnectConfigSchema) is the kit's configuration.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
-import { REQUIRED_IN_PRODUCTION } from './config';
 
 /** Intuit's scope for the Accounting API. */
 export const QBO_SCOPE = 'com.intuit.quickbooks.accounting';
 export const CONNECT_STATE_TTL_MS = 10 * 60_000;
-
-/** Env of the connection's public half (no secret): both services read it. Defaults: the local emulator. */
-export const qboConnectConfigSchema = {
-  /** The app's OAuth client id (Intuit developer portal, or the local emulator's). */
-  QBO_CLIENT_ID: Type.String({ minLength: 1, default: 'decor-local-client', [REQUIRED_IN_PRODUCTION]: true }),
-  /** Intuit: https://appcenter.intuit.com/connect/oauth2 */
-  QBO_AUTHORIZE_URL: Type.String({
-    pattern: '^https?://',
-    'x-message': 'must be the OAuth authorize URL (http:// or https://)',
-    default: 'http://127.0.0.1:4580/connect/oauth2',
-    [REQUIRED_IN_PRODUCTION]: true,
-  }),
-  /** Where QuickBooks sends the browser back: the site's /callback (registered with the app). */
-  QBO_REDIRECT_URI: Type.Optional(Type.String({ pattern: '^https?://' })),
-};
 
 export interface ConnectConfig {
   QBO_CLIENT_ID: string;

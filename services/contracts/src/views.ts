@@ -1,0 +1,80 @@
+/**
+ * Response views: what a server answers and a frontend reads, written once. Each is a JSON schema
+ * (the server validates and documents its answer with it) and its type (`Static`), which the
+ * frontends import as a type only (`@decor/contracts/rules`), so no TypeBox reaches a browser.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { UI_ACTIONS, type UiAction } from './lifecycle';
+
+const nullableText = Type.Union([Type.String(), Type.Null()]);
+
+/** A cart line as the cart API shows it (spec §3 Cart line). Money in dollars. */
+export const CartLineView = Type.Object({
+  id: Type.String({ description: 'The product id (SKU)' }),
+  CartId: Type.String(),
+  CartProductId: Type.String({ description: "The line's own id" }),
+  name: Type.String(),
+  description: Type.String(),
+  qty: Type.Integer(),
+  price: Type.Number({ description: 'Dollars: the catalogue price when the line was saved' }),
+  total: Type.Number({ description: 'Dollars: price × qty' }),
+  quantity: Type.Integer({ description: "The product's current stock" }),
+  qboId: nullableText,
+});
+export type CartLineView = Static<typeof CartLineView>;
+
+/** A cart as the cart API shows it (spec §3 Cart). */
+export const CartView = Type.Object({
+  id: Type.String(),
+  UserId: Type.String(),
+  cartName: Type.String(),
+  isActive: Type.Boolean(),
+  didCheckOut: Type.Boolean(),
+  createdAt: Type.String({ description: 'ISO date and time' }),
+  cartTotal: Type.Number({ description: 'Dollars: the sum of the line totals' }),
+  CartProducts: Type.Array(CartLineView),
+});
+export type CartView = Static<typeof CartView>;
+
+/** A company as the user service shows it (spec orders §3 Company); empty fields are null. */
+export const CompanyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  displayName: Type.String(),
+  street: nullableText,
+  city: nullableText,
+  state: nullableText,
+  zipCode: nullableText,
+  phone: nullableText,
+  qboId: nullableText,
+});
+export type CompanyView = Static<typeof CompanyView>;
+
+/** An event a consumer group of accounting-sync gave up on (GET /qbo/dead-letters). */
+export const DeadLetterView = Type.Object({
+  id: Type.String(),
+  /** The consumer group that gave up on the event. */
+  group: Type.String(),
+  type: Type.String(),
+  aggregateId: Type.String(),
+  error: Type.String(),
+  failedAt: Type.String({ description: 'ISO date and time' }),
+});
+export type DeadLetterView = Static<typeof DeadLetterView>;
+
+/** One button of an order: allowed, or not with spec §6's tooltip when the caller may see one. */
+export const ActionAvailability = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Type.Optional(Type.String({ description: "Spec §6's tooltip, when the button is disabled" })),
+});
+export type ActionAvailability = Static<typeof ActionAvailability>;
+
+/** The caller's buttons on an order (`actions` of an order view), one per UI action of the lifecycle. */
+export const OrderActionsView = Type.Object(
+  Object.fromEntries(UI_ACTIONS.map((a) => [a, ActionAvailability])) as Record<
+    UiAction,
+    typeof ActionAvailability
+  >,
+  { description: 'What the caller may do now; disabled buttons carry the spec §6 tooltip (reason)' },
+);
+export type OrderActionsView = Static<typeof OrderActionsView>;

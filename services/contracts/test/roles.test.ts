@@ -1,0 +1,13 @@
+/** Spec §6 roles and the viewer classes the catalogue and the gateway's cache both key by. */
+import { isStaff, viewerClass } from '../src/roles';
+
+it('staff are those whose permission contains admin (a superadmin too)', () => {
+  expect(['customer', 'admin', 'superadmin'].map(isStaff)).toEqual([false, true, true]);
+});
+
+it('viewer classes: anonymous, signed in (customer), staff (admin and superadmin)', () => {
+  expect(viewerClass(null)).toBe('anonymous');
+  expect(viewerClass({ permissions: 'customer' })).toBe('signedIn');
+  expect(viewerClass({ permissions: 'admin' })).toBe('staff');
+  expect(viewerClass({ permissions: 'superadmin' })).toBe('staff');
+});
