@@ -61,15 +61,22 @@ export function useBrowserStack({
   const pageErrors: string[][] = [];
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
-  beforeAll(async () => {
-    Object.assign(product, quickBooks ? await startProductWithQuickBooks(log) : await startProduct(log));
-    Object.assign(chromium, await launchBrowser(product.url));
+  let starting: Promise<void> | undefined;
+  beforeAll(() => {
+    starting = (async () => {
+      Object.assign(product, quickBooks ? await startProductWithQuickBooks(log) : await startProduct(log));
+      Object.assign(chromium, await launchBrowser(product.url));
+    })();
+    return starting;
   }, startTimeoutMs);
 
+  // A start that outran its time goes on: it is awaited and stopped here, not left running (its
+  // servers, consumers and timers) after the file.
   afterAll(async () => {
+    await starting?.catch(() => {});
     await chromium.close?.();
     await product.stop?.();
-  });
+  }, startTimeoutMs);
 
   afterEach(() => {
     // Uncaught errors in the page fail the journey that caused them.
