@@ -10,7 +10,25 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these: react-router reads TextEncoder when it loads, antd's forms use MessageChannel.
 if (!globalThis.TextEncoder) Object.assign(globalThis, { TextEncoder, TextDecoder });
-if (!globalThis.MessageChannel) Object.assign(globalThis, { MessageChannel });
+if (!globalThis.MessageChannel) {
+  // A Node port with a listener keeps the process alive until it is closed, and React's scheduler
+  // (and antd's forms) leave theirs listening: every channel a file opened is closed after the file,
+  // or the jest worker that ran it cannot exit ("failed to exit gracefully").
+  const opened: MessageChannel[] = [];
+  class ClosedAfterTheFile extends MessageChannel {
+    constructor() {
+      super();
+      opened.push(this);
+    }
+  }
+  Object.assign(globalThis, { MessageChannel: ClosedAfterTheFile });
+  afterAll(() => {
+    for (const channel of opened.splice(0)) {
+      channel.port1.close();
+      channel.port2.close();
+    }
+  });
+}
 
 // jsdom implements getComputedStyle without pseudo-elements (antd asks for ::before sizes).
 const computedStyle = window.getComputedStyle.bind(window);

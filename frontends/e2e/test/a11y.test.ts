@@ -8,35 +8,17 @@
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
 import { expectAccessible } from './support/a11y';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
-import { type RunningProduct, startProduct } from './support/product';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { pathOf, signIn, signInFully, until, visible } from './support/ui';
 
-let product: RunningProduct;
-let chromium: RunningBrowser;
-const pageErrors: string[][] = [];
+const { product, newPage } = useBrowserStack({ name: 'a11y' });
 
 const CUSTOMER = { email: 'customer@decor.example', password: 'demo1234', displayName: 'Casey Morgan' };
 
-beforeAll(async () => {
-  product = await startProduct((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
-});
-
-afterEach(() => {
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
 /** A page whose documents report every CSP violation to `window.__cspViolations` (before any script runs). */
 async function open(): Promise<{ page: Page; errors: string[] }> {
-  const { page, context, errors } = await chromium.newPage();
-  pageErrors.push(errors);
+  const { page, context, errors } = await newPage();
   await context.addInitScript(() => {
     const w = window as unknown as { __cspViolations: string[] };
     w.__cspViolations = [];

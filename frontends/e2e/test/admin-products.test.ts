@@ -5,53 +5,25 @@
  * storefront; the size and count limits; Set primary and delete an image; edit the details; delete the
  * product. API calls only set up what is not the subject (the QuickBooks connection) and read results.
  */
-import type { Page } from 'playwright-core';
 import { imagesOf, openAddProductForm, png, productStatus } from './support/admin-products';
 import { ADMIN, connectDemoQuickBooks } from './support/admin-users';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER } from './support/orders';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
-import { gone, pathOf, signInFully, until, visible } from './support/ui';
+import { gone, pathOf, until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
-const pageErrors: string[][] = [];
-/** The first page load may wait for the gateway to read the built frontends from disk. */
-const FIRST_LOAD_MS = 60_000;
+const stack = useBrowserStack({ quickBooks: true, name: 'admin-products' });
+const { product, fail } = stack;
 const TAG = Date.now().toString(36).slice(-5).toUpperCase();
 const SKU = `ROPE-${TAG}`;
 const NAME = `Velvet Rope ${TAG}`;
 const LIST = '/inventory/BARS/Bar%20Front';
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   await connectDemoQuickBooks(product.api, `Admin Products Co ${TAG}`);
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
 });
 
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
-async function signedInPage(who: { email: string; password: string; displayName: string }): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
-  await page.goto(LIST, { timeout: FIRST_LOAD_MS });
-  await signInFully(page, who);
-  return page;
-}
-
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
+const signedInPage = (who: typeof ADMIN) => stack.signedInPage(who, LIST);
 
 const RED = png('red-velvet.png', [180, 20, 40]);
 const BLUE = png('blue-velvet-rope-with-brass-stanchions.png', [20, 40, 180]);

@@ -20,16 +20,12 @@ import {
   qboCustomersNamed,
   SUPERADMIN,
 } from './support/admin-users';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
+import { screenshot } from './support/browser';
+import { FIRST_LOAD_MS, useBrowserStack } from './support/browser-fixture';
 import { fromUserMenu, pathOf, signInFully, until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
+const { product, open, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'admin-users' });
 let realmId: string;
-const pageErrors: string[][] = [];
-/** The first page load may wait for the gateway to read the built frontends from disk. */
-const FIRST_LOAD_MS = 60_000;
 /** A journey on a busy 2-core machine (each page is a fresh context; the import waits for the sync). */
 const JOURNEY_MS = 240_000;
 /** This run's names (the mail catcher is shared with other runs). */
@@ -45,29 +41,8 @@ const CUSTOMER = {
 };
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   realmId = await connectDemoQuickBooks(product.api, `Admin Users Co ${TAG}`);
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
 });
-
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
-async function signedInPage(who: typeof ADMIN): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
-  await page.goto('/', { timeout: FIRST_LOAD_MS });
-  await signInFully(page, who);
-  return page;
-}
 
 /** The users screen, reached as staff reach it: the user menu's Users. */
 async function usersScreen(who: typeof ADMIN): Promise<Page> {
@@ -77,11 +52,6 @@ async function usersScreen(who: typeof ADMIN): Promise<Page> {
   expect(pathOf(page)).toBe('/admin/users');
   return page;
 }
-
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
 
 const requiredCount = (scope: ReturnType<Page['getByRole']>) =>
   scope.getByText('This field is required', { exact: true }).count();
@@ -206,8 +176,7 @@ it(
       const link = await nextSetPasswordLink(CUSTOMER.email, before);
 
       // The customer follows the link in a browser of their own and sets a password.
-      const { page: own, errors } = await chromium.newPage();
-      pageErrors.push(errors);
+      const own = await open();
       await own.goto(link, { timeout: FIRST_LOAD_MS });
       await visible(own.getByRole('heading', { level: 1, name: 'Reset Your Password' }));
       await own.getByLabel('Password', { exact: true }).fill('maple-lights-42');

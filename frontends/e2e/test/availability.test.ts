@@ -8,15 +8,13 @@
 import { formatLongDate } from '@decor/contracts';
 import { call, eventually } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF } from './support/orders';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
 import { signInFully, until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
+const { product, open, fail } = useBrowserStack({ quickBooks: true, name: 'availability' });
 let staffToken: string;
-const pageErrors: string[][] = [];
 
 const SKU = `AVJ-${Date.now().toString(36).toUpperCase()}`;
 const NAME = 'Journey Chiavari Chairs';
@@ -30,8 +28,6 @@ const EVENT_TYPED = new Date(`${EVENT}T00:00:00Z`).toLocaleDateString('en-US', {
 const BAR_FRONT = '/inventory/BARS/Bar%20Front';
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   const setup = orderSetup(product.api);
   staffToken = await setup.connectQuickBooks('Availability Co');
   const created = await call(product.api, '/product', {
@@ -59,16 +55,6 @@ beforeAll(async () => {
   });
   if (booked.status !== 201) throw new Error(`POST /estimate answered ${booked.status}`);
   await addLine(customer.token, await cartOf(customer.token, first), 3);
-}, 300_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
-});
-
-afterEach(() => {
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
 });
 
 /** The customer's active cart (a new one once `not` has been checked out). */
@@ -99,14 +85,8 @@ async function addLine(token: string, cartId: string, qty: number): Promise<void
   );
 }
 
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
-
 async function newPage(): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
+  const page = await open();
   await page.goto('/', { timeout: 60_000 });
   return page;
 }

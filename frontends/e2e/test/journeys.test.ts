@@ -10,8 +10,8 @@ import { STAFF_EMAIL } from '@decor/gateway/testing';
 import { call, eventually, mailTo } from '@decor/kit/testing';
 import type { Page, Route } from 'playwright-core';
 import { expectAccessible } from './support/a11y';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
-import { type RunningProduct, startProduct } from './support/product';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import {
   fitsViewport,
   fromUserMenu,
@@ -25,31 +25,7 @@ import {
   visible,
 } from './support/ui';
 
-let product: RunningProduct;
-let chromium: RunningBrowser;
-const pageErrors: string[][] = [];
-
-beforeAll(async () => {
-  product = await startProduct((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
-});
-
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
-async function open(viewport?: { width: number; height: number }): Promise<Page> {
-  const { page, errors } = await chromium.newPage(viewport);
-  pageErrors.push(errors);
-  return page;
-}
+const { product, open } = useBrowserStack({ name: 'journeys' });
 
 const BAR_FRONT = '/inventory/BARS/Bar%20Front';
 const barFronts = (DEMO_PRODUCTS.BARS?.['Bar Front'] ?? []).map(([sku, name, price, stock, views]) => ({

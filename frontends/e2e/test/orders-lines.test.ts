@@ -8,47 +8,18 @@
 import { DEMO_PRODUCTS } from '@decor/catalogue';
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
-import { signInFully, until, visible } from './support/ui';
+import { until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
+const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'orders-lines' });
 let setup: ReturnType<typeof orderSetup>;
-const pageErrors: string[][] = [];
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   setup = orderSetup(product.api);
   await setup.connectQuickBooks('Quick Add Co');
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
 });
-
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
-
-async function signedInPage(who: typeof CUSTOMER | typeof STAFF): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
-  // The first page load may wait for the gateway to read the built frontends from disk.
-  await page.goto('/', { timeout: 60_000 });
-  await signInFully(page, who).catch(fail(page, `orders-lines-sign-in-${who.displayName}`));
-  return page;
-}
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const dollars = (n: number) =>

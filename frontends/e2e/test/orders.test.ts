@@ -7,50 +7,19 @@
  */
 import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
-import { signInFully, texts, until, visible } from './support/ui';
+import { texts, until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
+const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'orders' });
 let staffToken: string;
-const pageErrors: string[][] = [];
-
 let setup: ReturnType<typeof orderSetup>;
-/** The first page load may wait for the gateway to read the built frontends from disk. */
-const FIRST_LOAD_MS = 60_000;
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   setup = orderSetup(product.api);
   staffToken = await setup.connectQuickBooks('Order Screens Co');
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
 });
-
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
-
-async function open(): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
-  return page;
-}
-
-async function signedInPage(who: typeof CUSTOMER | typeof STAFF): Promise<Page> {
-  const page = await open();
-  await page.goto('/', { timeout: FIRST_LOAD_MS });
-  await signInFully(page, who);
-  return page;
-}
 
 /** Opens the options menu, hovers the disabled `name` and waits for its tooltip `reason`. */
 async function disabledWithTooltip(page: Page, name: string, reason: string): Promise<void> {
@@ -61,11 +30,6 @@ async function disabledWithTooltip(page: Page, name: string, reason: string): Pr
   await item.getByText(name, { exact: true }).hover();
   await visible(page.getByRole('tooltip').filter({ hasText: reason }));
 }
-
-const fail = (page: Page, name: string) => async (err: unknown) => {
-  await screenshot(page, name).catch(() => {});
-  throw err;
-};
 
 it('lets the customer request the invoice of an Open estimate, and staff send it to QuickBooks and complete it', async () => {
   const customer = await setup.signInApi(CUSTOMER);

@@ -8,30 +8,13 @@
 import { CONNECTION_ID } from '@decor/accounting-sync';
 import { call, eventually, RUN_ID } from '@decor/kit/testing';
 import type { Page, Request, Response } from 'playwright-core';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
+import { screenshot } from './support/browser';
+import { FIRST_LOAD_MS, useBrowserStack } from './support/browser-fixture';
 import { emulator, newEmulatorCompany } from './support/quickbooks';
 import { pathOf, signInFully, until, userMenuButton, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
-const pageErrors: string[][] = [];
-
-beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
-});
-
-afterEach(() => {
-  // Uncaught errors in the page fail the journey that caused them.
-  const errors = pageErrors.splice(0).flat();
-  expect(errors.filter((e) => e.startsWith('page error'))).toEqual([]);
-});
+const stack = useBrowserStack({ quickBooks: true, name: 'qbo-connect' });
+const { product } = stack;
 
 const STAFF = {
   email: 'staff@decor.example',
@@ -45,8 +28,6 @@ const CUSTOMER = {
 };
 const REDIRECTING = 'Re-directing to Quickbooks...';
 const CALLBACK_FAILED = 'Something went wrong while logging in.';
-/** The first page load may wait for the gateway to read the built frontends from disk. */
-const FIRST_LOAD_MS = 60_000;
 
 /** Everything the browser received, kept for the check that no QuickBooks token is among it. */
 interface Received {
@@ -59,8 +40,7 @@ interface Received {
 const received: Promise<Received>[] = [];
 
 async function open(): Promise<Page> {
-  const { page, errors } = await chromium.newPage();
-  pageErrors.push(errors);
+  const page = await stack.open();
   page.on('response', (res) => received.push(readResponse(res)));
   return page;
 }

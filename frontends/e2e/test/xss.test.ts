@@ -13,13 +13,13 @@ import { signedIn } from '@decor/gateway/testing';
 import { call, RUN_ID } from '@decor/kit/testing';
 import { hashPassword, newUserWithEvent } from '@decor/user';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, type RunningBrowser, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
+import { useBrowserStack } from './support/browser-fixture';
 import { orderSetup, STAFF } from './support/orders';
-import { type RunningQuickBooksProduct, startProductWithQuickBooks } from './support/product';
 import { pathOf, signInFully, until, visible } from './support/ui';
 
-let product: RunningQuickBooksProduct;
-let chromium: RunningBrowser;
+// Each screen checks its own page's errors (expectInert), so pages are opened on `chromium` directly.
+const { product, chromium } = useBrowserStack({ quickBooks: true, name: 'xss' });
 
 /** Set by any payload that runs. */
 const FLAG = '__xssRan';
@@ -36,8 +36,6 @@ const CUSTOMER = {
 };
 
 beforeAll(async () => {
-  product = await startProductWithQuickBooks((line) => process.stderr.write(`${line}\n`));
-  chromium = await launchBrowser(product.url);
   // Connected, so staff sign in without the QuickBooks detour.
   await orderSetup(product.api).connectQuickBooks('Markup Co');
 
@@ -78,11 +76,6 @@ beforeAll(async () => {
     200,
     'the seeded product through the gateway',
   );
-}, 240_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await product?.stop();
 });
 
 interface Watched {
