@@ -122,7 +122,7 @@ exports.renderPage = async (url) => {
   renders += 1;
   const answer = await fetchApi('/api/nothing-here');
   return { html: '<main><h1>' + url + ' render ' + renders + ' api ' + answer.status + '</h1></main>',
-    styles: '<style>.x{}</style>', state: '{"api":{"a":"\\u003c/script>"}}',
+    styles: '<style>.x{}</style>', state: '{"api":{"a":1}}',
     preloadScripts: url.startsWith('/inventory') ? ['/remotes/storefront/remoteEntry.js'] : [] };
 };`;
 
@@ -156,7 +156,7 @@ exports.renderPage = async (url) => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain(
-      '<div id="root"><main><h1>/inventory/BARS/Bar%20Front render 1 api 404</h1></main></div><script type="application/json" id="decor-state">{"api":{"a":"\\u003c/script>"}}</script>',
+      '<div id="root"><main><h1>/inventory/BARS/Bar%20Front render 1 api 404</h1></main></div><script type="application/json" id="decor-state">{"api":{"a":1}}</script>',
     );
     expect(html).toContain(
       '<link rel="preload" href="/remotes/storefront/remoteEntry.js" as="script"><style>.x{}</style></head>',
