@@ -5,7 +5,6 @@
  * server's elements stay in place, and React reports no mismatch (no console error or warning, no
  * page error).
  */
-import type { Product } from '@decor/web-core';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
 import { type RunningProduct, startProduct } from './support/product';
@@ -13,6 +12,12 @@ import { visible } from './support/ui';
 
 let product: RunningProduct;
 let chromium: RunningBrowser;
+/** What the tests read of the catalogue's answer. */
+interface Product {
+  id: string;
+  name: string;
+  description: string;
+}
 let bars: Product[];
 
 beforeAll(async () => {
@@ -20,7 +25,7 @@ beforeAll(async () => {
   chromium = await launchBrowser(product.url);
   const list = await fetch(`${product.api}/product?category=BARS&subcategory=Bar%20Front&order=name:ASC`);
   bars = ((await list.json()) as { result: Product[] }).result;
-}, 240_000);
+}, 480_000);
 
 afterAll(async () => {
   await chromium?.close();
