@@ -392,20 +392,22 @@ describe('the gateway cache of catalogue reads', () => {
   });
 });
 
-/** Waits until the gateway's group has read everything now on the catalogue topic. */
+/**
+ * Waits until the gateway's reader has read everything now on the catalogue topic (its own position:
+ * the group commits nothing to Kafka).
+ */
 async function readUpToEnd(g: Gateway): Promise<void> {
   const topic = `${RUN_ID}.catalogue`;
-  const groupId = g.cache.invalidation?.groupId as string;
+  const reader = g.cache.invalidation;
+  if (!reader) throw new Error('the gateway does not read the catalogue topic');
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+    const ends = (await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)] as const);
     await eventually(
       async () => {
-        const [read] = await admin.fetchOffsets({ groupId, topics: [topic] });
-        const behind = (read?.partitions ?? []).filter(
-          (p) => Math.max(Number(p.offset), 0) < (ends.get(p.partition) ?? 0),
-        );
+        const read = reader.positions();
+        const behind = ends.filter(([partition, end]) => Number(read.get(partition) ?? 0) < end);
         return behind.length === 0 ? true : undefined;
       },
       10_000,

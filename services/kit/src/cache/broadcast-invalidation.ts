@@ -41,6 +41,8 @@ export interface BroadcastInvalidation {
   listening: Promise<boolean>;
   /** Whether the topic is being read now. */
   readonly isListening: boolean;
+  /** How far it has read, per partition (the next offset; its group commits nothing to Kafka). */
+  positions(): ReadonlyMap<number, string>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export function startBroadcastInvalidation(opts: BroadcastInvalidationOptions): 
     get isListening() {
       return reader.isListening;
     },
+    positions: () => reader.positions(),
     stop: () => reader.stop(),
   };
   return handle;

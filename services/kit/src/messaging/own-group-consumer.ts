@@ -53,6 +53,11 @@ export interface OwnGroupConsumer {
   /** Whether the topic is being read now. */
   readonly isListening: boolean;
   /**
+   * The next offset to read per partition (what it has read up to). Kept in memory only — the group
+   * commits nothing to Kafka — so this, not the group's committed offsets, says how far it has read.
+   */
+  positions(): ReadonlyMap<number, string>;
+  /**
    * Stops reading and deletes the group. It waits at most 2 s for an attempt in flight (against a
    * Kafka out of reach one may take seconds); a join that completes after this sees it was stopped
    * and leaves again.
@@ -87,6 +92,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
   let joinedOnce = false;
   let failures = 0;
   let stopped = false;
+  let readTo = new Map<number, string>();
 
   const join = async (): Promise<boolean> => {
     // A short fetch wait: shutdown waits for the fetch in flight, and an idle topic holds it that long.
@@ -102,6 +108,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
       // this process's alone and starts from `from` on every join of ours, so a commit after every
       // batch (kafkajs' autoCommit) would be a write to __consumer_offsets per event per process.
       const position = new Map<number, string>();
+      readTo = position;
       c.on(c.events.GROUP_JOIN, () => {
         for (const [partition, offset] of position) c.seek({ topic, partition, offset });
       });
@@ -187,6 +194,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
     get isListening() {
       return listening;
     },
+    positions: () => new Map(readTo),
     stop,
   };
 }
