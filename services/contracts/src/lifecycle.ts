@@ -25,18 +25,16 @@ export const STATUS_CHANGES = { estimate: ['Voided'], invoice: ['Voided', 'Compl
 export type StatusChange = (typeof STATUS_CHANGES)['invoice'][number];
 
 /**
- * The status as each side reads it (spec §4), for the order screens and the e-mails alike: a
- * modified order still in play is 'Pending Approval' to its customer; to staff it is 'Pending
- * Update' once it is in QuickBooks (where the update goes), else simply its status. A terminal
- * order reads its status.
+ * The status as each side reads it (spec §4 "Modification"), for the order screens and the e-mails
+ * alike: a modified order still in play is 'Pending Approval' to its customer and 'Pending Update' to
+ * staff. A terminal order reads its status.
  */
 export function orderStatusText(
   order: { status: string; hasBeenModified: boolean; isInQbo: boolean },
   reader: 'customer' | 'staff',
 ): string {
   if (!order.hasBeenModified || TERMINAL_STATUSES.has(order.status)) return order.status;
-  if (reader === 'customer') return MODIFIED_STATUS_TEXT.customer;
-  return order.isInQbo ? MODIFIED_STATUS_TEXT.staff : order.status;
+  return reader === 'customer' ? MODIFIED_STATUS_TEXT.customer : MODIFIED_STATUS_TEXT.staff;
 }
 
 /** Spec §9: customers cannot edit within 3 days of the event. */

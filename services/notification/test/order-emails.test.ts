@@ -166,7 +166,8 @@ describe('who is told what', () => {
       payload: { order: pending, actor: customerActor, changed: ['groupName'] },
     });
     expect(notice?.email.subject).toBe('Estimate #1042 was edited by Evergreen <Weddings> – pending review');
-    expect(notice?.email.text).toContain('Status: Pending\n');
+    // The one rule of spec §4, as the staff's order screen shows it: a modified order is Pending Update.
+    expect(notice?.email.text).toContain('Status: Pending Update\n');
     expect(notice?.email.text).not.toContain('QuickBooks');
   });
 
