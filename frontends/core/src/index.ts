@@ -14,7 +14,6 @@ export * from './rules/format';
 export * from './rules/images';
 export * from './rules/price';
 export * from './rules/will-call';
-export * from './server-state';
 export * from './session-slice';
 export * from './side-nav-slice';
 export * from './store';

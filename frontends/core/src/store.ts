@@ -4,15 +4,13 @@ import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux
 import { api } from './api';
 import { onQboSessionExpired, onSessionExpired } from './http';
 import { qboSessionExpired, qboSessionReducer } from './qbo-session-slice';
-import { type ServerState, serverStateArrived } from './server-state';
 import { sessionExpired, sessionReducer, signedIn, signOut, validateSession } from './session-slice';
-import { type SideNavState, sideNavReducer } from './side-nav-slice';
+import { sideNavReducer } from './side-nav-slice';
 
 /** Every kind of server data: what the server answers depends on who asks (prices, stock, carts). */
 const ALL_TAGS = ['Product', 'Cart', 'CartList', 'ActiveCart', 'Estimate', 'Trucking'] as const;
 
-/** The store; `serverState` when the page was rendered on the server (its first render must match). */
-export function createAppStore(serverState?: ServerState | null) {
+export function createAppStore() {
   // When the viewer changes (sign-in, sign-out, expiry, another user), cached answers are stale: a
   // visitor's product list has no prices. Refetch whatever is on screen, drop the rest.
   const viewerChanges = createListenerMiddleware();
@@ -38,9 +36,7 @@ export function createAppStore(serverState?: ServerState | null) {
       [api.reducerPath]: api.reducer,
     },
     middleware: (getDefault) => getDefault().prepend(viewerChanges.middleware).concat(api.middleware),
-    ...(serverState ? { preloadedState: { sideNav: serverState.sideNav as SideNavState } } : {}),
   });
-  if (serverState) store.dispatch(serverStateArrived(serverState));
   onSessionExpired(() => {
     store.dispatch(sessionExpired());
     store.dispatch(api.util.resetApiState());

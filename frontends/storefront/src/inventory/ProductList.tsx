@@ -67,10 +67,9 @@ export function ProductList() {
           gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))',
         }}
       >
-        {(data?.pages ?? []).map((page, i) => (
+        {(data?.pages ?? []).map((page) => (
           <PageCards
             key={page.items[0]?.id ?? 'empty'}
-            first={i === 0}
             items={page.items}
             category={category}
             subcategory={subcategory}
@@ -88,13 +87,10 @@ export function ProductList() {
 /** One page of products (at most 48: one availability check for them all when days are checked). */
 function PageCards({
   items,
-  first,
   category,
   subcategory,
 }: {
   items: Product[];
-  /** The first page: its first cards are above the fold. */
-  first: boolean;
   category: string;
   subcategory: string;
 }) {
@@ -108,7 +104,7 @@ function PageCards({
   );
   return (
     <>
-      {items.map((product, i) => (
+      {items.map((product) => (
         <li
           key={product.id}
           style={{
@@ -121,7 +117,7 @@ function PageCards({
             gap: 8,
           }}
         >
-          <ProductImage images={product.Images} alt={product.name} priority={first && i < 2} />
+          <ProductImage images={product.Images} alt={product.name} />
           <h2 style={{ fontSize: 17, margin: '4px 0 0' }}>{product.name}</h2>
           {signedIn ? <Price product={product} /> : null}
           {dates ? (
