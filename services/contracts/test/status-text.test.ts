@@ -19,10 +19,13 @@ it.each(['Pending', 'Open'])('a modified %s order is Pending Approval to its cus
   expect(orderStatusText(order(status, true, true), 'customer')).toBe(MODIFIED_STATUS_TEXT.customer);
 });
 
-it.each(['Pending', 'Open'])('a modified %s order is Pending Update to staff, in QuickBooks or not yet', (status) => {
-  expect(orderStatusText(order(status, true, true), 'staff')).toBe('Pending Update');
-  expect(orderStatusText(order(status, true, false), 'staff')).toBe('Pending Update');
-});
+it.each(['Pending', 'Open'])(
+  'a modified %s order is Pending Update to staff, in QuickBooks or not yet',
+  (status) => {
+    expect(orderStatusText(order(status, true, true), 'staff')).toBe('Pending Update');
+    expect(orderStatusText(order(status, true, false), 'staff')).toBe('Pending Update');
+  },
+);
 
 it('a terminal order reads its status even if it was modified', () => {
   expect([...TERMINAL_STATUSES]).toEqual(['Closed', 'Completed', 'Voided']);
