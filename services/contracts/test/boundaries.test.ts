@@ -83,18 +83,6 @@ describe('a route file does not import another route file', () => {
     /\bapp\.(?:get|post|put|patch|delete|route)\(/.test(read(join(ROOT, file)));
   const routeDirs = ALL.filter((f) => /^services\/[^/]+\/src\/routes\/[^/]+\.ts$/.test(f));
 
-  /**
-   * The user service's routes are being reshaped into domain/store (issue 18, in progress on its own
-   * branch); listed here until then. An entry that no longer offends fails the test, so the list
-   * only shrinks.
-   */
-  const PENDING = new Set([
-    'services/user/src/routes/admin-users.ts -> welcome.ts',
-    'services/user/src/routes/companies.ts -> admin-users.ts',
-    'services/user/src/routes/user.ts -> admin-users.ts',
-    'services/user/src/routes/user.ts -> password-reset.ts',
-  ]);
-
   it('keeps each route file to helpers, domain and store', () => {
     const found: string[] = [];
     for (const file of routeDirs) {
@@ -103,7 +91,6 @@ describe('a route file does not import another route file', () => {
         if (ALL.includes(target) && registers(target)) found.push(`${file} -> ${match[1]}.ts`);
       }
     }
-    expect(found.filter((f) => !PENDING.has(f))).toEqual([]);
-    expect([...PENDING].filter((f) => !found.includes(f))).toEqual([]);
+    expect(found).toEqual([]);
   });
 });
