@@ -7,6 +7,7 @@ import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
 import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
+import { type PageRenderer, pageRenderer } from './page-render';
 import { refuseUnsafePaths } from './path-guard';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
@@ -50,13 +51,15 @@ export async function buildGateway(
   config: GatewayConfig,
   opts: { logLevel?: string } = {},
 ): Promise<ServiceApp> {
+  // The public pages' server renderer, set once the app exists (it reads the API through the app).
+  let pages: PageRenderer | undefined;
   const app = await createServiceApp({
     name: 'gateway',
     logLevel: opts.logLevel ?? config.LOG_LEVEL,
     // Sessions come back on every request (a catalogue read from the cache costs less than a full check).
     jwt: { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, verifyCacheSize: 10_000 },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    notFound: pageOrNotFound(config.FRONTENDS_DIR),
+    notFound: pageOrNotFound(config.FRONTENDS_DIR, () => pages),
     // The public edge: X-Forwarded-* from clients are not trusted, unless a load balancer is named.
     trustProxy: trustProxyOf(config.TRUST_PROXY),
     // Readiness, metrics and the OpenAPI document only on the internal port.
@@ -97,6 +100,8 @@ export async function buildGateway(
     ...(config.ORDER_STREAM_MAX_STREAMS > 0 ? { own: ORDER_STREAM_DOCS } : {}),
   });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
+  pages = pageRenderer(app, { dir: config.FRONTENDS_DIR, ttlMs: config.GATEWAY_CACHE_TTL_MS });
+  if (pages && catalogueCache) catalogueCache.cache.onInvalidate(pages.invalidate);
   // Last: nothing after it can fail and leave its Kafka consumer running.
   if (catalogueCache) startCatalogueInvalidation(app, config, catalogueCache);
   void revocations.start();

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NotFoundHandler } from '@decor/kit';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PageRenderer } from './page-render';
 
 /** Remotes are served under /remotes/<name>/ so they never collide with the shell's routes (/admin/*). */
 export const REMOTES = ['storefront', 'admin'] as const;
@@ -23,6 +24,7 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
         prefix: `/remotes/${remote}/`,
         decorateReply: false,
         preCompressed: true,
+        setHeaders: immutableWhenHashed,
       });
     }
   }
@@ -31,13 +33,27 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
       root: distOf(dir, 'shell'),
       prefix: '/',
       wildcard: false,
+      // `/` is a page like the others (server-rendered, pageOrNotFound), not the bare index.html.
+      index: false,
+      // Content-hashed names never change: browsers keep them. The rest (remotes.json) is revalidated.
+      setHeaders: immutableWhenHashed,
       // .br/.gz copies written at build (infra/src/cli/precompress.ts), chosen by Accept-Encoding.
       preCompressed: true,
     });
 }
 
-/** Client-side routes (/inventory/…, /reset/<token>) load the shell; API and asset misses stay 404. */
-export function pageOrNotFound(dir: string): NotFoundHandler {
+/** `main.0123456789.js`: a file name carrying the build's content hash (webpack's [contenthash:10]). */
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
+
+function immutableWhenHashed(reply: FastifyReply, file: string): void {
+  if (HASHED.test(file)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+}
+
+/**
+ * Client-side routes (/inventory/…, /reset/<token>) load the shell, the public ones rendered on the
+ * server when the renderer is built (page-render.ts); API and asset misses stay 404.
+ */
+export function pageOrNotFound(dir: string, pages?: () => PageRenderer | undefined): NotFoundHandler {
   const shellDist = distOf(dir, 'shell');
   const serveShell = hasShell(dir);
   return (request, reply) => {
@@ -49,6 +65,13 @@ export function pageOrNotFound(dir: string): NotFoundHandler {
       // A page has no file extension, or is asked for as HTML: /reset/<token> carries a JWT (dots).
       (!path.extname(pathname) || String(request.headers.accept ?? '').includes('text/html'));
     if (!wantsPage) return reply.code(404).send({ message: 'Not found' });
+    const renderer = pages?.();
+    if (renderer) {
+      return renderer.serve(request, reply).then((served) => (served ? reply : sendShell(reply)));
+    }
+    return sendShell(reply);
+  };
+  function sendShell(reply: FastifyReply) {
     // Read here rather than reply.sendFile: @fastify/static decorates the reply only inside the
     // frontends plugin's scope, and this handler is the root's. Read per request: a rebuild changes it.
     if (serveShell) {
@@ -58,7 +81,7 @@ export function pageOrNotFound(dir: string): NotFoundHandler {
         .send(readFileSync(path.join(shellDist, 'index.html')));
     }
     return reply.type('text/html').send(PLACEHOLDER_PAGE);
-  };
+  }
 }
 
 const PLACEHOLDER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Decor rentals</title></head>

@@ -57,6 +57,15 @@ describe('serving the built frontends', () => {
     expect(await (await fetch(`${url}/remotes/storefront/remoteEntry.js`)).text()).toBe('var storefront;');
   });
 
+  it('lets browsers keep content-hashed files for good, and revalidate the rest', async () => {
+    const hashed = await fetch(`${url}/main.0123456789.js`);
+    expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const manifest = await fetch(`${url}/remotes.json`);
+    expect(manifest.headers.get('cache-control')).not.toContain('immutable');
+    const entry = await fetch(`${url}/remotes/storefront/remoteEntry.js`);
+    expect(entry.headers.get('cache-control')).not.toContain('immutable');
+  });
+
   it('sends the copies compressed at build to browsers that accept them, the file itself otherwise', async () => {
     for (const asset of ['/vendor.js', '/remotes/storefront/big.js']) {
       // Node's fetch asks for gzip and br and decodes the answer: compare what arrives with the file.
@@ -92,5 +101,86 @@ describe('serving the built frontends', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: 'Not found' });
     }
+  });
+});
+
+/**
+ * The public pages' server renderer (page-render.ts), here a stand-in bundle: its pages go into the
+ * shell's HTML, compressed, kept until the catalogue changes; a page it declines is the plain shell.
+ */
+describe('server-rendered pages', () => {
+  let dir: string;
+  let gateway: ServiceApp;
+  let url: string;
+  const SHELL_HTML =
+    '<!doctype html><html><head><script defer src="/main.0123456789.js"></script></head><body><div id="root"><div class="boot">Loading…</div></div></body></html>';
+  // Counts its renders; asks the API through the gateway as the real one does.
+  const RENDERER = `let renders = 0; let fetchApi;
+exports.useApi = (f) => { fetchApi = f; };
+exports.renderPage = async (url) => {
+  if (url === '/checkout') return null;
+  renders += 1;
+  const answer = await fetchApi('/api/nothing-here');
+  return { html: '<main><h1>' + url + ' render ' + renders + ' api ' + answer.status + '</h1></main>',
+    styles: '<style>.x{}</style>', state: '{"api":{"a":1}}',
+    preloadScripts: url.startsWith('/inventory') ? ['/remotes/storefront/remoteEntry.js'] : [] };
+};`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'decor-pages-'));
+    mkdirSync(path.join(dir, 'shell', 'dist'), { recursive: true });
+    mkdirSync(path.join(dir, 'shell', 'dist-server'), { recursive: true });
+    writeFileSync(path.join(dir, 'shell', 'dist', 'index.html'), SHELL_HTML);
+    writeFileSync(path.join(dir, 'shell', 'dist-server', 'render.js'), RENDERER);
+    gateway = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET: 'pages-test-secret',
+        FRONTENDS_DIR: dir,
+        GATEWAY_CACHE_TTL_MS: '60000',
+        KAFKA_BROKERS: '127.0.0.1:1',
+      }),
+      { logLevel: 'silent' },
+    );
+    url = await gateway.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a public page with its HTML in the shell, its data as JSON, compressed, and keeps it', async () => {
+    const page = await fetch(`${url}/inventory/BARS/Bar%20Front`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain(
+      '<div id="root"><main><h1>/inventory/BARS/Bar%20Front render 1 api 404</h1></main></div><script type="application/json" id="decor-state">{"api":{"a":1}}</script>',
+    );
+    expect(html).toContain(
+      '<link rel="preload" href="/remotes/storefront/remoteEntry.js" as="script"><style>.x{}</style></head>',
+    );
+    expect(html).not.toContain('Loading…');
+    // Kept: the same render, whatever the encoding asked for.
+    const again = await fetch(`${url}/inventory/BARS/Bar%20Front`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(again.headers.get('content-encoding')).toBeNull();
+    expect(await again.text()).toBe(html);
+  });
+
+  it('renders again once the catalogue changed (its cache is cleared)', async () => {
+    const before = await (await fetch(`${url}/`)).text();
+    gateway.catalogueCache?.cache.invalidate();
+    const after = await (await fetch(`${url}/`)).text();
+    expect(before).toMatch(/\/ render \d+/);
+    expect(after).not.toBe(before);
+  });
+
+  it('answers a page the renderer declines with the plain shell', async () => {
+    const page = await fetch(`${url}/checkout`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(SHELL_HTML);
   });
 });

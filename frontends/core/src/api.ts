@@ -6,6 +6,7 @@ import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import type { AxiosRequestConfig } from 'axios';
 import { type ApiError, http, toApiError, totalCountOf } from './http';
+import { serverStateArrived } from './server-state';
 import type { Cart, EstimateRequest, Page, Product, TruckingFee } from './types';
 
 export interface AxiosArgs {
@@ -92,6 +93,9 @@ function one<T>(answer: { result: T[] }): T | undefined {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery(),
+  // A server-rendered page carries the answers it was rendered from: the first render uses them.
+  extractRehydrationInfo: (action, { reducerPath }) =>
+    serverStateArrived.match(action) ? (action.payload[reducerPath] as never) : undefined,
   tagTypes: ['Product', 'Cart', 'CartList', 'ActiveCart', 'Estimate', 'Trucking'],
   endpoints: (build) => ({
     getProducts: build.query<Product[], ProductQuery>({

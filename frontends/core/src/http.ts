@@ -97,6 +97,8 @@ export function saveSessionHeaders(response: Pick<AxiosResponse, 'headers'>): vo
 }
 
 export function storedToken(): string | null {
+  // No session storage on the server, where public pages are rendered for visitors.
+  if (typeof sessionStorage === 'undefined') return null;
   return sessionStorage.getItem(TOKEN_KEY);
 }
 

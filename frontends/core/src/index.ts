@@ -14,6 +14,7 @@ export * from './rules/format';
 export * from './rules/images';
 export * from './rules/price';
 export * from './rules/will-call';
+export * from './server-state';
 export * from './session-slice';
 export * from './side-nav-slice';
 export * from './store';

@@ -4,13 +4,15 @@ import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux
 import { api } from './api';
 import { onQboSessionExpired, onSessionExpired } from './http';
 import { qboSessionExpired, qboSessionReducer } from './qbo-session-slice';
+import { type ServerState, serverStateArrived } from './server-state';
 import { sessionExpired, sessionReducer, signedIn, signOut, validateSession } from './session-slice';
-import { sideNavReducer } from './side-nav-slice';
+import { type SideNavState, sideNavReducer } from './side-nav-slice';
 
 /** Every kind of server data: what the server answers depends on who asks (prices, stock, carts). */
 const ALL_TAGS = ['Product', 'Cart', 'CartList', 'ActiveCart', 'Estimate', 'Trucking'] as const;
 
-export function createAppStore() {
+/** The store; `serverState` when the page was rendered on the server (its first render must match). */
+export function createAppStore(serverState?: ServerState | null) {
   // When the viewer changes (sign-in, sign-out, expiry, another user), cached answers are stale: a
   // visitor's product list has no prices. Refetch whatever is on screen, drop the rest.
   const viewerChanges = createListenerMiddleware();
@@ -36,7 +38,9 @@ export function createAppStore() {
       [api.reducerPath]: api.reducer,
     },
     middleware: (getDefault) => getDefault().prepend(viewerChanges.middleware).concat(api.middleware),
+    ...(serverState ? { preloadedState: { sideNav: serverState.sideNav as SideNavState } } : {}),
   });
+  if (serverState) store.dispatch(serverStateArrived(serverState));
   onSessionExpired(() => {
     store.dispatch(sessionExpired());
     store.dispatch(api.util.resetApiState());

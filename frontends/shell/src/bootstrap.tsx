@@ -1,17 +1,35 @@
-import { createAppStore } from '@decor/web-core';
+import { createAppStore, readServerState } from '@decor/web-core';
 import { BrowserRouter } from '@decor/web-core/router';
 import { ConfigProvider } from '@decor/web-core/ui';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { AppFrame } from './frame/AppFrame';
+import { AppFrame, Gallery, Home, Tos } from './frame/AppFrame';
+import { type PublicPage, publicPageOf } from './public-pages';
+import { loadScreen } from './remotes';
 import './shared-for-remotes';
 import { theme } from './theme';
 
-const store = createAppStore();
-const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
+/** The chunks a server-rendered page shows, loaded before hydrating it (preloadable). */
+function loadPage(page: PublicPage): Promise<unknown> {
+  switch (page.kind) {
+    case 'home':
+      return Home.preload();
+    case 'gallery':
+      return Gallery.preload();
+    case 'tos':
+      return Tos.preload();
+    case 'inventory':
+      return loadScreen('storefront', 'Inventory');
+  }
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  // A public page comes rendered by the server, with the data it was rendered from (issue 17).
+  const serverState = readServerState();
+  const page = serverState ? publicPageOf(window.location.pathname) : null;
+  const store = createAppStore(page ? serverState : null);
+  const app = (
     <StrictMode>
       <Provider store={store}>
         <ConfigProvider theme={theme}>
@@ -20,6 +38,16 @@ if (root) {
           </BrowserRouter>
         </ConfigProvider>
       </Provider>
-    </StrictMode>,
+    </StrictMode>
   );
+  if (page) {
+    // A screen that cannot load (a remote down) leaves the server's page to the error boundary.
+    await loadPage(page).catch(() => undefined);
+    hydrateRoot(root, app);
+  } else {
+    createRoot(root).render(app);
+  }
 }
+
+const root = document.getElementById('root');
+if (root) void start(root);

@@ -35,6 +35,13 @@ function registered(): Promise<RemoteManifest> {
   return manifest;
 }
 
+const loadedScreens = new Map<string, ComponentType<never>>();
+
+/** A screen loaded before (loadScreen), to render at once instead of suspending. */
+export function loadedScreen<P>(remote: RemoteName, module: string): ComponentType<P> | undefined {
+  return loadedScreens.get(`${remote}/${module}`) as ComponentType<P> | undefined;
+}
+
 /** The default export of `<remote>/<module>` (e.g. storefront/Inventory). */
 export async function loadScreen<P>(
   remote: RemoteName,
@@ -44,5 +51,6 @@ export async function loadScreen<P>(
   if (!known[remote]) throw new Error(`No location for the ${remote} frontend in remotes.json`);
   const loaded = await loadRemote<{ default: ComponentType<P> }>(`${remote}/${module}`);
   if (!loaded?.default) throw new Error(`${remote}/${module} could not be loaded`);
+  loadedScreens.set(`${remote}/${module}`, loaded.default as ComponentType<never>);
   return loaded;
 }

@@ -7,7 +7,7 @@ import { Provider } from 'react-redux';
 import { AppFrame } from '../src/frame/AppFrame';
 import { loadScreen } from '../src/remotes';
 
-jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
+jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));
 const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
 
 /** Lazy pages and the session check on a busy machine. */

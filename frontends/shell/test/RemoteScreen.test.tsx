@@ -1,11 +1,12 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AREA_ERROR_TITLE, RemoteScreen } from '../src/frame/RemoteScreen';
-import { loadScreen } from '../src/remotes';
+import { loadedScreen, loadScreen } from '../src/remotes';
 import { renderAt } from './support';
 
-jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
+jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));
 const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
+const loaded = loadedScreen as jest.MockedFunction<typeof loadedScreen>;
 
 describe('a remote screen (module federation at run time)', () => {
   beforeEach(() => {
@@ -34,5 +35,15 @@ describe('a remote screen (module federation at run time)', () => {
     load.mockResolvedValueOnce({ default: () => <p>back office</p> });
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('back office')).toBeInTheDocument();
+  });
+
+  it('a screen loaded ahead (hydrating a server-rendered page) shows at once, without the loader', () => {
+    load.mockClear();
+    loaded.mockReturnValueOnce(() => <p>inventory loaded ahead</p>);
+    renderAt('/inventory', <RemoteScreen remote="storefront" module="Inventory" />);
+    // Synchronously: no Suspense fallback in between, so hydration keeps the server's HTML.
+    expect(screen.getByText('inventory loaded ahead')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading' })).toBeNull();
+    expect(load).not.toHaveBeenCalled();
   });
 });

@@ -26,7 +26,7 @@ export const BLANK_PAGE = {
   html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blank</title></head><body><p>Blank page</p></body></html>\n',
 };
 
-interface PageSpec {
+export interface PageSpec {
   name: string;
   path: string;
   /** Budget for the page's JavaScript, gzip, KB. */
@@ -77,8 +77,34 @@ export interface PageFigures {
   problems: string[];
 }
 
+/** One page on the phone profile (medians over the cold visits). */
+export interface MobilePageFigures {
+  name: string;
+  path: string;
+  lcpMs: number;
+  lcpMinMs: number;
+  lcpMaxMs: number;
+  lcpElement: string;
+  fcpMs: number;
+  cls: number;
+  tbtMs: number;
+  wireJsBytes: number;
+  requests: number;
+  problems: string[];
+}
+
+export interface MobileFigures {
+  visits: number;
+  profile: string;
+  pages: MobilePageFigures[];
+  /** Loud lines: a budget (LCP ≤ 2 s, CLS ≤ 0.05) exceeded. */
+  overBudget: string[];
+}
+
 export interface FrontendFigures {
   visits: number;
+  /** The public pages on Lighthouse's mobile profile (issue 17). */
+  mobile?: MobileFigures;
   viewport: string;
   /** Whether the gateway compressed any script (Content-Encoding other than identity). */
   compressed: boolean;
@@ -241,6 +267,169 @@ async function scriptContents(scriptUrl: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Lighthouse's mobile profile (issue 17): 4× CPU slowdown, 150 ms round trip, 1.6 Mbit/s down
+ * (750 kbit/s up), a 412×823 phone screen, cold cache. Applied with DevTools throttling, per request.
+ */
+export const MOBILE = {
+  viewport: { width: 412, height: 823 },
+  deviceScaleFactor: 1.75,
+  cpuSlowdown: 4,
+  latencyMs: 150,
+  downloadBytesPerSecond: (1.6 * 1_000_000) / 8,
+  uploadBytesPerSecond: (750 * 1_000) / 8,
+};
+export const MOBILE_BUDGET = { lcpMs: 2000, cls: 0.05 };
+
+/** The public pages on the phone profile; `:product` is a Bar Front product's id. */
+export const MOBILE_PAGES: readonly PageSpec[] = [
+  { name: 'blank', path: `/${BLANK_PAGE.file}`, ready: 'p' },
+  { name: 'home', path: '/', ready: 'h1' },
+  { name: 'gallery', path: '/gallery', ready: 'h1' },
+  { name: 'inventory', path: '/inventory/BARS/Bar%20Front', ready: 'main li h2' },
+  { name: 'product', path: '/inventory/BARS/Bar%20Front/:product', ready: 'main h1' },
+  { name: 'terms', path: '/tos', ready: 'h1' },
+];
+
+/** Installed before any script of the page: layout shifts and long tasks from the very start. */
+const OBSERVE_FROM_START = `(() => {
+  const w = window;
+  w.__cls = 0; w.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) w.__cls += e.value; })
+      .observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push([e.startTime, e.duration]); })
+      .observe({ type: 'longtask', buffered: true });
+  } catch {}
+})()`;
+
+/** FCP, CLS (all shifts summed: at least the session-window figure) and TBT after FCP. */
+const READ_PAINTS = `(() => {
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const fcpMs = fcp ? fcp.startTime : NaN;
+  let tbt = 0;
+  for (const [start, duration] of window.__longTasks || []) if (start >= fcpMs) tbt += Math.max(0, duration - 50);
+  return { fcpMs, cls: window.__cls || 0, tbtMs: tbt };
+})()`;
+
+interface MobileVisit {
+  lcp: { ms: number; element: string } | null;
+  fcpMs: number;
+  cls: number;
+  tbtMs: number;
+  wireJsBytes: number;
+  requests: number;
+  problems: string[];
+}
+
+export async function visitAsPhone(browser: Browser, origin: string, spec: PageSpec): Promise<MobileVisit> {
+  const context = await browser.newContext({
+    viewport: MOBILE.viewport,
+    deviceScaleFactor: MOBILE.deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+  });
+  try {
+    await context.addInitScript(OBSERVE_FROM_START);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: MOBILE.latencyMs,
+      downloadThroughput: MOBILE.downloadBytesPerSecond,
+      uploadThroughput: MOBILE.uploadBytesPerSecond,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
+    const problems: string[] = [];
+    const scripts: Response[] = [];
+    let requests = 0;
+    page.on('request', () => {
+      requests += 1;
+    });
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') scripts.push(res);
+      if (res.status() >= 400) problems.push(`${res.status()} ${shortUrl(res.url(), origin)}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    await page.goto(`${origin}${spec.path}`, { waitUntil: 'load', timeout: 120_000 });
+    await page.waitForSelector(spec.ready, { state: 'visible', timeout: 60_000 });
+    await page.waitForLoadState('networkidle', { timeout: 60_000 });
+    await page.waitForTimeout(SETTLE_MS);
+    const lcp = (await page.evaluate(READ_LCP)) as MobileVisit['lcp'];
+    const paints = (await page.evaluate(READ_PAINTS)) as { fcpMs: number; cls: number; tbtMs: number };
+    const sizes = await Promise.all(
+      scripts.map((r) =>
+        r
+          .request()
+          .sizes()
+          .then((x) => x.responseBodySize),
+      ),
+    );
+    return { lcp, ...paints, wireJsBytes: sum(sizes), requests, problems };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The public pages on the phone profile, `visits` cold visits each (after one unmeasured round). */
+async function measureMobile(
+  browser: Browser,
+  origin: string,
+  visits: number,
+  log: (line: string) => void,
+): Promise<MobileFigures> {
+  const answer = await fetch(`${origin}/api/product?category=BARS&subcategory=Bar%20Front&limit=1`);
+  const first = ((await answer.json()) as { result: { id: string }[] }).result[0];
+  const pages = MOBILE_PAGES.map((p) => ({
+    ...p,
+    path: p.path.replace(':product', encodeURIComponent(first?.id ?? 'none')),
+  }));
+  log(`frontend: phone profile (4× CPU, 150 ms RTT, 1.6 Mbit/s), ${visits} cold visits per page …`);
+  for (const spec of pages) await visitAsPhone(browser, origin, spec);
+  const byPage = new Map<string, MobileVisit[]>(pages.map((p) => [p.name, []]));
+  for (let round = 0; round < visits; round++) {
+    for (const spec of pages) byPage.get(spec.name)?.push(await visitAsPhone(browser, origin, spec));
+  }
+  const figures = pages.map((spec): MobilePageFigures => {
+    const vs = byPage.get(spec.name) ?? [];
+    const lcps = vs.flatMap((v) => (v.lcp ? [v.lcp] : []));
+    const lcpMs = median(lcps.map((l) => l.ms));
+    return {
+      name: spec.name,
+      path: spec.path,
+      lcpMs,
+      lcpMinMs: Math.min(...lcps.map((l) => l.ms)),
+      lcpMaxMs: Math.max(...lcps.map((l) => l.ms)),
+      lcpElement: lcps.find((l) => l.ms === lcpMs)?.element ?? 'none reported',
+      fcpMs: median(vs.map((v) => v.fcpMs)),
+      cls: median(vs.map((v) => v.cls)),
+      tbtMs: median(vs.map((v) => v.tbtMs)),
+      wireJsBytes: median(vs.map((v) => v.wireJsBytes)),
+      requests: median(vs.map((v) => v.requests)),
+      problems: [...new Set(vs.flatMap((v) => v.problems))],
+    };
+  });
+  const overBudget = figures
+    .filter((p) => p.name !== 'blank')
+    .flatMap((p) => [
+      ...(!(p.lcpMs <= MOBILE_BUDGET.lcpMs)
+        ? [`${p.path}: LCP ${Math.round(p.lcpMs)} ms is OVER the ${MOBILE_BUDGET.lcpMs} ms budget`]
+        : []),
+      ...(!(p.cls <= MOBILE_BUDGET.cls)
+        ? [`${p.path}: CLS ${p.cls.toFixed(3)} is OVER ${MOBILE_BUDGET.cls}`]
+        : []),
+    ]);
+  return {
+    visits,
+    profile: `${MOBILE.viewport.width}×${MOBILE.viewport.height}, ${MOBILE.cpuSlowdown}× CPU, ${MOBILE.latencyMs} ms RTT, 1.6 Mbit/s down, cold cache`,
+    pages: figures,
+    overBudget,
+  };
+}
+
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const median = (xs: readonly number[]) => percentile(xs, 50);
 
@@ -291,6 +480,7 @@ export async function measureFrontendBudgets(
         s.contents = await scriptContents(s.url.startsWith('/') ? `${origin}${s.url}` : s.url);
       }
     }
+    const mobile = await measureMobile(browser, origin, visits, log);
     const encodings = [
       ...new Set([...byPage.values()].flatMap((vs) => vs.flatMap((v) => v.scripts.map((s) => s.encoding)))),
     ];
@@ -300,6 +490,7 @@ export async function measureFrontendBudgets(
       compressed: encodings.some((e) => e !== 'identity'),
       encodings,
       pages,
+      mobile,
     };
   } finally {
     await persistent.close().catch(() => {});

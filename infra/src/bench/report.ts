@@ -4,7 +4,13 @@ import type { CatalogueReads } from './catalogue-reads';
 import { PRODUCT_LIST_PATH } from './catalogue-reads';
 import type { CheckoutFigures } from './checkouts';
 import type { PipelineFigures } from './event-pipeline';
-import { type FrontendFigures, kb, LABELLED_SCRIPTS } from './frontend-budgets';
+import {
+  type FrontendFigures,
+  kb,
+  LABELLED_SCRIPTS,
+  MOBILE_BUDGET,
+  type MobileFigures,
+} from './frontend-budgets';
 import type { GatewayOverhead } from './gateway-overhead';
 import { formatCores } from './stats';
 
@@ -177,6 +183,33 @@ function frontendLines(f: FrontendFigures): string[] {
     if (p.problems.length > 0) lines.push(`    problems: ${p.problems.slice(0, 5).join('; ')}`);
   }
   if (!f.compressed) lines.push(`  (${wire}: the budgets name gzip, so they are read on the gzip column)`);
+  const blank = f.pages.find((p) => p.name === 'blank')?.lcpMs;
+  for (const p of f.pages.filter((x) => x.name !== 'blank' && blank !== undefined)) {
+    const ratio = p.lcpMs / (blank as number);
+    lines.push(
+      `  ${p.path}: unthrottled LCP ${ratio.toFixed(1)}× the blank page's${ratio > 2 ? ' — OVER the 2× goal' : ' (goal ≤ 2×)'}`,
+    );
+  }
+  if (f.mobile) lines.push('', ...mobileLines(f.mobile));
+  return lines;
+}
+
+function mobileLines(m: MobileFigures): string[] {
+  const lines = [
+    `Phone profile (Lighthouse mobile: ${m.profile}) — median of ${m.visits} cold visits after 1 unmeasured; budgets LCP ≤ ${MOBILE_BUDGET.lcpMs} ms, CLS ≤ ${MOBILE_BUDGET.cls}`,
+    `  ${'page'.padEnd(44)}${'LCP ms'.padStart(8)}${'(min–max)'.padStart(14)}${'FCP ms'.padStart(8)}${'CLS'.padStart(7)}${'TBT ms'.padStart(8)}${'JS KB'.padStart(8)}${'requests'.padStart(9)}`,
+  ];
+  for (const p of m.pages) {
+    lines.push(
+      `  ${p.path.padEnd(44)}${ms(p.lcpMs).padStart(8)}${`(${ms(p.lcpMinMs)}–${ms(p.lcpMaxMs)})`.padStart(14)}${ms(p.fcpMs).padStart(8)}${p.cls.toFixed(3).padStart(7)}${ms(p.tbtMs).padStart(8)}${kb(p.wireJsBytes).padStart(8)}${String(p.requests).padStart(9)}`,
+    );
+  }
+  for (const p of m.pages) {
+    lines.push(`  ${p.path}: LCP element ${p.lcpElement}`);
+    if (p.problems.length > 0) lines.push(`    problems: ${p.problems.slice(0, 5).join('; ')}`);
+  }
+  if (m.overBudget.length === 0) lines.push('  every public page within its phone budgets');
+  for (const over of m.overBudget) lines.push(`  !!! BUDGET EXCEEDED: ${over}`);
   return lines;
 }
 

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import { precompress } from './precompress';
 import { REPO_ROOT } from './runnables';
+import { buildServerRenderer } from './server-renderer';
 
 export const FRONTENDS = ['shell', 'storefront', 'admin'] as const;
 export type Frontend = (typeof FRONTENDS)[number];
@@ -113,6 +114,8 @@ export async function buildFrontends(
     writeFileSync(hashFile(app), hash);
     results.push({ app, reused: false, ms: Date.now() - started });
   }
+  // The public pages' server renderer (the shell's frame and the storefront's inventory).
+  if (apps.includes('shell') || apps.includes('storefront')) await buildServerRenderer();
   return results;
 }
 

@@ -15,13 +15,15 @@ import { ContactButton, ContactProvider } from '../contact/contact';
 import { ErrorBanner } from './ErrorBanner';
 import { PageLoader } from './PageLoader';
 import { Protected } from './Protected';
+import { preloadable } from './preloadable';
 import { AreaErrorBoundary, RemoteScreen } from './RemoteScreen';
 import { BRAND, TopBar } from './TopBar';
 
-// Code split per route: each page is its own chunk, loaded when first visited.
-const Home = lazy(() => import('../pages/Home'));
-const Gallery = lazy(() => import('../pages/Gallery'));
-const Tos = lazy(() => import('../pages/Tos'));
+// Code split per route: each page is its own chunk, loaded when first visited (the public pages
+// also ahead of hydrating their server-rendered HTML: preloadable).
+export const Home = preloadable(() => import('../pages/Home'));
+export const Gallery = preloadable(() => import('../pages/Gallery'));
+export const Tos = preloadable(() => import('../pages/Tos'));
 const Reset = lazy(() => import('../pages/Reset'));
 const Callback = lazy(() => import('../pages/Callback'));
 const Orders = lazy(() => import('../pages/Orders'));
@@ -32,11 +34,13 @@ const ALL_ROLES = ['customer', 'admin', 'superadmin'] as const;
 function useStartup(): void {
   const dispatch = useAppDispatch();
   const token = useAppSelector((s) => s.session.token);
+  // A server-rendered inventory page brought them.
+  const haveCategories = useAppSelector((s) => s.sideNav.categories.length > 0);
   const { pathname } = useLocation();
   const onReset = pathname.startsWith('/reset');
   // Once per start.
   useEffect(() => {
-    dispatch(fetchCategories());
+    if (!haveCategories) dispatch(fetchCategories());
     if (token && !onReset) dispatch(validateSession());
   }, []);
 }

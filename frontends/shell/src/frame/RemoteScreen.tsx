@@ -1,6 +1,6 @@
 import { Alert, Button } from '@decor/web-core/ui';
 import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
-import { loadScreen, type RemoteName } from '../remotes';
+import { loadedScreen, loadScreen, type RemoteName } from '../remotes';
 import { PageLoader } from './PageLoader';
 
 export const AREA_ERROR_TITLE = 'This part of the site is not available right now';
@@ -56,7 +56,12 @@ export function RemoteScreen({ remote, module }: { remote: RemoteName; module: s
   const [attempt, setAttempt] = useState(0);
   // A new lazy component per attempt: React keeps a failed lazy() failed.
   // `attempt` forces a fresh load.
-  const Screen = useMemo(() => lazy(() => loadScreen(remote, module)), [remote, module, attempt]);
+  // A screen loaded ahead (hydrating a server-rendered page) renders at once.
+  const Screen = useMemo(
+    () =>
+      (attempt === 0 ? loadedScreen(remote, module) : undefined) ?? lazy(() => loadScreen(remote, module)),
+    [remote, module, attempt],
+  );
   return (
     <AreaErrorBoundary key={attempt} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<PageLoader />}>

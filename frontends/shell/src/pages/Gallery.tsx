@@ -51,7 +51,9 @@ export default function Gallery() {
               <img
                 src={image.src}
                 alt={image.alt}
-                loading="lazy"
+                width={Math.round(ratio * 160)}
+                height={160}
+                loading={i < 4 ? 'eager' : 'lazy'}
                 onLoad={(event) => {
                   const { naturalWidth: w, naturalHeight: h } = event.currentTarget;
                   if (w > 0 && h > 0) setRatios((r) => ({ ...r, [image.src]: w / h }));

@@ -67,9 +67,10 @@ export function ProductList() {
           gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))',
         }}
       >
-        {(data?.pages ?? []).map((page) => (
+        {(data?.pages ?? []).map((page, i) => (
           <PageCards
             key={page.items[0]?.id ?? 'empty'}
+            first={i === 0}
             items={page.items}
             category={category}
             subcategory={subcategory}
@@ -87,10 +88,13 @@ export function ProductList() {
 /** One page of products (at most 48: one availability check for them all when days are checked). */
 function PageCards({
   items,
+  first,
   category,
   subcategory,
 }: {
   items: Product[];
+  /** The first page: its first cards are above the fold. */
+  first: boolean;
   category: string;
   subcategory: string;
 }) {
@@ -104,7 +108,7 @@ function PageCards({
   );
   return (
     <>
-      {items.map((product) => (
+      {items.map((product, i) => (
         <li
           key={product.id}
           style={{
@@ -117,7 +121,7 @@ function PageCards({
             gap: 8,
           }}
         >
-          <ProductImage images={product.Images} alt={product.name} />
+          <ProductImage images={product.Images} alt={product.name} priority={first && i < 2} />
           <h2 style={{ fontSize: 17, margin: '4px 0 0' }}>{product.name}</h2>
           {signedIn ? <Price product={product} /> : null}
           {dates ? (

@@ -74,7 +74,12 @@ export function ProductPage() {
         }}
       >
         <div>
-          <ProductImage images={main ? [main] : []} alt={product.name} style={{ aspectRatio: '4 / 3' }} />
+          <ProductImage
+            images={main ? [main] : []}
+            alt={product.name}
+            style={{ aspectRatio: '4 / 3' }}
+            priority
+          />
           {thumbnails.length > 0 ? (
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
               {thumbnails.map((image, i) => (
@@ -94,6 +99,9 @@ export function ProductPage() {
                   <img
                     src={image.url}
                     alt=""
+                    width={84}
+                    height={63}
+                    loading="lazy"
                     style={{
                       width: '100%',
                       aspectRatio: '4 / 3',

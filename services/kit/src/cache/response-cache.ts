@@ -38,6 +38,7 @@ export class ResponseCache<A extends CachedAnswer = CachedAnswer> {
   private bytes = 0;
   private readonly inflight = new Map<string, Promise<A>>();
   private generation = 0;
+  private readonly followers: (() => void)[] = [];
   hits = 0;
   misses = 0;
 
@@ -87,6 +88,12 @@ export class ResponseCache<A extends CachedAnswer = CachedAnswer> {
     this.bytes = 0;
     // Reads in flight started before the change: later callers must not join them.
     this.inflight.clear();
+    for (const follower of this.followers) follower();
+  }
+
+  /** Also run `listener` on every invalidation (a cache of answers made from this one's). */
+  onInvalidate(listener: () => void): void {
+    this.followers.push(listener);
   }
 
   get size(): number {

@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { type CachedAnswer, ResponseCache } from '@decor/kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The public pages (home, gallery, terms, inventory lists and product pages) answered as HTML
+ * rendered on the server for a visitor (issue 17), so a phone paints the content from the first
+ * answer instead of after the shell, the remote and the API have all arrived; the browser then
+ * hydrates it. The renderer is the shell's server bundle (frontends/shell/dist-server/render.js,
+ * built by infra's server-renderer.ts); it reads the API through this gateway in-process (inject),
+ * so the catalogue cache serves it.
+ *
+ * Pages are cached (rendered and compressed once), cleared whenever the catalogue cache is (its
+ * events), expiring with the same TTL; a render that started before a clear is not kept. A page
+ * whose data failed, or any render error, falls back to the plain shell: the browser renders it.
+ */
+
+/** The bundle's API (frontends/shell/src/server/render.tsx). */
+interface Renderer {
+  useApi(fetchApi: (url: string) => Promise<ApiAnswer>): void;
+  renderPage(url: string): Promise<RenderedPage | null>;
+}
+interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+interface RenderedPage {
+  html: string;
+  styles: string;
+  state: string;
+  preloadScripts: string[];
+}
+
+interface Page extends CachedAnswer {
+  br: Buffer;
+  gzip: Buffer;
+}
+
+export const SERVER_RENDERER = path.join('shell', 'dist-server', 'render.js');
+/** The shell's empty root (with its "Loading…" placeholder) that the page goes into. */
+const ROOT = /<div id="root">(?:<div class="boot">[^<]*<\/div>)?<\/div>/;
+
+/** The shell's index.html with the rendered page in it: markup, antd's styles, data, preloads. */
+export function composePage(template: string, page: RenderedPage): string {
+  const preloads = page.preloadScripts
+    .map((src) => `<link rel="preload" href="${src}" as="script">`)
+    .join('');
+  return template.replace('</head>', `${preloads}${page.styles}</head>`).replace(
+    ROOT,
+    // A function: the markup may hold `$&`-like sequences a replacement string would expand.
+    () =>
+      `<div id="root">${page.html}</div><script type="application/json" id="decor-state">${page.state}</script>`,
+  );
+}
+
+export interface PageRenderer {
+  /** Answers the request with its server-rendered page; false when there is none (not public, failed). */
+  serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** Forget every page (the catalogue changed). */
+  invalidate(): void;
+}
+
+export function pageRenderer(
+  app: FastifyInstance,
+  { dir, ttlMs }: { dir: string; ttlMs: number },
+): PageRenderer | undefined {
+  const bundle = path.join(dir, SERVER_RENDERER);
+  const template = path.join(dir, 'shell', 'dist', 'index.html');
+  if (!dir || !existsSync(bundle) || !existsSync(template)) return undefined;
+  const renderer = createRequire(bundle)(bundle) as Renderer;
+  renderer.useApi(async (url) => {
+    const answer = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    return { status: answer.statusCode, headers: answer.headers, body: answer.body };
+  });
+  // Bounded like the catalogue cache; a TTL of 0 (caching off) renders every time.
+  const pages = new ResponseCache<Page>(ttlMs, 500, 64 * 1024 * 1024);
+  const EMPTY: Page = { body: '', headers: {}, br: Buffer.alloc(0), gzip: Buffer.alloc(0) };
+
+  async function render(pathname: string): Promise<Page> {
+    let rendered: RenderedPage | null;
+    try {
+      rendered = await renderer.renderPage(pathname);
+    } catch (err) {
+      app.log.warn({ err, pathname }, 'server rendering failed; the browser renders the page');
+      rendered = null;
+    }
+    if (!rendered) return EMPTY;
+    const body = composePage(readFileSync(template, 'utf8'), rendered);
+    return {
+      body,
+      headers: {},
+      br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
+      gzip: gzipSync(body),
+    };
+  }
+
+  return {
+    invalidate: () => pages.invalidate(),
+    async serve(request, reply) {
+      const pathname = request.url.split('?')[0] ?? '/';
+      const page = await pages.get(pathname, () => render(pathname), { store: (p) => p !== EMPTY });
+      if (page === EMPTY) return false;
+      const accepts = String(request.headers['accept-encoding'] ?? '');
+      const [encoding, payload] = /\bbr\b/.test(accepts)
+        ? ['br', page.br]
+        : /\bgzip\b/.test(accepts)
+          ? ['gzip', page.gzip]
+          : [undefined, page.body];
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      await reply.send(payload);
+      return true;
+    },
+  };
+}
