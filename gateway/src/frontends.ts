@@ -37,7 +37,7 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
       index: false,
       // Content-hashed names never change: browsers keep them. The rest (remotes.json) is revalidated.
       setHeaders: immutableWhenHashed,
-      // .br/.gz copies written at build (infra/src/cli/precompress.ts), chosen by Accept-Encoding.
+      // .br/.gz copies written at build (infra/stack/src/precompress.ts), chosen by Accept-Encoding.
       preCompressed: true,
     });
 }

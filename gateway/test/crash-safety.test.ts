@@ -5,7 +5,7 @@
  * The two tests run concurrently (each in its own databases, topics, consumer group and queue):
  * the consumer test has to wait out the dead member's Kafka session (kafkajs default 30 s).
  */
-import { freePort, testEndpoints } from '@decor/infra';
+
 import {
   createRedis,
   type RunningService,
@@ -33,6 +33,7 @@ import {
   notificationService,
   notificationWorkers,
 } from '@decor/notification';
+import { freePort, testEndpoints } from '@decor/stack';
 import { loadUserConfig, userService } from '@decor/user';
 import type { Queue } from 'bullmq';
 import { Kafka, logLevel } from 'kafkajs';

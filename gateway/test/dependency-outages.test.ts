@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UNAVAILABLE_MESSAGES } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
 import type { RunningService, ServiceApp, StartedService } from '@decor/kit';
 import { startService, startWorkers } from '@decor/kit';
 import {
@@ -26,6 +25,7 @@ import {
   notificationService,
   notificationWorkers,
 } from '@decor/notification';
+import { testEndpoints } from '@decor/stack';
 import { loadUserConfig, type UserContext, userService } from '@decor/user';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { precompress } from '@decor/infra/tools';
 import type { ServiceApp } from '@decor/kit';
+import { precompress } from '@decor/stack/tools';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 

@@ -10,7 +10,6 @@ import {
   type EventContract,
   InvoiceCreated,
 } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
 import {
   createKafka,
   createPublisher,
@@ -21,6 +20,7 @@ import {
   topicFor,
 } from '@decor/kit';
 import { call, RUN_ID } from '@decor/kit/testing';
+import { testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';

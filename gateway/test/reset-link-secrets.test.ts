@@ -9,7 +9,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, type RunningProcess, startProcess, testEndpoints } from '@decor/infra';
 import { createKafka, createRedis } from '@decor/kit';
 import {
   type CaughtMail,
@@ -21,6 +20,7 @@ import {
   TEST_JWT_SECRET,
   topicEvents,
 } from '@decor/kit/testing';
+import { freePort, type RunningProcess, startProcess, testEndpoints } from '@decor/stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CUSTOMER = 'customer@decor.example';

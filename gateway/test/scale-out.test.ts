@@ -3,7 +3,7 @@
  * consumer group split the `user` topic's partitions, and 500 password-reset requests still end in
  * exactly 500 e-mails.
  */
-import { testEndpoints } from '@decor/infra';
+
 import {
   createRedis,
   type RunningService,
@@ -20,6 +20,7 @@ import {
   notificationService,
   notificationWorkers,
 } from '@decor/notification';
+import { testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
 import { loadUserConfig, userService } from '@decor/user';
 import { Kafka } from 'kafkajs';

@@ -207,7 +207,7 @@ const HEADER = [
 ];
 const ROW = /^\| availability \d{4}-/;
 const METHOD = [
-  'Method: `npm run bench -- --only availability` (infra/src/bench/availability.ts), every call through the',
+  'Method: `npm run bench -- --only availability` (infra/bench/src/availability.ts), every call through the',
   'gateway. Race: staff create a product with 10 units; 200 new customers each put 1 in their cart and all',
   "submit for one date at once; the product's ledger is then read from the order database. Reads: 60 products",
   'with 500 units, 100,000 one-day bookings spread over the next year written straight into their ledgers;',

@@ -1,15 +1,16 @@
 /**
  * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the orders list and live order status, the
  * back office's users and companies lists, the
- * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench-results.md;
+ * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench/bench-results.md;
  * nothing passes or fails on a number.
- *   tsx infra/src/cli/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
+ *   tsx infra/bench/src/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000,3000] [--warmup-events 300] [--rate 50,500] [--customers 50] [--visits 5]
  *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability]
- *     [--log-level warn] [--out infra/bench-results.md] [--no-write]
+ *     [--log-level warn] [--out infra/bench/bench-results.md] [--no-write]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '@decor/cli';
 import {
   type AvailabilityFigures,
   availabilityRow,
@@ -17,10 +18,10 @@ import {
   formatAvailability,
   measureAvailability,
   writeAvailabilityRows,
-} from '../bench/availability';
-import { measureCatalogueReads } from '../bench/catalogue-reads';
-import { measureCheckouts } from '../bench/checkouts';
-import { measureEventPipeline } from '../bench/event-pipeline';
+} from './availability';
+import { measureCatalogueReads } from './catalogue-reads';
+import { measureCheckouts } from './checkouts';
+import { measureEventPipeline } from './event-pipeline';
 import {
   AVAILABILITY_FIGURES,
   figureWarnings,
@@ -30,9 +31,9 @@ import {
   RUNS_FIGURES,
   runKind,
   USERS_FIGURES,
-} from '../bench/figure-guard';
-import { BLANK_PAGE, measureFrontendBudgets } from '../bench/frontend-budgets';
-import { measureGatewayOverhead } from '../bench/gateway-overhead';
+} from './figure-guard';
+import { BLANK_PAGE, measureFrontendBudgets } from './frontend-budgets';
+import { measureGatewayOverhead } from './gateway-overhead';
 import {
   formatImportListing,
   type ImportFigures,
@@ -40,7 +41,7 @@ import {
   importListingRows,
   measureImportListing,
   writeImportListingRows,
-} from '../bench/import-listing';
+} from './import-listing';
 import {
   formatOrders,
   measureOrders,
@@ -48,8 +49,8 @@ import {
   orderRow,
   orderRows,
   writeOrderRows,
-} from '../bench/orders';
-import { BenchParts } from '../bench/parts';
+} from './orders';
+import { BenchParts } from './parts';
 import {
   formatQboSync,
   measureQboSync,
@@ -57,26 +58,11 @@ import {
   qboSyncRow,
   qboSyncRows,
   writeQboSyncRows,
-} from '../bench/qbo-sync';
-import {
-  describeMachine,
-  formatTable,
-  type Results,
-  recordedRuns,
-  runRows,
-  writeResults,
-} from '../bench/report';
-import { BENCH_JWT_SECRET, type BenchStack, startBenchStack } from '../bench/stack';
-import { processRoles } from '../bench/stats';
-import {
-  formatUsers,
-  measureUsers,
-  type UsersFigures,
-  usersRow,
-  usersRows,
-  writeUsersRows,
-} from '../bench/users';
-import { REPO_ROOT } from './runnables';
+} from './qbo-sync';
+import { describeMachine, formatTable, type Results, recordedRuns, runRows, writeResults } from './report';
+import { BENCH_JWT_SECRET, type BenchStack, startBenchStack } from './stack';
+import { processRoles } from './stats';
+import { formatUsers, measureUsers, type UsersFigures, usersRow, usersRows, writeUsersRows } from './users';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +78,7 @@ const { values: args } = parseArgs({
     'qbo-limit': { type: 'string', default: '1200' },
     only: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
-    out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench-results.md') },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench', 'bench-results.md') },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -179,7 +165,7 @@ async function main(): Promise<void> {
     const results: Results = {
       machine,
       processes:
-        'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/src/cli/build.ts)' +
+        'separate Node processes for user, catalogue, cart, order, notification (+ e-mail worker for the checkouts) and gateway (built with infra/cli/src/build.ts)' +
         (runs('frontend') ? '; the gateway serves the built frontends; headless Chromium visits them' : '') +
         (runs('qbo')
           ? '; accounting-sync for the QuickBooks sync (the emulator runs in the bench process)'

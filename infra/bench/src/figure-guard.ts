@@ -1,5 +1,5 @@
 /**
- * Which figures of infra/bench-results.md each part's new rows are compared on (regressions.ts), and
+ * Which figures of infra/bench/bench-results.md each part's new rows are compared on (regressions.ts), and
  * the comparison of a run's rows with the rows already recorded. Columns are named by their header
  * text; a column that is renamed is simply not compared until the next row of the new name exists.
  */

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { launchHeadlessChromium } from '@decor/stack/tools';
 import type { Browser, Response } from 'playwright-core';
-import { launchHeadlessChromium } from '../chromium';
 import { percentile } from './stats';
 
 const VIEWPORT = { width: 1280, height: 900 };

@@ -5,10 +5,9 @@
  * cache of catalogue reads) against a bare Fastify route in a Node process of its own.
  */
 import path from 'node:path';
+import { REPO_ROOT } from '@decor/cli';
+import { freePort, startProcess } from '@decor/stack';
 import autocannon from 'autocannon';
-import { REPO_ROOT } from '../cli/runnables';
-import { freePort } from '../ports';
-import { startProcess } from '../process';
 import { PRODUCT_LIST_PATH } from './catalogue-reads';
 import { cpuMeter } from './stats';
 

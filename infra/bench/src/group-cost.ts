@@ -1,5 +1,5 @@
 /**
- * What a consumer group costs the broker: `npx tsx infra/src/bench/group-cost.ts [--rate 50]
+ * What a consumer group costs the broker: `npx tsx infra/bench/src/group-cost.ts [--rate 50]
  * [--seconds 20] [--groups 10]`. Starts a Kafka of its own (as the test mode does), publishes to one
  * 6-partition topic at a steady rate and reads it with N groups of one member each, the way our
  * processes do, and measures the broker's CPU (its /proc times) in each setting:
@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { freePort, startKafka } from '@decor/stack';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
-import { startKafka } from '../kafka';
-import { freePort } from '../ports';
 
 const { values: args } = parseArgs({
   options: {

@@ -245,7 +245,7 @@ export function formatImportListing(f: ImportFigures): string {
   ].join('\n');
 }
 
-// ---- infra/bench-results.md: a section of its own ----
+// ---- infra/bench/bench-results.md: a section of its own ----
 
 const SECTION = '## Import User dialog (`--only import`)';
 const HEADER = [
@@ -255,7 +255,7 @@ const HEADER = [
 // Rows start with "import": report.ts and the other sections keep rows of their own shapes.
 const ROW = /^\| import \d{4}-/;
 const METHOD = [
-  'Method: `npm run bench -- --only import` (infra/src/bench/import-listing.ts). A fresh emulator company gets',
+  'Method: `npm run bench -- --only import` (infra/bench/src/import-listing.ts). A fresh emulator company gets',
   '250 companies and 4,750 customers under them (`POST /__emulator/realms/:realmId/records/Customer`), the',
   "accounting-sync service (built, Intuit's 500 requests/min) is connected to it and syncs its backlog; then,",
   'as staff, straight to the service, sequential `GET /qbo/users` calls: cold = `refresh=true` (QuickBooks read',

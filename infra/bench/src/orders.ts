@@ -576,7 +576,7 @@ export function formatOrders(f: OrdersFigures): string {
   ].join('\n');
 }
 
-// ---- infra/bench-results.md: a section of its own, written after every other one ----
+// ---- infra/bench/bench-results.md: a section of its own, written after every other one ----
 
 const SECTION = '## Orders list and live order status (`--only orders`)';
 const KEEP_RUNS = 20;
@@ -588,7 +588,7 @@ const HEADER = [
 // QuickBooks section keeps rows starting "| 2026-…T".
 const ROW = /^\| (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-/;
 const METHOD = [
-  'Method: `npm run bench -- --only orders` (infra/src/bench/orders.ts). 10,000 estimates (DocNumbers',
+  'Method: `npm run bench -- --only orders` (infra/bench/src/orders.ts). 10,000 estimates (DocNumbers',
   "from the order service's counter: 1001..11000 alone, after the checkouts' in a full run; statuses",
   "Pending/Open/Closed/Voided in turn, 50 customers) are inserted into the order service's",
   'database (the shape of services/order/src/store/estimate-model.ts; no events). As staff, through the gateway,',

@@ -13,7 +13,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompanyUpserted, UserCreated } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
-import { consentRedirect } from '../qbo';
+import { consentRedirect } from '@decor/qbo-emulator';
 import type { Machine } from './report';
 import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, processRoles } from './stats';
@@ -394,7 +394,7 @@ export function formatQboSync(f: QboSyncFigures): string {
   ].join('\n');
 }
 
-// ---- infra/bench-results.md: a section of its own, after the runs table that report.ts rewrites ----
+// ---- infra/bench/bench-results.md: a section of its own, after the runs table that report.ts rewrites ----
 
 const SECTION = '## QuickBooks sync runs (`--only qbo`)';
 const KEEP_RUNS = 20;

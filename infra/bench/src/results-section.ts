@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
- * A table of its own in infra/bench-results.md (one row per run, newest last, its method below it)
+ * A table of its own in infra/bench/bench-results.md (one row per run, newest last, its method below it)
  * for a measurement report.ts does not know. `row` tells this section's rows from every other table's,
  * so they can be read before report.ts rewrites the file and written back after.
  */

@@ -1,7 +1,7 @@
 /**
  * What the benchmark measures: test-mode infrastructure (fresh data, free ports) plus the user,
  * catalogue, cart, order and notification services and the gateway, each built with esbuild
- * (infra/src/cli/build.ts) and run as its own Node process — as in production, so the gateway and
+ * (infra/cli/src/build.ts) and run as its own Node process — as in production, so the gateway and
  * the services do not share an event loop with each other or with the load generator. The e-mail
  * worker starts only when a measurement asks for it (`startEmailWorker`), and so does the accounting-sync
  * service (`startAccountingSync`, built only with `accountingSync`; pointed at the QuickBooks emulator
@@ -14,15 +14,17 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildFrontends, buildRunnable, describeFrontendBuilds, FRONTENDS, REPO_ROOT } from '@decor/cli';
+import {
+  freePort,
+  type InfraEndpoints,
+  type InfraHandle,
+  qboEnv,
+  type RunningProcess,
+  startInfra,
+  startProcess,
+} from '@decor/stack';
 import { Redis } from 'ioredis';
-import { buildRunnable } from '../cli/build';
-import { buildFrontends, describeFrontendBuilds, FRONTENDS } from '../cli/frontends';
-import { REPO_ROOT } from '../cli/runnables';
-import type { InfraEndpoints } from '../endpoints';
-import { type InfraHandle, startInfra } from '../infra';
-import { freePort } from '../ports';
-import { type RunningProcess, startProcess } from '../process';
-import { qboEnv } from '../qbo/env';
 
 export const BENCH_JWT_SECRET = 'benchmark-secret-never-used-elsewhere';
 

@@ -366,7 +366,7 @@ export function formatUsers(f: UsersFigures): string {
   ].join('\n');
 }
 
-// ---- infra/bench-results.md: a section of its own ----
+// ---- infra/bench/bench-results.md: a section of its own ----
 
 const SECTION = '## Users and companies lists (`--only users`)';
 const HEADER = [
@@ -377,7 +377,7 @@ const HEADER = [
 // "| 2026-…T", the orders section "| Mon 2026-…".
 const ROW = /^\| users \d{4}-/;
 const METHOD = [
-  'Method: `npm run bench -- --only users` (infra/src/bench/users.ts). 1,000 companies and 10,000 customers',
+  'Method: `npm run bench -- --only users` (infra/bench/src/users.ts). 1,000 companies and 10,000 customers',
   "(10 per company) are stored in the user service's database through its own models (`@decor/user`; no",
   'events). As staff, through the gateway, 300 sequential requests each (after 30 unmeasured; req/s = one at',
   'a time): `GET /api/user?limit=20&offset=…&order=ownCompany:ASC&permissions=customer` walking over every',

@@ -4,10 +4,10 @@
  * the other parts' figures with it.
  */
 import { randomBytes } from 'node:crypto';
+import { testEndpoints } from '@decor/stack';
 import mongoose, { type Connection } from 'mongoose';
-import { insertEstimates } from '../src/bench/orders';
-import { BenchParts } from '../src/bench/parts';
-import { testEndpoints } from '../src/endpoints';
+import { insertEstimates } from '../src/orders';
+import { BenchParts } from '../src/parts';
 
 describe('bench parts stand alone', () => {
   let connection: Connection;

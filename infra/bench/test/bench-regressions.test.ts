@@ -1,6 +1,6 @@
 /**
- * The bench's comparison with the last recorded row of the same part (infra/src/bench/regressions.ts):
- * real rows in the shape infra/bench-results.md holds them.
+ * The bench's comparison with the last recorded row of the same part (infra/bench/src/regressions.ts):
+ * real rows in the shape infra/bench/bench-results.md holds them.
  */
 import {
   cellsOf,
@@ -10,7 +10,7 @@ import {
   regressionLine,
   regressions,
   type WatchedFigure,
-} from '../src/bench/regressions';
+} from '../src/regressions';
 
 const HEADER = cellsOf(
   '| date (UTC) | settings | direct req/s (p50/p99 ms) | write → job p50 / p90 / p99 / max ms |',

@@ -1,5 +1,5 @@
 # One image recipe for every Node process of the product (gateway, services, workers).
-#   docker build -f infra/docker/node-app.Dockerfile --build-arg APP_DIR=services/user .
+#   docker build -f infra/cli/docker/node-app.Dockerfile --build-arg APP_DIR=services/user .
 # The build stage installs from the lock file and bundles the runnable with esbuild (our @decor/*
 # packages are bundled in, third-party ones stay external). The runtime stage installs, at the lock
 # file's versions, only the production dependencies of that one workspace and the @decor/* packages
@@ -10,9 +10,9 @@ WORKDIR /repo
 COPY . .
 RUN npm ci --ignore-scripts --no-audit --no-fund
 ARG APP_DIR
-RUN npx tsx infra/src/cli/build.ts ${APP_DIR}
+RUN npx tsx infra/cli/src/build.ts ${APP_DIR}
 # The runtime install's manifests: this workspace and the @decor/* ones it depends on, the lock file.
-RUN node infra/docker/only-workspace.cjs ${APP_DIR} /manifests
+RUN node infra/cli/docker/only-workspace.cjs ${APP_DIR} /manifests
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production

@@ -2,7 +2,7 @@
 // package.json narrowed to that workspace and the @decor/* workspaces it depends on (no root
 // devDependencies), their package.json files, and the lock file. `npm install --omit=dev` there
 // then installs exactly that closure's production dependencies at the lock file's versions.
-//   node infra/docker/only-workspace.cjs services/user /manifests
+//   node infra/cli/docker/only-workspace.cjs services/user /manifests
 const fs = require('node:fs');
 const path = require('node:path');
 

@@ -2,7 +2,7 @@
  * Bundles each runnable (gateway, services) with esbuild: our own workspace packages (@decor/*)
  * are bundled in, third-party packages stay in node_modules. Types are checked by `tsc`, not here.
  * Then builds the frontends with webpack (frontends.ts), reusing a build whose inputs did not change.
- *   tsx infra/src/cli/build.ts [gateway services/user frontends/shell …]   (no argument: all of them)
+ *   tsx infra/cli/src/build.ts [gateway services/user frontends/shell …]   (no argument: all of them)
  *   DECOR_FRONTENDS_REBUILD=true forces the frontends' build.
  */
 import { existsSync } from 'node:fs';

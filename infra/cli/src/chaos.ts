@@ -1,15 +1,15 @@
 /**
- * `npm run chaos`: the fault suite of issue 16 (infra/CHAOS.md). Starts its own copy of the product as
+ * `npm run chaos`: the fault suite of issue 16 (infra/cli/CHAOS.md). Starts its own copy of the product as
  * `npm start` runs it, drives orders and QuickBooks sends, runs each fault in turn, checks the data and
  * prints the table; exit code 1 when any row or check fails.
- *   tsx infra/src/cli/chaos.ts [--short] [--fault 'kill order' --fault redis …] [--seconds 60]
+ *   tsx infra/cli/src/chaos.ts [--short] [--fault 'kill order' --fault redis …] [--seconds 60]
  *     [--rate 30] [--customers 8] [--baseline 20] [--recover 120] [--settle 240] [--list]
  * Env: CHAOS_KEEP=1 keeps the data dir and logs of a passing run too (a failing one always keeps them);
  * CHAOS_LOG_LEVEL sets the services' LOG_LEVEL (default warn).
  */
 import { parseArgs } from 'node:util';
-import { allFaults } from '../chaos/faults';
-import { FULL, runChaos, SHORT } from '../chaos/run';
+import { allFaults } from './chaos/faults';
+import { FULL, runChaos, SHORT } from './chaos/run';
 import { REPO_ROOT, RUNNABLES } from './runnables';
 
 const { values: args } = parseArgs({

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { precompress } from './precompress';
+import { precompress } from '@decor/stack/tools';
 import { REPO_ROOT } from './runnables';
 import { buildServerRenderer } from './server-renderer';
 

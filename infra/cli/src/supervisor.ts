@@ -14,13 +14,20 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { InfraEndpoints } from '../endpoints';
-import { type InfraHandle, startInfra } from '../infra';
-import { INFRA_DIR } from '../jars';
-import { assertPortFree, portFromEnv } from '../ports';
-import { type ProcessSpec, prefixFor } from '../process';
-import { qboEnv } from '../qbo/env';
-import { describePolicy, type SupervisedProcess, superviseProcess } from '../restart';
+import {
+  assertPortFree,
+  describePolicy,
+  INFRA_DIR,
+  type InfraEndpoints,
+  type InfraHandle,
+  type ProcessSpec,
+  portFromEnv,
+  prefixFor,
+  qboEnv,
+  type SupervisedProcess,
+  startInfra,
+  superviseProcess,
+} from '@decor/stack';
 import { buildRunnable } from './build';
 import { seedDemoOrders } from './demo-orders';
 import { buildFrontends, describeFrontendBuilds } from './frontends';

@@ -10,7 +10,7 @@ import { orderConfigSchema } from '@decor/order';
 import { userConfigSchema } from '@decor/user';
 import type { TObject } from '@sinclair/typebox';
 import { parse } from 'yaml';
-import { REPO_ROOT, RUNNABLES } from '../src/cli/runnables';
+import { REPO_ROOT, RUNNABLES } from '../src/runnables';
 
 interface ComposeService {
   image?: string;

@@ -12,12 +12,11 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { assertPortFree, freePort, testEndpoints } from '@decor/stack';
 import { descendants, type Proc, readProc } from '../src/chaos/procs';
-import { RUNNABLES } from '../src/cli/runnables';
-import { testEndpoints } from '../src/endpoints';
-import { assertPortFree, freePort } from '../src/ports';
+import { RUNNABLES } from '../src/runnables';
 
-const REPO_ROOT = path.resolve(__dirname, '../..');
+const REPO_ROOT = path.resolve(__dirname, '../../..');
 const CUSTOMER = 'customer@decor.example';
 const PASSWORD = 'demo1234';
 const REDIS_PREFIX = `t${randomBytes(4).toString('hex')}`;
@@ -62,7 +61,7 @@ async function copyEnv(dataDir: string): Promise<Record<string, string>> {
 
 /** Runs start.ts like `npm start` does and resolves once it printed the ready block. */
 function startCopy(env: Record<string, string>): Promise<Copy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/src/cli/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/src/start.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
  * never reach another test file.
  */
 import QuickBooks from 'node-quickbooks';
-import { testEndpoints } from '../src/endpoints';
+import { testEndpoints } from './endpoints';
 
 const { qbo, mailApiUrl } = testEndpoints();
 const redirectUri = 'http://127.0.0.1:9/callback';

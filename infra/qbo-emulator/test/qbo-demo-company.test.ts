@@ -1,5 +1,5 @@
 /** The emulator's demo company: every case of the import rules (spec §5), and adding records is idempotent. */
-import { demoCompany, demoRecords } from '../src/qbo/demo-company';
+import { demoCompany, demoRecords } from '../src/demo-company';
 
 type Row = Record<string, unknown> & { DisplayName: string; Id: string };
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OAuthClient from 'intuit-oauth';
-import { testEndpoints } from '../src/endpoints';
-import { QBO_DEV_CLIENT, startQboEmulator } from '../src/qbo';
+import { QBO_DEV_CLIENT, startQboEmulator } from '../src';
+import { testEndpoints } from './endpoints';
 
 const { qbo } = testEndpoints();
 const redirectUri = 'http://127.0.0.1:9/callback';

@@ -6,7 +6,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 
 /**
  * Starts mongo-java-server on 127.0.0.1.
- * Usage: java -cp 'lib/*' infra/mongo/Launcher.java <port> <memory|h2:<file>>
+ * Usage: java -cp 'lib/*' infra/stack/mongo/Launcher.java <port> <memory|h2:<file>>
  * Prints one line starting with "mongo ready" once it accepts connections; SIGTERM closes the
  * server and, for H2, the MVStore file (so the last writes are on disk).
  */

@@ -2,7 +2,7 @@
  * By-hand smoke (not part of jest): the H2 backend that `npm start` uses keeps a document across
  * a MongoDB restart, both after a clean stop (SIGTERM) and after kill -9 once the write has been
  * committed (H2's MVStore commits in the background about every second).
- *   npx tsx infra/smoke/mongo-h2-restart.ts
+ *   npx tsx infra/stack/smoke/mongo-h2-restart.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

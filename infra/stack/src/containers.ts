@@ -1,6 +1,6 @@
+import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from '@decor/qbo-emulator';
 import type { InfraHandle } from './infra';
 import { freePort } from './ports';
-import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from './qbo';
 import { S3_DEFAULT_BUCKET, S3_REGION } from './s3';
 
 /**

@@ -23,7 +23,7 @@ export function testEndpoints(): InfraEndpoints {
   if (!raw) {
     throw new Error(
       `${TEST_ENDPOINTS_ENV} is not set: run tests through jest with the repo's config ` +
-        '(its globalSetup infra/test-support/global-setup.ts starts the servers)',
+        '(its globalSetup infra/stack/test-support/global-setup.ts starts the servers)',
     );
   }
   return JSON.parse(raw) as InfraEndpoints;

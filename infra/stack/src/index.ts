@@ -1,16 +1,9 @@
 export { type InfraEndpoints, TEST_ENDPOINTS_ENV, testEndpoints } from './endpoints';
 export { DEV_PORTS, type InfraHandle, type StartInfraOptions, startInfra } from './infra';
+export { CACHE_DIR, INFRA_DIR } from './jars';
 export { type KafkaOptions, startKafka } from './kafka';
 export { assertPortFree, canConnect, freePort, PortTakenError, portFromEnv } from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
-export {
-  consentRedirect as qboConsentRedirect,
-  DEMO_COMPANY_NAME as QBO_DEMO_COMPANY_NAME,
-  DEMO_REALM_ID as QBO_DEMO_REALM_ID,
-  emulatorControl as qboEmulatorControl,
-  QBO_DEV_CLIENT,
-  type QboEmulator,
-  type QboEmulatorOptions,
-  qboEnv,
-  startQboEmulator,
-} from './qbo';
+export { qboEnv } from './qbo-env';
+export { redisAnswers } from './redis';
+export { describePolicy, type SupervisedProcess, superviseProcess } from './restart';

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from '@decor/qbo-emulator';
 import type { InfraEndpoints } from './endpoints';
-import { INFRA_DIR } from './jars';
+import { INFRA_DIR, STACK_DIR } from './jars';
 import { KAFKA_DEFAULT_PARTITIONS, startKafka } from './kafka';
 import { startMailCatcher } from './mail';
 import { startMongo } from './mongo';
 import { assertPortFree, freePort, PortTakenError, portFromEnv } from './ports';
 import { startProcess } from './process';
-import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from './qbo';
 import { useOrStartRedis } from './redis';
 import { S3_ACCESS_KEY_ID, S3_DEFAULT_BUCKET, S3_REGION, S3_SECRET_ACCESS_KEY, startS3Server } from './s3';
 
@@ -229,7 +229,7 @@ function startNodeServer(kind: 's3' | 'mail' | 'qbo', options: object, log: (lin
   return startProcess({
     name: kind,
     command: process.execPath,
-    args: ['--import', 'tsx', join(INFRA_DIR, 'src', 'serve.ts'), kind, JSON.stringify(options)],
+    args: ['--import', 'tsx', join(STACK_DIR, 'src', 'serve.ts'), kind, JSON.stringify(options)],
     cwd: join(INFRA_DIR, '..'),
     log,
     ready: /^ready /,

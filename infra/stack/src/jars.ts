@@ -3,23 +3,25 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** infra/ — the poms and the launcher live under it. */
-export const INFRA_DIR = join(__dirname, '..');
+/** infra/stack/ — the poms, the Mongo launcher and serve.ts live under it. */
+export const STACK_DIR = join(__dirname, '..');
+/** infra/ — npm start's data (.data) and this cache (.cache) sit here, beside the infra workspaces. */
+export const INFRA_DIR = join(STACK_DIR, '..');
 /** Jars, class-data archives and the Kafka storage template (DECOR_CACHE_DIR moves it, e.g. for a CI cache). */
 export const CACHE_DIR = process.env.DECOR_CACHE_DIR ?? join(INFRA_DIR, '.cache');
 
 export type JarSet = 'kafka' | 'mongo';
 
-/** A short hash of infra/<set>/pom.xml: names the jar folder and everything derived from it. */
+/** A short hash of infra/stack/<set>/pom.xml: names the jar folder and everything derived from it. */
 export function jarVersion(set: JarSet): string {
   return createHash('sha256')
-    .update(readFileSync(join(INFRA_DIR, set, 'pom.xml')))
+    .update(readFileSync(join(STACK_DIR, set, 'pom.xml')))
     .digest('hex')
     .slice(0, 12);
 }
 
 /**
- * infra/.cache/<set>/lib-<pom hash>, filled by Maven from infra/<set>/pom.xml. Named by the pom's
+ * infra/.cache/<set>/lib-<pom hash>, filled by Maven from infra/stack/<set>/pom.xml. Named by the pom's
  * hash so a changed pom gets a new folder while running JVMs (other test runs) keep the old one.
  */
 export function libDir(set: JarSet): string {
@@ -43,7 +45,7 @@ export function ensureJars(set: JarSet, log: (line: string) => void): Promise<st
     const started = Date.now();
     const work = `${dir}.tmp-${process.pid}`;
     rmSync(work, { recursive: true, force: true });
-    const pom = join(INFRA_DIR, set, 'pom.xml');
+    const pom = join(STACK_DIR, set, 'pom.xml');
     try {
       // The full plugin coordinates: a bare `dependency:` prefix needs a metadata download every time.
       const goal = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies';

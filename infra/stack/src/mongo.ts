@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CACHE_DIR, classDataArchive, ensureJars, INFRA_DIR, javaHint } from './jars';
+import { CACHE_DIR, classDataArchive, ensureJars, javaHint, STACK_DIR } from './jars';
 import { type RunningProcess, startProcess } from './process';
 
 export interface MongoOptions {
@@ -13,7 +13,7 @@ export interface MongoOptions {
   quiet?: boolean;
 }
 
-const LAUNCHER = join(INFRA_DIR, 'mongo', 'Launcher.java');
+const LAUNCHER = join(STACK_DIR, 'mongo', 'Launcher.java');
 
 function run(command: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -52,7 +52,7 @@ async function launcherArgs(lib: string): Promise<string[]> {
   return ['-cp', `${classpath}:${jar}`, 'Launcher'];
 }
 
-/** Starts mongo-java-server through infra/mongo/Launcher.java. */
+/** Starts mongo-java-server through infra/stack/mongo/Launcher.java. */
 export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
   const lib = await ensureJars('mongo', o.log);
   let storage = 'memory';

@@ -1,4 +1,4 @@
-import type { InfraEndpoints } from '../endpoints';
+import type { InfraEndpoints } from './endpoints';
 
 /**
  * The QuickBooks client settings for the services: the local emulator's, except for each variable

@@ -1,13 +1,14 @@
 /**
  * Runs the S3 server or the mail catcher as its own process (used by `npm start`, so each has
  * its own prefixed log and can be stopped on its own):
- *   node --import tsx infra/src/serve.ts s3 '{"port":4569,"directory":"…","bucket":"…"}'
- *   node --import tsx infra/src/serve.ts mail '{"smtpPort":2525,"apiPort":8025,"storeFile":"…"}'
- *   node --import tsx infra/src/serve.ts qbo '{"port":4580,"dataFile":"…","smtp":{…},"clientId":"…","clientSecret":"…"}'
+ *   node --import tsx infra/stack/src/serve.ts s3 '{"port":4569,"directory":"…","bucket":"…"}'
+ *   node --import tsx infra/stack/src/serve.ts mail '{"smtpPort":2525,"apiPort":8025,"storeFile":"…"}'
+ *   node --import tsx infra/stack/src/serve.ts qbo '{"port":4580,"dataFile":"…","smtp":{…},"clientId":"…","clientSecret":"…"}'
  * Prints one line starting with "ready " once listening; exits cleanly on SIGTERM/SIGINT.
  */
+
+import { type QboEmulatorOptions, startQboEmulator } from '@decor/qbo-emulator';
 import { type MailCatcherOptions, startMailCatcher } from './mail';
-import { type QboEmulatorOptions, startQboEmulator } from './qbo';
 import { type S3ServerOptions, startS3Server } from './s3';
 
 async function main(): Promise<void> {

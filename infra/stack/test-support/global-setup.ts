@@ -1,7 +1,7 @@
 /**
  * Jest global setup: starts the test infrastructure once per run (free ports, fresh temp data,
  * memory Mongo) and hands its endpoints to the test workers through DECOR_TEST_ENDPOINTS, which
- * they inherit. Tests read them with testEndpoints() from @decor/infra.
+ * they inherit. Tests read them with testEndpoints() from @decor/stack.
  *
  * DECOR_INFRA=containers starts real images with testcontainers when a container engine answers.
  * A DECOR_TEST_ENDPOINTS already set by the caller is used as is (nothing is started).

@@ -1,6 +1,6 @@
-import { testEndpoints } from '@decor/infra';
 import { createRedis } from '@decor/kit';
 import { RUN_ID } from '@decor/kit/testing';
+import { testEndpoints } from '@decor/stack';
 import type { Redis } from 'ioredis';
 import { redisRateLimiter } from '../src/qbo/rate-limit';
 

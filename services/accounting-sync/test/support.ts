@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@decor/contracts';
-import { qboEnv as emulatorEnv, qboConsentRedirect, qboEmulatorControl, testEndpoints } from '@decor/infra';
 import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
 import { type Answer, call, RUN_ID, serviceEnv } from '@decor/kit/testing';
+import {
+  consentRedirect as qboConsentRedirect,
+  emulatorControl as qboEmulatorControl,
+} from '@decor/qbo-emulator';
+import { qboEnv as emulatorEnv, testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
 import { accountingSyncService } from '../src/app';
 import { loadAccountingSyncConfig } from '../src/config';

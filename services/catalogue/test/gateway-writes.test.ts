@@ -5,7 +5,7 @@
 
 import { CategoryUpserted, type EventEnvelope, ProductUpserted } from '@decor/contracts';
 import { buildGateway, loadGatewayConfig } from '@decor/gateway';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { eventually, RUN_ID } from '@decor/kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { type Catalogue, call, catalogueEvents, startCatalogue, stopAndClean, tokenFor } from './support';

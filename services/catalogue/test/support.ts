@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { type StartedService, startService } from '@decor/kit';
 import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
 

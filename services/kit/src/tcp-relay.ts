@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startKafka } from '@decor/infra';
+import { freePort, startKafka } from '@decor/stack';
 
 /**
  * How an outage looks to the clients of a cut relay:

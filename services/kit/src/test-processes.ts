@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startProcess } from '@decor/infra';
+import { startProcess } from '@decor/stack';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..'); // services/kit/src → the repository
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AggregateType, EventEnvelope } from '@decor/contracts';
-import { freePort, testEndpoints } from '@decor/infra';
+import { freePort, testEndpoints } from '@decor/stack';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
 import { waitForCatchUp } from './messaging/catch-up';

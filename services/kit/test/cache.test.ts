@@ -5,7 +5,7 @@
  * not exist yet, Kafka out of reach, and the group removed on stop.
  */
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import type { Kafka, Producer } from 'kafkajs';
 import {
   type BroadcastInvalidation,

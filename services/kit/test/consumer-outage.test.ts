@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { UNAVAILABLE_MESSAGES } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Connection, type Model, Schema } from 'mongoose';

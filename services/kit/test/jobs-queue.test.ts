@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {

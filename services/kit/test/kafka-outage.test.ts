@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { defineEvent, UNAVAILABLE_MESSAGES } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type AggregateType, defineEvent, type EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';

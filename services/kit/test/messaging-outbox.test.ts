@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { defineEvent } from '@decor/contracts';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';

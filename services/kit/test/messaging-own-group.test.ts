@@ -5,7 +5,7 @@
  * not recover from by itself.
  */
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import type { Kafka, Producer } from 'kafkajs';
 import {
   createKafka,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { createServiceApp, type ServiceApp } from '../src/http';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Connection, Model } from 'mongoose';
 import { Schema } from 'mongoose';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WelcomeEmailRequested } from '@decor/contracts';
-import { freePort } from '@decor/infra';
+import { freePort } from '@decor/stack';
 import { newEvent, type RunningService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { EventEnvelope } from '@decor/contracts';
-import { freePort, testEndpoints } from '@decor/infra';
+import { freePort, testEndpoints } from '@decor/stack';
 import {
   publishEnvelopes,
   type RunningService,

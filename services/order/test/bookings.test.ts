@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/infra';
+import { testEndpoints } from '@decor/stack';
 import { connectMongo } from '@decor/kit';
 import type { Connection } from 'mongoose';
 import { type LineRequest, rebook, requestsOf } from '../src/domain/bookings';

@@ -3,8 +3,12 @@
  * fresh emulator company holding the demo records to import (companies and customers, some without a
  * company name or an e-mail), the screen's dialogs, and the welcome e-mail's link.
  */
-import { qboConsentRedirect, qboEmulatorControl } from '@decor/infra';
+
 import { call, eventually, mailTo } from '@decor/kit/testing';
+import {
+  consentRedirect as qboConsentRedirect,
+  emulatorControl as qboEmulatorControl,
+} from '@decor/qbo-emulator';
 import type { Locator, Page } from 'playwright-core';
 import { emulator } from './quickbooks';
 import { visible } from './ui';

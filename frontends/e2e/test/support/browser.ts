@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launchHeadlessChromium } from '@decor/infra/tools';
+import { launchHeadlessChromium } from '@decor/stack/tools';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkAccessibilityIn, checkScreen } from './a11y';
 

@@ -4,8 +4,8 @@
  * and the order screen's status tag and options menu as the journeys find them.
  */
 import { addDays } from '@decor/contracts';
-import { qboConsentRedirect } from '@decor/infra';
 import { call, eventually } from '@decor/kit/testing';
+import { consentRedirect as qboConsentRedirect } from '@decor/qbo-emulator';
 import type { Page } from 'playwright-core';
 import { newEmulatorCompany } from './quickbooks';
 import { until } from './ui';

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { CatalogueContext } from '@decor/catalogue';
 import { DEMO_PRODUCTS } from '@decor/catalogue';
+import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/cli';
 import { type Customer, signedIn, startStorefrontStack } from '@decor/gateway/testing';
-import { testEndpoints } from '@decor/infra';
-import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/infra/tools';
 import type { StartedService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
+import { testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
 import { type QuickBooksStack, startQuickBooksStack } from './quickbooks';
 

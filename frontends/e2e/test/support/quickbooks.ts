@@ -6,12 +6,13 @@ import { type CatalogueContext, catalogueService, loadCatalogueConfig } from '@d
 import { catalogueEnv } from '@decor/catalogue/testing';
 import { buildGateway, loadGatewayConfig } from '@decor/gateway';
 import { JWT_SECRET } from '@decor/gateway/testing';
-import { freePort, qboEmulatorControl, qboEnv, testEndpoints } from '@decor/infra';
 import type { RunningService, StartedService } from '@decor/kit';
 import { startService, startWorkers } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
 import { loadOrderConfig, orderService } from '@decor/order';
+import { emulatorControl as qboEmulatorControl } from '@decor/qbo-emulator';
+import { freePort, qboEnv, testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
 import { loadUserConfig, userService } from '@decor/user';
 

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { canConnect } from '../ports';
+import { canConnect } from '@decor/stack';
 import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
 import type { ChaosStack } from './stack';
 

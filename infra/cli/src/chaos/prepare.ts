@@ -4,9 +4,9 @@
  * (Connect, the emulator's consent, the callback), and a priced product in stock to order.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { consentRedirect } from '@decor/qbo-emulator';
 import { companyModel, hashPassword, newUserWithEvent, userModel } from '@decor/user';
 import mongoose from 'mongoose';
-import { consentRedirect } from '../qbo';
 import type { ChaosStack } from './stack';
 
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234' };

@@ -1,5 +1,5 @@
 /**
- * The product as `npm start` runs it (infra/src/cli/start.ts → the supervisor), as a copy of its own:
+ * The product as `npm start` runs it (infra/cli/src/start.ts → the supervisor), as a copy of its own:
  * a fresh data dir, every infrastructure and process port on a free port, and a redis-server of its
  * own (the machine's Redis on 6379 is shared with every test: the suite freezes only its own).
  */
@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT, RUNNABLES } from '../cli/runnables';
-import { freePort } from '../ports';
-import { type RunningProcess, startProcess } from '../process';
-import { DEMO_REALM_ID } from '../qbo';
-import { redisAnswers } from '../redis';
+import { DEMO_REALM_ID } from '@decor/qbo-emulator';
+import { freePort, type RunningProcess, redisAnswers, startProcess } from '@decor/stack';
+import { REPO_ROOT, RUNNABLES } from '../runnables';
 import { descendants } from './procs';
 
 /** One process `npm start` runs: a service, a worker or the gateway, and where its /readyz answers. */
@@ -134,7 +132,7 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
     NO_COLOR: '1',
   };
   // As `npm start` runs it: start.ts on this Node, with tsx.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/src/cli/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/src/start.ts'], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
