@@ -1,14 +1,22 @@
 /**
- * The staff calls through the real gateway (its routing table, its cache of catalogue reads): the
- * role matrix holds there too, and a write is seen by the writer's very next read through it.
+ * The catalogue's staff calls through the real gateway (its routing table, its cache of catalogue
+ * reads): the role matrix holds there too, and a write is seen by the writer's very next read through it.
  */
 
+import {
+  type Catalogue,
+  call,
+  catalogueEvents,
+  startCatalogue,
+  stopAndClean,
+  tokenFor,
+} from '@decor/catalogue/testing';
 import { CategoryUpserted, type EventEnvelope, ProductUpserted } from '@decor/contracts';
-import { buildGateway, loadGatewayConfig } from '@decor/gateway';
-import { testEndpoints } from '@decor/stack';
 import { eventually, RUN_ID } from '@decor/kit/testing';
+import { testEndpoints } from '@decor/stack';
 import type { FastifyInstance } from 'fastify';
-import { type Catalogue, call, catalogueEvents, startCatalogue, stopAndClean, tokenFor } from './support';
+import { buildGateway } from '../src/app';
+import { loadGatewayConfig } from '../src/config';
 
 let catalogue: Catalogue;
 let gateway: FastifyInstance;
