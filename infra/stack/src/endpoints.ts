@@ -10,7 +10,7 @@ export interface InfraEndpoints {
   smtp: { host: string; port: number };
   /** HTTP base of the mail catcher; Mailpit-compatible subset: GET /api/v1/messages, GET /api/v1/message/{ID}, DELETE /api/v1/messages */
   mailApiUrl: string;
-  /** The QuickBooks Online emulator (src/qbo): OAuth + Accounting API base URL, its client and demo company. */
+  /** The QuickBooks Online emulator (@decor/qbo-emulator): OAuth + Accounting API base URL, its client and demo company. */
   qbo: { url: string; clientId: string; clientSecret: string; realmId: string };
 }
 

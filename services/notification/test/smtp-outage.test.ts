@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WelcomeEmailRequested } from '@decor/contracts';
-import { freePort } from '@decor/stack';
 import { newEvent, type RunningService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
+import { freePort } from '@decor/stack';
 import {
   address,
   mailsArrive,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { EventEnvelope } from '@decor/contracts';
-import { freePort, testEndpoints } from '@decor/stack';
 import {
   publishEnvelopes,
   type RunningService,
@@ -20,6 +19,7 @@ import {
   RUN_ID,
   serviceEnv,
 } from '@decor/kit/testing';
+import { freePort, testEndpoints } from '@decor/stack';
 import { notificationService } from '../src/app';
 import { loadNotificationConfig } from '../src/config';
 import type { NotificationContext } from '../src/context';
