@@ -3,7 +3,7 @@ import { MemoryRouter } from '@decor/web-core/router';
 import { demoUser } from '@decor/web-core/testing';
 import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import Orders from '../src/pages/Orders';
+import Orders from '../src/features/pages/components/Orders';
 import { loadScreen } from '../src/remotes';
 
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));

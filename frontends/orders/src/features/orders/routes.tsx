@@ -5,9 +5,9 @@
  */
 import { isStaff, useAppSelector } from '@decor/web-core';
 import { Route, Routes, useLocation, useParams } from '@decor/web-core/router';
+import { useLiveOrders } from './api/use-live-orders';
 import { OrderDetail } from './components/OrderDetail';
 import { OrdersList } from './components/OrdersList';
-import { useLiveOrders } from './live/use-live-orders';
 import type { OrderType } from './types';
 
 export { OrderDetail } from './components/OrderDetail';

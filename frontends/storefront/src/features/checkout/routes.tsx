@@ -1,9 +1,9 @@
 import { useActiveCart } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
 import { Spin } from '@decor/web-core/ui';
-import { CartView } from '../checkout/CartView';
-import { EventForm } from '../checkout/EventForm';
-import { Summary } from '../checkout/Summary';
+import { CartView } from './components/CartView';
+import { EventForm } from './components/EventForm';
+import { Summary } from './components/Summary';
 
 /** /checkout/* (customers): cart, event, summary; any other path shows the cart (spec §2). */
 export default function Checkout() {

@@ -1,10 +1,10 @@
 import { setActiveSubCategory, setOpenedCategory, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { Link, Route, Routes, useParams } from '@decor/web-core/router';
 import { useEffect } from 'react';
-import { CartBadge } from '../inventory/CartBadge';
-import { ProductList } from '../inventory/ProductList';
-import { ProductPage } from '../inventory/ProductPage';
-import { inventoryPath, SideNav } from '../inventory/SideNav';
+import { CartBadge } from './components/CartBadge';
+import { ProductList } from './components/ProductList';
+import { ProductPage } from './components/ProductPage';
+import { inventoryPath, SideNav } from './components/SideNav';
 
 /** Opens the side navigation according to the URL (spec §2). */
 function FromUrl({ children }: { children: React.ReactNode }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useAttachImagesMutation, usePresignImagesMutation } from './api';
-import { putFile } from './upload';
+import { useAttachImagesMutation, usePresignImagesMutation } from './api/product-admin-api';
+import { putFile } from './api/upload';
 
 /**
  * Spec orders §7 presigned uploads: POST /product/{id}/presignedUrl (one URL per file), PUT each file

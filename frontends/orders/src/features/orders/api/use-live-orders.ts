@@ -1,6 +1,6 @@
 import { API_BASE_URL, http, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { useEffect } from 'react';
-import { ordersApi } from '../api/orders-api';
+import { ordersApi } from './orders-api';
 
 /** What the gateway streams about a changed order (never its contents). */
 interface OrderChange {

@@ -11,7 +11,7 @@ import {
 import { Link, Navigate, Route, Routes, useLocation } from '@decor/web-core/router';
 import { Layout } from '@decor/web-core/ui';
 import { lazy, Suspense, useEffect } from 'react';
-import { ContactButton, ContactProvider } from '../contact/contact';
+import { ContactButton, ContactProvider } from '../../contact/components/contact';
 import { ErrorBanner } from './ErrorBanner';
 import { PageLoader } from './PageLoader';
 import { Protected } from './Protected';
@@ -21,12 +21,12 @@ import { BRAND, TopBar } from './TopBar';
 
 // Code split per route: each page is its own chunk, loaded when first visited (the public pages
 // also ahead of hydrating their server-rendered HTML: preloadable).
-export const Home = preloadable(() => import('../pages/Home'));
-export const Gallery = preloadable(() => import('../pages/Gallery'));
-export const Tos = preloadable(() => import('../pages/Tos'));
-const Reset = lazy(() => import('../pages/Reset'));
-const Callback = lazy(() => import('../pages/Callback'));
-const Orders = lazy(() => import('../pages/Orders'));
+export const Home = preloadable(() => import('../../pages/components/Home'));
+export const Gallery = preloadable(() => import('../../pages/components/Gallery'));
+export const Tos = preloadable(() => import('../../pages/components/Tos'));
+const Reset = lazy(() => import('../../pages/components/Reset'));
+const Callback = lazy(() => import('../../pages/components/Callback'));
+const Orders = lazy(() => import('../../pages/components/Orders'));
 
 const ALL_ROLES = ['customer', 'admin', 'superadmin'] as const;
 

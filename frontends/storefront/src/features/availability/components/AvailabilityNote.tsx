@@ -1,6 +1,6 @@
 import { availableOnText, type ProductAvailability } from '@decor/contracts/rules';
 import { Spin } from '@decor/web-core/ui';
-import { TEXTS } from '../texts';
+import { TEXTS } from '../../../texts';
 
 const COLORS = { 'Not available': '#c0392b', 'Only a few left': '#a35d00', Available: '#2e7d32' } as const;
 

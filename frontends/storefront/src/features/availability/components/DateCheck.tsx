@@ -1,8 +1,8 @@
 import { Button, Flex } from '@decor/web-core/ui';
 import { DatePicker, dayjs } from '@decor/web-core/ui-data';
 import { useId } from 'react';
-import { TEXTS } from '../texts';
-import { setCheckedDates, useCheckedDates } from './checked-dates';
+import { TEXTS } from '../../../texts';
+import { setCheckedDates, useCheckedDates } from '../checked-dates';
 
 const DAY = 'YYYY-MM-DD';
 

@@ -21,9 +21,9 @@ import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Checkbox, Collapse, Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Modal, Result } from '@decor/web-core/ui-forms';
 import { useMemo, useState } from 'react';
-import { TEXTS } from '../texts';
-import { useCartFit } from './cart-fit';
-import { type CheckoutState, TERMS } from './fields';
+import { TEXTS } from '../../../texts';
+import { useCartFit } from '../cart-fit';
+import { type CheckoutState, TERMS } from '../fields';
 
 const show = (field: OrderFieldSpec, value: string | undefined) => {
   if (!value) return '';

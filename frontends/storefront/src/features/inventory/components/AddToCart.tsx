@@ -2,7 +2,7 @@ import { type Product, quantityAllowed, useActiveCart, useSaveCartLineMutation }
 import { Alert, Button, Flex, ShoppingCartOutlined } from '@decor/web-core/ui';
 import { InputNumber } from '@decor/web-core/ui-forms';
 import { useEffect, useId, useState } from 'react';
-import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
+import { SUCCESS_BANNER_MS, TEXTS } from '../../../texts';
 
 /**
  * Customers' add-to-cart control (spec §4-5): a quantity from 1 to the stock (or to the units free on

@@ -9,17 +9,17 @@ import {
 import { useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Empty, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
-import { AvailabilityNote } from '../availability/AvailabilityNote';
-import { useGetAvailabilityQuery } from '../availability/api';
-import { useCheckedDates } from '../availability/checked-dates';
-import { DateCheck } from '../availability/DateCheck';
-import { TEXTS } from '../texts';
+import { TEXTS } from '../../../texts';
+import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
+import { useCheckedDates } from '../../availability/checked-dates';
+import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
+import { DateCheck } from '../../availability/components/DateCheck';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
 
 /** Staff's Add Product dialog: its own chunk, never downloaded by customers or visitors. */
-const AddProduct = lazy(() => import('./admin/AddProduct'));
+const AddProduct = lazy(() => import('../../product-admin/components/AddProduct'));
 
 export const productPath = (p: Pick<Product, 'id'>, category: string, subcategory: string) =>
   `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}/${encodeURIComponent(p.id)}`;

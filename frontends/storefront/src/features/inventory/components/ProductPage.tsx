@@ -9,18 +9,18 @@ import {
 import { Link, useParams } from '@decor/web-core/router';
 import { Alert, ArrowLeftOutlined, Empty, Flex, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense, useState } from 'react';
-import { AvailabilityNote } from '../availability/AvailabilityNote';
-import { useGetAvailabilityQuery } from '../availability/api';
-import { useCheckedDates } from '../availability/checked-dates';
-import { DateCheck } from '../availability/DateCheck';
-import { TEXTS } from '../texts';
+import { TEXTS } from '../../../texts';
+import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
+import { useCheckedDates } from '../../availability/checked-dates';
+import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
+import { DateCheck } from '../../availability/components/DateCheck';
 import { AddToCart } from './AddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
 import { inventoryPath } from './SideNav';
 
 /** Staff's edit and delete icons with their dialogs: their own chunk, never downloaded by customers. */
-const ProductAdminActions = lazy(() => import('./admin/ProductAdminActions'));
+const ProductAdminActions = lazy(() => import('../../product-admin/components/ProductAdminActions'));
 
 /** /inventory/{category}/{subcategory}/{productId} (spec §2). */
 export function ProductPage() {

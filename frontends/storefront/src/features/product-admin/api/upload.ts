@@ -5,7 +5,7 @@
  * progress bar.
  */
 import type { ApiError } from '@decor/web-core';
-import { PRODUCT_ADMIN_TEXTS } from './texts';
+import { PRODUCT_ADMIN_TEXTS } from '../texts';
 
 export const UPLOAD_TIMEOUT_MS = 60_000;
 

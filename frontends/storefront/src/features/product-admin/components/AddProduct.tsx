@@ -7,11 +7,11 @@ import {
   type ProductInput,
   useCreateCategoryMutation,
   useCreateProductMutation,
-} from './api';
+} from '../api/product-admin-api';
+import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from '../texts';
+import { useImageUpload } from '../use-image-upload';
 import { CategoryForm } from './CategoryForm';
 import { ProductForm } from './ProductForm';
-import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from './texts';
-import { useImageUpload } from './use-image-upload';
 
 type Kind = 'category' | 'product';
 

@@ -2,8 +2,8 @@ import { useAppSelector } from '@decor/web-core';
 import { Button } from '@decor/web-core/ui';
 import { Checkbox } from '@decor/web-core/ui-data';
 import { Form, Input, Select } from '@decor/web-core/ui-forms';
-import type { CategoryInput } from './api';
-import { PRODUCT_ADMIN_TEXTS as T } from './texts';
+import type { CategoryInput } from '../api/product-admin-api';
+import { PRODUCT_ADMIN_TEXTS as T } from '../texts';
 
 interface Values {
   name?: string;

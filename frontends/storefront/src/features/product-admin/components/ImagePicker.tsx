@@ -1,7 +1,7 @@
 import { Alert } from '@decor/web-core/ui';
 import { useId, useRef } from 'react';
-import { shortImageName } from './image-rules';
-import { PRODUCT_ADMIN_TEXTS } from './texts';
+import { shortImageName } from '../image-rules';
+import { PRODUCT_ADMIN_TEXTS } from '../texts';
 
 /**
  * The image file picker (spec orders §5): image files only, several at once; `check` says what is

@@ -2,11 +2,15 @@ import type { Product } from '@decor/web-core';
 import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
 import { Tag } from '@decor/web-core/ui-data';
 import { useState } from 'react';
-import { useDeleteImageMutation, useGetProductImagesQuery, useSetPrimaryImageMutation } from './api';
+import {
+  useDeleteImageMutation,
+  useGetProductImagesQuery,
+  useSetPrimaryImageMutation,
+} from '../api/product-admin-api';
+import { addedImagesProblem, IMAGE_TEXTS, remainingImageSlots } from '../image-rules';
+import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from '../texts';
+import { useImageUpload } from '../use-image-upload';
 import { ImagePicker, UploadProgress } from './ImagePicker';
-import { addedImagesProblem, IMAGE_TEXTS, remainingImageSlots } from './image-rules';
-import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from './texts';
-import { useImageUpload } from './use-image-upload';
 
 /** The catalogue saves a placeholder link after the last image is deleted (spec §4); it is no file. */
 export const PLACEHOLDER_IMAGE_ID = 'placeholder';

@@ -3,11 +3,15 @@ import { useNavigate } from '@decor/web-core/router';
 import { Alert, ArrowLeftOutlined, Button, DeleteOutlined, EditOutlined, Flex } from '@decor/web-core/ui';
 import { Modal } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
-import { inventoryPath } from '../SideNav';
-import { type ProductInput, useDeleteProductMutation, useUpdateProductMutation } from './api';
+import { inventoryPath } from '../../inventory/components/SideNav';
+import {
+  type ProductInput,
+  useDeleteProductMutation,
+  useUpdateProductMutation,
+} from '../api/product-admin-api';
+import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from '../texts';
 import { ImagesManager } from './ImagesManager';
 import { ProductForm } from './ProductForm';
-import { failureText, isQboSessionError, PRODUCT_ADMIN_TEXTS as T } from './texts';
 
 /**
  * The product page's edit (pencil) and delete (trash) icons for staff with their dialogs (spec orders

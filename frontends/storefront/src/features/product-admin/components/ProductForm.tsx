@@ -2,11 +2,11 @@ import { useAppSelector } from '@decor/web-core';
 import { Button } from '@decor/web-core/ui';
 import { Form, Input, InputNumber, Select } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
-import type { ProductInput } from './api';
+import type { ProductInput } from '../api/product-admin-api';
+import { newProductImagesProblem } from '../image-rules';
+import { PRODUCT_ADMIN_TEXTS as T } from '../texts';
 import { ImagePicker, UploadProgress } from './ImagePicker';
-import { newProductImagesProblem } from './image-rules';
 import { TurnaroundFields } from './TurnaroundFields';
-import { PRODUCT_ADMIN_TEXTS as T } from './texts';
 
 type Values = Partial<ProductInput>;
 

@@ -6,8 +6,8 @@ import {
   type CategoryTurnaround,
   useGetCategoryTurnaroundQuery,
   useSetCategoryTurnaroundMutation,
-} from './api';
-import { failureText, PRODUCT_ADMIN_TEXTS as T } from './texts';
+} from '../api/product-admin-api';
+import { failureText, PRODUCT_ADMIN_TEXTS as T } from '../texts';
 
 type Side = 'before' | 'after';
 

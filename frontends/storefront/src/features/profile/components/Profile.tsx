@@ -9,7 +9,7 @@ import {
 import { Alert, Button, Spin } from '@decor/web-core/ui';
 import { Form, Input, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
 import { useEffect, useState } from 'react';
-import { SUCCESS_BANNER_MS, TEXTS } from '../texts';
+import { SUCCESS_BANNER_MS, TEXTS } from '../../../texts';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
