@@ -8,27 +8,19 @@ import {
   useAppSelector,
   validateSession,
 } from '@decor/web-core';
-import { Link, Navigate, Route, Routes, useLocation } from '@decor/web-core/router';
+import { Link, Route, Routes, useLocation } from '@decor/web-core/router';
 import { Layout } from '@decor/web-core/ui';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { ROUTES } from '../../../routes';
 import { ContactButton, ContactProvider } from '../../contact/components/contact';
 import { ErrorBanner } from './ErrorBanner';
 import { PageLoader } from './PageLoader';
 import { Protected } from './Protected';
-import { preloadable } from './preloadable';
-import { AreaErrorBoundary, RemoteScreen } from './RemoteScreen';
+import { AreaErrorBoundary } from './RemoteScreen';
 import { BRAND, TopBar } from './TopBar';
 
-// Code split per route: each page is its own chunk, loaded when first visited (the public pages
-// also ahead of hydrating their server-rendered HTML: preloadable).
-export const Home = preloadable(() => import('../../pages/components/Home'));
-export const Gallery = preloadable(() => import('../../pages/components/Gallery'));
-export const Tos = preloadable(() => import('../../pages/components/Tos'));
-const Reset = lazy(() => import('../../pages/components/Reset'));
-const Callback = lazy(() => import('../../pages/components/Callback'));
-const Orders = lazy(() => import('../../pages/components/Orders'));
-
-const ALL_ROLES = ['customer', 'admin', 'superadmin'] as const;
+// The public pages, for bootstrap.tsx and the server renderer to load ahead of hydrating.
+export { Gallery, Home, Tos } from '../../pages/routes';
 
 /** On start: load the categories, and validate a stored session token (except on reset pages). */
 function useStartup(): void {
@@ -64,57 +56,17 @@ function StaffQboSessionBanner() {
   return staff ? <QboSessionBanner placement="frame" /> : null;
 }
 
+/** The router, built from the route table; a route with roles is behind the Protected guard. */
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<Home />} />
-      <Route path="/gallery" element={<Gallery />} />
-      <Route path="/tos" element={<Tos />} />
-      <Route path="/reset/:token" element={<Reset />} />
-      <Route path="/callback" element={<Callback />} />
-      <Route path="/inventory/*" element={<RemoteScreen remote="storefront" module="Inventory" />} />
-      <Route
-        path="/checkout/*"
-        element={
-          <Protected roles={['customer']}>
-            <RemoteScreen remote="storefront" module="Checkout" />
-          </Protected>
-        }
-      />
-      <Route
-        path="/carts/*"
-        element={
-          <Protected roles={['customer']}>
-            <RemoteScreen remote="storefront" module="Carts" />
-          </Protected>
-        }
-      />
-      <Route
-        path="/profile"
-        element={
-          <Protected roles={ALL_ROLES}>
-            <RemoteScreen remote="storefront" module="Profile" />
-          </Protected>
-        }
-      />
-      <Route
-        path="/orders/*"
-        element={
-          <Protected roles={ALL_ROLES}>
-            <Orders />
-          </Protected>
-        }
-      />
-      <Route
-        path="/admin/*"
-        element={
-          <Protected roles={['admin']}>
-            <RemoteScreen remote="admin" module="BackOffice" />
-          </Protected>
-        }
-      />
-      <Route path="/index.html" element={<Navigate to="/" replace />} />
-      <Route path="*" element={<Home />} />
+      {ROUTES.map(({ path, screen, roles }) => (
+        <Route
+          key={path}
+          path={path}
+          element={roles ? <Protected roles={roles}>{screen}</Protected> : screen}
+        />
+      ))}
     </Routes>
   );
 }

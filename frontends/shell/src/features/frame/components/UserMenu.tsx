@@ -1,34 +1,12 @@
-import {
-  api,
-  endSessionOnServer,
-  isCustomer,
-  isStaff,
-  signOut,
-  useAppDispatch,
-  useAppSelector,
-} from '@decor/web-core';
+import { api, endSessionOnServer, signOut, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Dropdown, type MenuProps } from '@decor/web-core/ui-forms';
 import type { ReactElement } from 'react';
+import { menuFor } from '../../../access';
 
-/** The user menu by role (spec §2): Profile, then Carts/Orders/Checkout or Users/Orders/Availability, then Logout. */
+/** The user menu by role (spec §2): the route table's entries the role may open, then Logout. */
 export function userMenuItems(permissions: string): { key: string; label: string }[] {
-  const items = [{ key: '/profile', label: 'Profile' }];
-  if (isCustomer(permissions)) {
-    items.push(
-      { key: '/carts', label: 'Carts' },
-      { key: '/orders', label: 'Orders' },
-      { key: '/checkout/cart', label: 'Checkout' },
-    );
-  } else if (isStaff(permissions)) {
-    items.push(
-      { key: '/admin/users', label: 'Users' },
-      { key: '/orders', label: 'Orders' },
-      { key: '/admin/availability', label: 'Availability' },
-    );
-  }
-  items.push({ key: 'logout', label: 'Logout' });
-  return items;
+  return [...menuFor(permissions), { key: 'logout', label: 'Logout' }];
 }
 
 export default function UserMenu({ children }: { children: ReactElement }) {
