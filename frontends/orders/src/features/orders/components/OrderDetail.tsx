@@ -1,4 +1,10 @@
-import { type ShortLine, shortLineText, subRentalText } from '@decor/contracts/rules';
+import {
+  EVENT_FIELD_SPECS,
+  type ShortLine,
+  shortLineText,
+  subRentalText,
+  WILL_CALL_FIELD_SPECS,
+} from '@decor/contracts/rules';
 import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
@@ -18,16 +24,7 @@ import {
 import { qboStatusText, SUCCESS_BANNER_MS, TEXTS } from '../texts';
 import type { ActionDecision, ActionName, Order, OrderType } from '../types';
 import { CartCard, type DraftLine, draftOf, linesChanged } from './CartCard';
-import {
-  changedFields,
-  DetailsTable,
-  EVENT_FIELDS,
-  FieldItem,
-  type FormValues,
-  hasWillCall,
-  toForm,
-  WILL_CALL_FIELDS,
-} from './fields';
+import { changedFields, DetailsTable, FieldItem, type FormValues, hasWillCall, toForm } from './fields';
 import { StatusTag } from './status';
 
 export interface OrderDetailProps {
@@ -358,7 +355,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
                 gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 240px), 1fr))',
               }}
             >
-              {EVENT_FIELDS.map((f) => (
+              {EVENT_FIELD_SPECS.map((f) => (
                 <FieldItem key={f.name} field={f} />
               ))}
             </div>
@@ -371,7 +368,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
                 gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 200px), 1fr))',
               }}
             >
-              {WILL_CALL_FIELDS.map((f) => (
+              {WILL_CALL_FIELD_SPECS.map((f) => (
                 <FieldItem key={f.name} field={f} />
               ))}
             </div>
@@ -380,11 +377,11 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
       ) : (
         <>
           <Card title={TEXTS.eventDetails} aria-label={TEXTS.eventDetails} role="region">
-            <DetailsTable caption={TEXTS.eventDetails} fields={EVENT_FIELDS} order={order} />
+            <DetailsTable caption={TEXTS.eventDetails} fields={EVENT_FIELD_SPECS} order={order} />
           </Card>
           {hasWillCall(order) ? (
             <Card title={TEXTS.willCallDetails} aria-label={TEXTS.willCallDetails} role="region">
-              <DetailsTable caption={TEXTS.willCallDetails} fields={WILL_CALL_FIELDS} order={order} />
+              <DetailsTable caption={TEXTS.willCallDetails} fields={WILL_CALL_FIELD_SPECS} order={order} />
             </Card>
           ) : null}
         </>

@@ -1,4 +1,4 @@
-import { ORDER_FIELDS, type OrderFieldSpec } from '@decor/contracts/rules';
+import { ORDER_FIELDS, type OrderFieldSpec, WILL_CALL_FIELD_SPECS } from '@decor/contracts/rules';
 import { formatLongDate, formatTime } from '@decor/web-core';
 import { DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-data';
 import { Form, Input } from '@decor/web-core/ui-forms';
@@ -6,9 +6,7 @@ import type { KeyboardEvent } from 'react';
 import { TEXTS } from '../texts';
 import type { Order } from '../types';
 
-/** The 18 event and will-call fields, from the one table in @decor/contracts. */
-export const EVENT_FIELDS: readonly OrderFieldSpec[] = ORDER_FIELDS.filter((f) => !f.willCall);
-export const WILL_CALL_FIELDS: readonly OrderFieldSpec[] = ORDER_FIELDS.filter((f) => f.willCall);
+/** The fields staff and customers may edit, from the one table in @decor/contracts. */
 export const EDITABLE_FIELDS: readonly OrderFieldSpec[] = ORDER_FIELDS.filter((f) => !f.readOnly);
 
 const DATE = 'YYYY-MM-DD';
@@ -25,7 +23,7 @@ export function showValue(field: OrderFieldSpec, value: string | null | undefine
 
 /** The will-call card shows only when a will-call value other than the (server-set) name is filled. */
 export function hasWillCall(order: Order): boolean {
-  return WILL_CALL_FIELDS.some((f) => !f.readOnly && !!order[f.name as keyof Order]);
+  return WILL_CALL_FIELD_SPECS.some((f) => !f.readOnly && !!order[f.name as keyof Order]);
 }
 
 export function toForm(order: Order): FormValues {
