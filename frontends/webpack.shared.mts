@@ -135,7 +135,7 @@ export interface FrontendOptions {
   /** Folder name under frontends/ and the federation container name. */
   name: 'shell' | 'storefront' | 'admin';
   role: 'host' | 'remote';
-  /** Remotes: what they expose ('./Inventory': './src/screens/Inventory.tsx'). */
+  /** Remotes: what they expose ('./Inventory': './src/features/inventory/routes.tsx'). */
   exposes?: Record<string, string>;
   /** Port of `npm run dev`. */
   devPort: number;

@@ -6,5 +6,5 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }) =>
     role: 'remote',
     devPort: 3002,
     mode: argv.mode ?? 'production',
-    exposes: { './BackOffice': './src/BackOffice.tsx', './Orders': './src/Orders.tsx' },
+    exposes: { './BackOffice': './src/BackOffice.tsx', './Orders': './src/features/orders/routes.tsx' },
   });

@@ -7,10 +7,10 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }) =>
     devPort: 3001,
     mode: argv.mode ?? 'production',
     exposes: {
-      './Inventory': './src/screens/Inventory.tsx',
-      './Checkout': './src/screens/Checkout.tsx',
-      './Carts': './src/screens/Carts.tsx',
-      './Profile': './src/screens/Profile.tsx',
-      './Orders': './src/screens/Orders.tsx',
+      './Inventory': './src/features/inventory/routes.tsx',
+      './Checkout': './src/features/checkout/routes.tsx',
+      './Carts': './src/features/carts/routes.tsx',
+      './Profile': './src/features/profile/routes.tsx',
+      './Orders': './src/features/orders/routes.tsx',
     },
   });

@@ -5,7 +5,7 @@ import { lazy, Suspense } from 'react';
 // Each feature is its own chunk, loaded when its route is first visited.
 const SyncRoutes = lazy(() => import('./features/sync/routes'));
 const UsersRoutes = lazy(() => import('./features/users/routes'));
-const Orders = lazy(() => import('./Orders'));
+const Orders = lazy(() => import('./features/orders/routes'));
 const AvailabilityRoutes = lazy(() => import('./features/availability/routes'));
 const HomeRoutes = lazy(() => import('./features/home/routes'));
 

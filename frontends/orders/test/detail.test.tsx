@@ -2,7 +2,7 @@ import { http } from '@decor/web-core';
 import { type ApiServer, demoUser, type Reply, startApiServer } from '@decor/web-core/testing';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Order } from '../src/types';
+import type { Order } from '../src/features/orders/types';
 import { anOrder, renderOrders, staffUser } from './support';
 
 configure({ asyncUtilTimeout: 5000 });

@@ -7,8 +7,8 @@ import {
 } from '@decor/web-core/testing';
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { OrdersList } from '../src/routes';
-import type { Order } from '../src/types';
+import { OrdersList } from '../src/features/orders/routes';
+import type { Order } from '../src/features/orders/types';
 import { anOrder, renderElement, renderOrders, staffUser } from './support';
 
 /** 45 estimates, newest first: DocNumber 1045 … 1001. */

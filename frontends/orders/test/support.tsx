@@ -4,8 +4,8 @@ import { demoUser } from '@decor/web-core/testing';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import OrdersRoutes from '../src/routes';
-import type { Order } from '../src/types';
+import OrdersRoutes from '../src/features/orders/routes';
+import type { Order } from '../src/features/orders/types';
 
 export const staffUser = {
   ...demoUser,

@@ -4,7 +4,7 @@ import { ConfigProvider } from '@decor/web-core/ui';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { AppFrame, Gallery, Home, Tos } from './frame/AppFrame';
+import { AppFrame, Gallery, Home, Tos } from './features/frame/components/AppFrame';
 import { type PublicPage, publicPageOf } from './public-pages';
 import { loadScreen } from './remotes';
 import './shared-for-remotes';

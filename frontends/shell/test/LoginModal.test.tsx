@@ -2,7 +2,11 @@ import { http } from '@decor/web-core';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import LoginModal, { CLOSE_AFTER_MS, externalSignIn, LOGIN_TEXTS } from '../src/frame/LoginModal';
+import LoginModal, {
+  CLOSE_AFTER_MS,
+  externalSignIn,
+  LOGIN_TEXTS,
+} from '../src/features/frame/components/LoginModal';
 import { renderAt } from './support';
 
 describe('login modal (spec §2, §4, §5, §8)', () => {

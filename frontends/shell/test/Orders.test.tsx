@@ -3,10 +3,11 @@ import { MemoryRouter } from '@decor/web-core/router';
 import { demoUser } from '@decor/web-core/testing';
 import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import Orders from '../src/pages/Orders';
+import Orders from '../src/features/pages/components/Orders';
 import { loadScreen } from '../src/remotes';
 
-jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
+// RemoteScreen asks loadedScreen first (a screen loaded ahead of hydration); none here.
+jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));
 const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
 
 describe('/orders picks the remote by role', () => {

@@ -2,7 +2,7 @@ import { CONNECTION_ERROR, createAppStore, signedIn, validateSession } from '@de
 import { Route, Routes } from '@decor/web-core/router';
 import { demoUser } from '@decor/web-core/testing';
 import { screen } from '@testing-library/react';
-import { Protected } from '../src/frame/Protected';
+import { Protected } from '../src/features/frame/components/Protected';
 import { renderAt } from './support';
 
 const guarded = (roles: Parameters<typeof Protected>[0]['roles']) => (

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AREA_ERROR_TITLE, RemoteScreen } from '../src/frame/RemoteScreen';
+import { AREA_ERROR_TITLE, RemoteScreen } from '../src/features/frame/components/RemoteScreen';
 import { loadedScreen, loadScreen } from '../src/remotes';
 import { renderAt } from './support';
 

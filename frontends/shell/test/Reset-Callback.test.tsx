@@ -4,8 +4,8 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
-import Callback, { EXTERNAL_LOGIN_FAILED } from '../src/pages/Callback';
-import Reset, { RESET_TEXTS } from '../src/pages/Reset';
+import Callback, { EXTERNAL_LOGIN_FAILED } from '../src/features/pages/components/Callback';
+import Reset, { RESET_TEXTS } from '../src/features/pages/components/Reset';
 import { renderAt } from './support';
 
 describe('/reset/{token} and /callback (spec §2)', () => {

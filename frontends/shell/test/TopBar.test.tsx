@@ -2,7 +2,7 @@ import { createAppStore, signedIn } from '@decor/web-core';
 import { demoUser } from '@decor/web-core/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { TopBar } from '../src/frame/TopBar';
+import { TopBar } from '../src/features/frame/components/TopBar';
 import { renderAt } from './support';
 
 const signedInAs = (permissions: string) => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Viewer } from '../src/pages/gallery/Viewer';
-import { CAROUSEL_INTERVAL_MS, Carousel } from '../src/pages/home/Carousel';
+import { Viewer } from '../src/features/pages/components/gallery/Viewer';
+import { CAROUSEL_INTERVAL_MS, Carousel } from '../src/features/pages/components/home/Carousel';
 
 const images = ['a', 'b', 'c'].map((n) => ({
   src: `/img/${n}.svg`,

@@ -9,10 +9,10 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { setCheckedDates } from '../src/availability/checked-dates';
-import type { CheckoutState } from '../src/checkout/fields';
-import { Summary } from '../src/checkout/Summary';
-import Inventory from '../src/screens/Inventory';
+import { setCheckedDates } from '../src/features/availability/checked-dates';
+import { Summary } from '../src/features/checkout/components/Summary';
+import type { CheckoutState } from '../src/features/checkout/fields';
+import Inventory from '../src/features/inventory/routes';
 
 const LOAD = { timeout: 15_000 };
 const CUSTOMER = 'customer';

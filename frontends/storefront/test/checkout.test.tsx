@@ -4,10 +4,10 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { CartView, EMPTY_CART_LINK } from '../src/checkout/CartView';
-import { EventForm } from '../src/checkout/EventForm';
-import type { CheckoutState } from '../src/checkout/fields';
-import { Summary } from '../src/checkout/Summary';
+import { CartView, EMPTY_CART_LINK } from '../src/features/checkout/components/CartView';
+import { EventForm } from '../src/features/checkout/components/EventForm';
+import { Summary } from '../src/features/checkout/components/Summary';
+import type { CheckoutState } from '../src/features/checkout/fields';
 
 const line = (over: Record<string, unknown> = {}) => ({
   id: 'BAR-FR-001',

@@ -16,7 +16,7 @@ import {
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import Inventory from '../src/screens/Inventory';
+import Inventory from '../src/features/inventory/routes';
 import { TEXTS } from '../src/texts';
 
 /** Answers from the local server on a busy machine. */

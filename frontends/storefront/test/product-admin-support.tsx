@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router
 import { type ApiServer, demoUser, type Handler, startApiServer } from '@decor/web-core/testing';
 import { act, configure, fireEvent, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import Inventory from '../src/screens/Inventory';
+import Inventory from '../src/features/inventory/routes';
 
 // antd's dialogs on jsdom are slow on a busy 2-core machine: wait up to 5 s for what should appear.
 configure({ asyncUtilTimeout: 5000 });

@@ -4,7 +4,7 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import Profile from '../src/screens/Profile';
+import Profile from '../src/features/profile/components/Profile';
 import { SUCCESS_BANNER_MS } from '../src/texts';
 
 /** Answers from the local server on a busy machine. */

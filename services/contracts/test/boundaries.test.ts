@@ -1,11 +1,14 @@
 /**
  * The import rules of the tree (root README), checked on the source files: facts contracts owns are
- * not written again elsewhere, a domain has no HTTP, and a route file does not import a route file.
+ * not written again elsewhere (and a frontend takes contracts' lists from `@decor/contracts/rules`
+ * only), a domain has no HTTP, and a route file does not import a route file.
  * Each rule fails with the offending files named.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import * as contracts from '../src';
 import { ORDER_FIELDS, ORDER_STATUSES } from '../src';
+import * as browserRules from '../src/rules';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -60,6 +63,90 @@ describe('a fact contracts owns is written there only', () => {
     const status = `'(?:${ORDER_STATUSES.join('|')})'`;
     const list = new RegExp(`${status}\\s*[,|]\\s*${status}`);
     expect(ALL.filter((file) => list.test(read(join(ROOT, file))))).toEqual([]);
+  });
+});
+
+/**
+ * The lists contracts owns (fields, statuses, actions, roles…): every exported array or set, or record
+ * of arrays, of the package — read from contracts itself, so a new list is covered without a change here.
+ */
+const isList = (value: unknown): boolean =>
+  Array.isArray(value) ||
+  value instanceof Set ||
+  (!!value &&
+    typeof value === 'object' &&
+    Object.values(value).length > 0 &&
+    Object.values(value).every((v) => Array.isArray(v)));
+const CONTRACT_LISTS = new Set(
+  Object.entries({ ...contracts, ...browserRules })
+    .filter(([, value]) => isList(value))
+    .map(([name]) => name),
+);
+const BROWSER_ENTRY = '@decor/contracts/rules';
+
+/**
+ * What is wrong with a frontend file's use of contracts' lists: importing one from any module but
+ * `@decor/contracts/rules` (a re-export elsewhere is a second source), re-exporting one, declaring a
+ * binding of the same name (its own copy), or importing contracts' server entry.
+ */
+function frontendListProblems(file: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const m of text.matchAll(/\b(import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    const [, kind, names = '', from] = m;
+    const listed = names
+      .split(',')
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0] as string,
+      )
+      .filter((n) => CONTRACT_LISTS.has(n));
+    for (const name of listed) {
+      if (kind === 'export') problems.push(`${file}: re-exports ${name} (import it from ${BROWSER_ENTRY})`);
+      else if (from !== BROWSER_ENTRY)
+        problems.push(`${file}: imports ${name} from '${from}', not ${BROWSER_ENTRY}`);
+    }
+  }
+  if (new RegExp(`\\bexport\\s+\\*\\s+from\\s+'${BROWSER_ENTRY}'`).test(text)) {
+    problems.push(`${file}: re-exports all of ${BROWSER_ENTRY}`);
+  }
+  if (/from\s+'@decor\/contracts'/.test(text)) {
+    problems.push(`${file}: imports @decor/contracts (browsers use ${BROWSER_ENTRY})`);
+  }
+  for (const m of text.matchAll(
+    /^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var|function|class|enum|type|interface)\s+([A-Z][A-Z0-9_]*)\b/gm,
+  )) {
+    if (CONTRACT_LISTS.has(m[1] as string)) problems.push(`${file}: declares its own ${m[1]}`);
+  }
+  return problems;
+}
+
+describe('a frontend takes the lists contracts owns from @decor/contracts/rules only', () => {
+  it('knows the lists', () => {
+    for (const name of ['ORDER_FIELDS', 'ORDER_STATUSES', 'TERMINAL_STATUSES', 'PERMISSIONS', 'UI_ACTIONS']) {
+      expect(CONTRACT_LISTS).toContain(name);
+    }
+  });
+
+  it('refuses a planted violation of each kind, and lets the right import pass', () => {
+    const planted = (text: string) => frontendListProblems('frontends/x/src/planted.ts', text);
+    expect(planted("import { ORDER_STATUSES, formLabel } from '@decor/contracts/rules';")).toEqual([]);
+    expect(planted("import { ORDER_STATUSES } from '@decor/web-core';")).toHaveLength(1);
+    expect(planted("import { ORDER_FIELDS as F } from '../fields';")).toHaveLength(1);
+    expect(planted("import { type PERMISSIONS } from './roles';")).toHaveLength(1);
+    expect(planted("export { WILL_CALL_FIELDS } from '@decor/contracts/rules';")).toHaveLength(1);
+    expect(planted("export * from '@decor/contracts/rules';")).toHaveLength(1);
+    expect(planted("import { addDays } from '@decor/contracts';")).toHaveLength(1);
+    expect(planted('export const ORDER_STATUSES = statuses();')).toHaveLength(1);
+    expect(planted('const TERMINAL_STATUSES = new Set(terminal);')).toHaveLength(1);
+  });
+
+  it('holds in every frontend source file', () => {
+    const frontends = ALL.filter((f) => f.startsWith('frontends/'));
+    expect(frontends.length).toBeGreaterThan(50);
+    expect(frontends.flatMap((f) => frontendListProblems(f, read(join(ROOT, f))))).toEqual([]);
   });
 });
 

@@ -25,7 +25,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
 import { StaticRouter } from 'react-router';
-import { AppFrame, Gallery, Home, Tos } from '../frame/AppFrame';
+import { AppFrame, Gallery, Home, Tos } from '../features/frame/components/AppFrame';
 import { type PublicPage, publicPageOf } from '../public-pages';
 import { theme } from '../theme';
 

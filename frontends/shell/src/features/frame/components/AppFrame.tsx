@@ -1,0 +1,108 @@
+import {
+  fetchCategories,
+  isStaff,
+  QboSessionBanner,
+  setActiveSubCategory,
+  setOpenedCategory,
+  useAppDispatch,
+  useAppSelector,
+  validateSession,
+} from '@decor/web-core';
+import { Link, Route, Routes, useLocation } from '@decor/web-core/router';
+import { Layout } from '@decor/web-core/ui';
+import { Suspense, useEffect } from 'react';
+import { ROUTES } from '../../../routes';
+import { ContactButton, ContactProvider } from '../../contact/components/contact';
+import { ErrorBanner } from './ErrorBanner';
+import { PageLoader } from './PageLoader';
+import { Protected } from './Protected';
+import { AreaErrorBoundary } from './RemoteScreen';
+import { BRAND, TopBar } from './TopBar';
+
+// The public pages, for bootstrap.tsx and the server renderer to load ahead of hydrating.
+export { Gallery, Home, Tos } from '../../pages/routes';
+
+/** On start: load the categories, and validate a stored session token (except on reset pages). */
+function useStartup(): void {
+  const dispatch = useAppDispatch();
+  const token = useAppSelector((s) => s.session.token);
+  // A server-rendered inventory page brought them.
+  const haveCategories = useAppSelector((s) => s.sideNav.categories.length > 0);
+  const { pathname } = useLocation();
+  const onReset = pathname.startsWith('/reset');
+  // Once per start.
+  useEffect(() => {
+    if (!haveCategories) dispatch(fetchCategories());
+    if (token && !onReset) dispatch(validateSession());
+  }, []);
+}
+
+/** Leaving the inventory clears the side navigation's selection (spec §2). */
+function useClearSelectionOutsideInventory(): void {
+  const dispatch = useAppDispatch();
+  const { pathname } = useLocation();
+  const inInventory = pathname.startsWith('/inventory');
+  useEffect(() => {
+    if (!inInventory) {
+      dispatch(setOpenedCategory(null));
+      dispatch(setActiveSubCategory(null));
+    }
+  }, [inInventory, dispatch]);
+}
+
+/** Staff see the QuickBooks session notice wherever they are (a screen with its own takes over). */
+function StaffQboSessionBanner() {
+  const staff = useAppSelector((s) => isStaff(s.session.user?.permissions));
+  return staff ? <QboSessionBanner placement="frame" /> : null;
+}
+
+/** The router, built from the route table; a route with roles is behind the Protected guard. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      {ROUTES.map(({ path, screen, roles }) => (
+        <Route
+          key={path}
+          path={path}
+          element={roles ? <Protected roles={roles}>{screen}</Protected> : screen}
+        />
+      ))}
+    </Routes>
+  );
+}
+
+export function AppFrame() {
+  return (
+    <ContactProvider>
+      <Frame />
+    </ContactProvider>
+  );
+}
+
+function Frame() {
+  useStartup();
+  useClearSelectionOutsideInventory();
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <TopBar />
+      <Layout.Content id="main" style={{ display: 'flex', flexDirection: 'column' }}>
+        <ErrorBanner />
+        <StaffQboSessionBanner />
+        <AreaErrorBoundary>
+          <Suspense fallback={<PageLoader />}>
+            <AppRoutes />
+          </Suspense>
+        </AreaErrorBoundary>
+      </Layout.Content>
+      <Layout.Footer style={{ textAlign: 'center', background: '#f1ebe3' }}>
+        <nav aria-label="Footer">
+          <ContactButton />
+          <Link to="/tos">Privacy Policy and End User License Agreement</Link>
+        </nav>
+        <div style={{ marginTop: 8, color: '#6b5d52' }}>
+          © {new Date().getFullYear()} {BRAND}
+        </div>
+      </Layout.Footer>
+    </Layout>
+  );
+}

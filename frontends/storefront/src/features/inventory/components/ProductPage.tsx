@@ -1,0 +1,149 @@
+import {
+  type ApiError,
+  isCustomer,
+  isStaff,
+  useAppSelector,
+  useGetProductQuery,
+  withMain,
+} from '@decor/web-core';
+import { Link, useParams } from '@decor/web-core/router';
+import { Alert, ArrowLeftOutlined, Empty, Flex, Spin } from '@decor/web-core/ui';
+import { lazy, Suspense, useState } from 'react';
+import { TEXTS } from '../../../texts';
+import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
+import { useCheckedDates } from '../../availability/checked-dates';
+import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
+import { DateCheck } from '../../availability/components/DateCheck';
+import { AddToCart } from './AddToCart';
+import { Price } from './Price';
+import { ProductImage } from './ProductImage';
+import { inventoryPath } from './SideNav';
+
+/** Staff's edit and delete icons with their dialogs: their own chunk, never downloaded by customers. */
+const ProductAdminActions = lazy(() => import('../../product-admin/components/ProductAdminActions'));
+
+/** /inventory/{category}/{subcategory}/{productId} (spec §2). */
+export function ProductPage() {
+  const { category = '', subcategory = '', productId = '' } = useParams();
+  const permissions = useAppSelector((s) => s.session.user?.permissions);
+  const signedIn = useAppSelector((s) => !!s.session.user);
+  const { data: product, isFetching, error } = useGetProductQuery(productId, { skip: !productId });
+  const [mainId, setMainId] = useState<string | null>(null);
+  const dates = useCheckedDates();
+  const availability = useGetAvailabilityQuery(
+    { from: dates?.from ?? '', to: dates?.to, ids: [productId] },
+    { skip: !dates || !productId },
+  );
+  const free = dates ? availability.data?.get(productId) : undefined;
+  const notFound = (error as ApiError | undefined)?.status === 404 || product === null;
+
+  const back = (
+    <Link to={inventoryPath(category, subcategory)}>
+      <ArrowLeftOutlined /> Back to {subcategory}
+    </Link>
+  );
+
+  if (isFetching && !product) return <Spin size="large" style={{ display: 'block', margin: 48 }} />;
+  if (notFound) {
+    return (
+      <section style={{ flex: 1, padding: 24 }}>
+        {back}
+        <Empty description={TEXTS.noProduct} />
+      </section>
+    );
+  }
+  if (error || !product) {
+    return (
+      <section style={{ flex: 1, padding: 24 }}>
+        {back}
+        <Alert type="error" showIcon title={TEXTS.productError} style={{ marginTop: 16 }} />
+      </section>
+    );
+  }
+
+  const { main, thumbnails } = withMain(product.Images, mainId);
+  return (
+    <article style={{ flex: 1, minWidth: 0, padding: 'clamp(12px, 3vw, 28px)' }}>
+      {back}
+      <div
+        style={{
+          display: 'grid',
+          gap: 24,
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 320px), 1fr))',
+          marginTop: 16,
+        }}
+      >
+        <div>
+          <ProductImage
+            images={main ? [main] : []}
+            alt={product.name}
+            style={{ aspectRatio: '4 / 3' }}
+            priority
+          />
+          {thumbnails.length > 0 ? (
+            <Flex gap={8} wrap style={{ marginTop: 8 }}>
+              {thumbnails.map((image, i) => (
+                <button
+                  key={image.id}
+                  type="button"
+                  onClick={() => setMainId(image.id)}
+                  aria-label={`Show photo ${i + 2} of ${product.name}`}
+                  style={{
+                    padding: 0,
+                    border: '1px solid #e5dccf',
+                    borderRadius: 6,
+                    cursor: 'pointer',
+                    width: 84,
+                  }}
+                >
+                  <img
+                    src={image.url}
+                    alt=""
+                    width={84}
+                    height={63}
+                    loading="lazy"
+                    style={{
+                      width: '100%',
+                      aspectRatio: '4 / 3',
+                      objectFit: 'cover',
+                      display: 'block',
+                      borderRadius: 5,
+                    }}
+                  />
+                </button>
+              ))}
+            </Flex>
+          ) : null}
+        </div>
+        <div>
+          <Flex justify="space-between" align="start" gap={8}>
+            <h1 style={{ marginTop: 0 }}>{product.name}</h1>
+            {isStaff(permissions) ? (
+              <Suspense fallback={null}>
+                <ProductAdminActions product={product} category={category} subcategory={subcategory} />
+              </Suspense>
+            ) : null}
+          </Flex>
+          {signedIn ? (
+            <p>
+              <Price product={product} />
+            </p>
+          ) : null}
+          <p style={{ lineHeight: 1.7, whiteSpace: 'pre-line' }}>{product.description}</p>
+          {signedIn ? <p style={{ color: '#6b5d52' }}>SKU: {product.id}</p> : null}
+          <DateCheck />
+          {dates ? (
+            <p>
+              <AvailabilityNote
+                availability={free}
+                loading={availability.isFetching}
+                failed={availability.isError}
+              />
+            </p>
+          ) : null}
+          {isCustomer(permissions) ? <AddToCart product={product} limit={free?.available} /> : null}
+        </div>
+      </div>
+    </article>
+  );
+}
