@@ -145,7 +145,11 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
         },
         logFile: path.join(logDir, `${name}.log`),
         quiet: true,
-        ready: async () => (await fetch(`${probeUrl}/readyz`)).ok,
+        // The gateway's internal port (its /readyz) opens before its public one: wait for both, or
+        // the first request of a measurement can be refused.
+        ready: async () =>
+          (await fetch(`${probeUrl}/readyz`)).ok &&
+          (probeUrl === url || (await fetch(url, { method: 'HEAD' }).then(() => true))),
         readyTimeoutMs: 60_000,
         stopGraceMs: 10_000,
       });

@@ -47,8 +47,10 @@ export interface BaseContext<C extends CommonConfig = CommonConfig> {
   /**
    * Wakes the relay and waits (at most ~2 s) until it has published what was written so far. For
    * writes whose next read happens in ANOTHER service (the cart lines an estimate is built from).
+   * With the written document's `_id` the relay claims just that one (as `eventsWritten(docId)`)
+   * instead of scanning every outbox: cheaper when many writers wait at once.
    */
-  eventsPublished(): Promise<void>;
+  eventsPublished(docId?: unknown): Promise<void>;
 }
 
 export interface ConsumerSpec {
@@ -150,9 +152,9 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       sessionVersions: sessions,
       topic,
       eventsWritten: (docId?: unknown) => relay?.notify(docId),
-      eventsPublished: async () => {
+      eventsPublished: async (docId?: unknown) => {
         if (!relay) return;
-        relay.notify();
+        relay.notify(docId);
         await relay.flushed();
       },
     };

@@ -209,6 +209,10 @@ describe('POST /estimate, who may submit what', () => {
     expect(res.status).toBe(503);
     expect(res.body.message).toBe('Your account is still being set up; please try again in a moment');
     expect(await service.ctx.estimates.countDocuments({ cartId: cart.id })).toBe(0);
+    // Its lines are booked before the customer is looked up: the holds were released again.
+    const ledgers = await service.ctx.ledgers.find({ _id: { $in: ['SEA-CH-001', 'BAR-FR-001'] } }).lean();
+    const holders = [...new Set(ledgers.flatMap((l) => l.holds.map((h) => h.orderId)))];
+    expect(await service.ctx.estimates.countDocuments({ _id: { $in: holders } })).toBe(holders.length);
   });
 
   it("answers 404 'Cart not found' for an unknown cart and for another customer's cart", async () => {

@@ -56,6 +56,85 @@ export function topicEnds(admin: Admin, topic: string): Promise<TopicEnds> {
   return state.next;
 }
 
+interface ProgressWaiter {
+  /** Progress document id → the offset it must reach. */
+  targets: Map<string, number>;
+  deadline: number;
+  pollMs: number;
+  resolve(caughtUp: boolean): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The callers of one process waiting for consumer progress, served by one read loop per database
+ * connection: each read of the progress documents answers every waiter at once. Two hundred requests
+ * waiting together cost one read per round, not one each every `pollMs` (which, under a burst, was
+ * most of a service's database traffic). Progress only grows (`$max`), so a read that began before a
+ * waiter arrived still proves what it shows.
+ */
+class ProgressWatch {
+  private readonly waiters = new Set<ProgressWaiter>();
+  private reading = false;
+  private wake?: () => void;
+
+  constructor(private readonly connection: Connection) {}
+
+  wait(targets: Map<string, number>, deadline: number, pollMs: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiters.add({ targets, deadline, pollMs, resolve, reject });
+      // A newcomer is checked at once (most find their consumer already there), without a read per caller.
+      if (this.wake) this.wake();
+      else if (!this.reading) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    this.reading = true;
+    const progress = this.connection.collection<{ _id: string; offset: number }>(
+      CONSUMER_PROGRESS_COLLECTION,
+    );
+    try {
+      while (this.waiters.size > 0) {
+        const ids = new Set<string>();
+        for (const w of this.waiters) for (const id of w.targets.keys()) ids.add(id);
+        let seen: { _id: string; offset: number }[];
+        try {
+          seen = await progress.find({ _id: { $in: [...ids] } }).toArray();
+        } catch (err) {
+          for (const w of this.waiters) w.reject(err);
+          this.waiters.clear();
+          return;
+        }
+        const reached = new Map(seen.map((s) => [s._id, s.offset]));
+        const now = Date.now();
+        for (const w of this.waiters) {
+          for (const [id, last] of w.targets) if ((reached.get(id) ?? -1) >= last) w.targets.delete(id);
+          if (w.targets.size === 0) w.resolve(true);
+          else if (now >= w.deadline) w.resolve(false);
+          else continue;
+          this.waiters.delete(w);
+        }
+        if (this.waiters.size === 0) return;
+        let pause = Number.POSITIVE_INFINITY;
+        for (const w of this.waiters) pause = Math.min(pause, w.pollMs, Math.max(0, w.deadline - now));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pause);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wake = done;
+        });
+        this.wake = undefined;
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+const watches = new WeakMap<Connection, ProgressWatch>();
+
 /**
  * Waits until the consumer group (any of its instances) has handled every message that was on
  * `topic` when this was called. A projection read right after then reflects all events published
@@ -73,17 +152,16 @@ export async function waitForCatchUp({
   const deadline = Date.now() + timeoutMs;
   const ends = await withinMs(topicEnds(admin, topic), Math.min(kafkaTimeoutMs, timeoutMs), 'events');
   // `high` is the next offset to be written: the last message present is high - 1.
-  let pending = ends
-    .filter((p) => Number(p.high) > Number(p.low))
-    .map((p) => ({ _id: progressId(groupId, topic, p.partition), last: Number(p.high) - 1 }));
-  const progress = connection.collection<{ _id: string; offset: number }>(CONSUMER_PROGRESS_COLLECTION);
-  while (pending.length > 0) {
-    const seen = await progress.find({ _id: { $in: pending.map((p) => p._id) } }).toArray();
-    const reached = new Map(seen.map((s) => [s._id, s.offset]));
-    pending = pending.filter((p) => (reached.get(p._id) ?? -1) < p.last);
-    if (pending.length === 0) break;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, pollMs));
+  const targets = new Map(
+    ends
+      .filter((p) => Number(p.high) > Number(p.low))
+      .map((p) => [progressId(groupId, topic, p.partition), Number(p.high) - 1] as const),
+  );
+  if (targets.size === 0) return true;
+  let watch = watches.get(connection);
+  if (!watch) {
+    watch = new ProgressWatch(connection);
+    watches.set(connection, watch);
   }
-  return true;
+  return watch.wait(targets, deadline, pollMs);
 }

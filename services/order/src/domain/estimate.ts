@@ -6,6 +6,7 @@ import {
   ORDER_STATUSES,
   type OrderStatus,
 } from '@decor/contracts';
+import type { BookableOrder } from './bookings';
 import type { EstimateDetails } from './details';
 
 /** Spec §4's statuses, from the lifecycle in contracts. */
@@ -78,6 +79,24 @@ export interface EstimateDraft extends EstimateTotals {
  * The estimate of a cart: a snapshot of its lines (line total = price × qty), subtotal = the sum of
  * the lines, and spec §9's totals: tax 8.1 % of subtotal + trucking, total = subtotal + trucking + tax.
  */
+/** The status of a submitted order request. */
+const SUBMITTED_STATUS = 'Pending' satisfies OrderStatus;
+
+/**
+ * The estimate a cart's submission makes, as bookings see it (the lines and the dates): what
+ * `buildEstimate` will store books the same, whatever the customer's name and the fee.
+ */
+export function submittedOrder(id: string, cart: CartSnapshot, details: EstimateDetails): BookableOrder {
+  return {
+    orderType: 'estimate',
+    id,
+    estimateId: null,
+    status: SUBMITTED_STATUS,
+    details,
+    lines: cart.lines,
+  };
+}
+
 export function buildEstimate(
   cart: CartSnapshot,
   details: EstimateDetails,
@@ -96,7 +115,7 @@ export function buildEstimate(
   return {
     cartId: cart.id,
     userId: cart.userId,
-    status: 'Pending',
+    status: SUBMITTED_STATUS,
     details,
     lines,
     ...estimateTotals(subtotalCents, truckingCents),

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import { parseDetails, withCustomerName } from '../domain/details';
-import { buildEstimate, cartRefusal, MESSAGES } from '../domain/estimate';
+import { buildEstimate, cartRefusal, MESSAGES, submittedOrder } from '../domain/estimate';
 import { releaseOrder } from '../store/bookings';
 import type { Estimate } from '../store/estimate-model';
 import { bookChange, bookingStore, ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
@@ -104,29 +104,32 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       }
       if (!cart) throw notFound(MESSAGES.cartNotFound); // (cartRefusal already said so)
 
-      const customer = await customerOf(ctx, userId);
-      const details = withCustomerName(parsed.details, customer.ownCompany ?? customer.displayName);
-      const draft = buildEstimate(cart, details, await truckingCents(ctx));
       // Step 1, "book the lines" (a short line: 409, nothing booked); step 2, "store the estimate".
       // Undo of step 1 when step 2 stores nothing: release the holds (a crash: the sweeper does).
+      // Booking needs only the cart's lines and the dates, so a refusal (most requests in a rush for
+      // the last units) is answered before the customer and the fee are read.
       const id = new Types.ObjectId();
-      const order = { orderType: 'estimate', id: id.toString(), estimateId: null, ...draft } as const;
+      const order = submittedOrder(id.toString(), cart, parsed.details);
       try {
         await bookChange(ctx, null, order);
       } catch (err) {
         if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));
         throw err;
       }
+      const undo = async (err: unknown): Promise<never> => {
+        await releaseOrder(bookingStore(ctx), order.id).catch(() => {});
+        throw err;
+      };
+      const [customer, fee] = await Promise.all([customerOf(ctx, userId), truckingCents(ctx)]).catch(undo);
+      const details = withCustomerName(parsed.details, customer.ownCompany ?? customer.displayName);
+      const draft = buildEstimate(cart, details, fee);
       const outcome = await insertEstimate(ctx, {
         draft,
         customer,
         idempotencyScope,
         correlationId: request.id,
         id,
-      }).catch(async (err) => {
-        await releaseOrder(bookingStore(ctx), order.id).catch(() => {});
-        throw err;
-      });
+      }).catch(undo);
       if ('duplicateOf' in outcome) {
         await releaseOrder(bookingStore(ctx), order.id); // undo of step 1
         // Lost a race: with the same key, the winner is this request's estimate; else a double submission.
@@ -135,8 +138,8 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
         throw conflict(MESSAGES.alreadySubmitted);
       }
       // The cart service checks the cart out on this event and the client reads its carts next.
-      await ctx.eventsPublished();
       const { _id, docNumber } = outcome.inserted;
+      await ctx.eventsPublished(_id);
       return reply.code(201).send({ result: { id: _id.toString(), DocNumber: docNumber } });
     },
   );

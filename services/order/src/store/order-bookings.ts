@@ -58,6 +58,8 @@ export async function buffersOf(
     return {
       product: product?.turnaround,
       category: product?.category ? byName.get(product.category) : null,
+      // Read here already: booking need not read each product again (unknown yet: it waits for it).
+      owned: product?.quantity,
     };
   };
 }
