@@ -253,6 +253,26 @@ test('events of types the service does not handle are passed over: no record, th
   expect(await processed(group.main, evt.id)).toBeNull();
 });
 
+test("handled offsets reach Kafka within about a second (committed off the batches' path)", async () => {
+  const evt = envelope('Counted', 'order', `order-${randomUUID()}`);
+  await publishEnvelopes(publisher.producer, run, [evt]);
+  await waitFor(async () => (await processed(group.main, evt.id)) !== null);
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    // Every message on the topic is handled by now (applied, skipped or dead-lettered): the group's
+    // committed offsets must reach the topic's end, as a new member or the chaos suite's lag check read them.
+    const ends = await admin.fetchTopicOffsets(topic.main);
+    const end = ends.reduce((n, p) => n + Number(p.high), 0);
+    await waitFor(async () => {
+      const [committed] = await admin.fetchOffsets({ groupId: group.main, topics: [topic.main] });
+      return (committed?.partitions ?? []).reduce((n, p) => n + Math.max(0, Number(p.offset)), 0) === end;
+    }, 5_000);
+  } finally {
+    await admin.disconnect();
+  }
+});
+
 test('two instances in one group share the partitions; 500 events each take effect once', async () => {
   const [a, b] = [consumers[1], consumers[2]];
   await waitFor(() => {
