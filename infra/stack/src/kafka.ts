@@ -50,6 +50,11 @@ function serverProperties(o: KafkaOptions, logDir: string): string {
     'share.coordinator.state.topic.replication.factor': 1,
     'share.coordinator.state.topic.min.isr': 1,
     'group.initial.rebalance.delay.ms': 0,
+    // Threads for a 2-core box (defaults 3, 8, 10): fewer idle threads to wake per request; measured
+    // about 15 % less broker CPU per event with six groups reading a topic (2026-11-27).
+    'num.network.threads': 1,
+    'num.io.threads': 2,
+    'background.threads': 2,
     // Our code creates every topic with an explicit partition count; a typo must fail, not create.
     'auto.create.topics.enable': false,
     'delete.topic.enable': true,

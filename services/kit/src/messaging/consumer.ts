@@ -2,15 +2,21 @@
  * At-least-once consumer with idempotent handling, in-process retries and a dead-letter topic.
  *
  * Guarantees and their limits:
- * - Offsets are committed by kafkajs only for messages whose `eachMessage` resolved. A handler error
- *   never escapes (it is retried, then dead-lettered); only infrastructure failures (Mongo down, DLQ
- *   publish failed) throw, and then the offset is NOT committed and kafkajs re-delivers.
- * - Each event id is remembered per group in `processed_events` (`_id = groupId:eventId`), checked
- *   before the handler and written after it succeeded. Remaining window: a crash after the handler's
- *   write and before the record re-runs the handler on redelivery. So handlers must be idempotent:
- *   make state changes with `ctx.applyOnce(...)` (a conditional single-document update that records
- *   the event id in the same write) or with naturally idempotent writes (set, upsert by key, BullMQ
- *   job id derived from the event id).
+ * - A batch of a partition at a time, its messages one after another (order within a partition is
+ *   kept; a few partitions are handled side by side). A handler error never escapes (it is retried,
+ *   then dead-lettered); only infrastructure failures (Mongo down, DLQ publish failed) throw, and then
+ *   the rest of the batch is not handled and kafkajs re-delivers it.
+ * - Each handled event id is remembered per group in `processed_events` (`_id = groupId:eventId`),
+ *   looked up for the whole batch before its handlers (one query) and written for the whole batch
+ *   after them (one write, with the group's progress beside it). Remaining window: a crash after a
+ *   handler's write and before the batch's record re-runs the handler on redelivery. So handlers must
+ *   be idempotent: make state changes with `ctx.applyOnce(...)` (a conditional single-document update
+ *   that records the event id in the same write) or with naturally idempotent writes (set, upsert by
+ *   key, BullMQ job id derived from the event id). Events of a type without a handler are passed over
+ *   with no record (nothing ran that a redelivery could repeat); the progress moves past them.
+ * - Offsets are committed to Kafka at most once a second, after the batch's records are written; a
+ *   crash or a rebalance therefore re-delivers up to a second of handled events, which their records
+ *   skip.
  * - A handler failing because Redis, Mongo or Kafka is out of reach (see http/unavailable) is not
  *   retried against the attempts nor dead-lettered: it waits for the server, heartbeating.
  * - Handlers must be SHORT: retries (with heartbeats) happen inside the partition's processing, and a
@@ -40,6 +46,10 @@ import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
+/** How often handled offsets are committed to Kafka (a crash re-reads at most this much, skipped). */
+const COMMIT_INTERVAL_MS = 1000;
+/** Partitions handled at once by default (order within each is kept). */
+const DEFAULT_PARTITIONS_AT_ONCE = 3;
 /** Per group and partition, the highest offset handled; `waitForCatchUp` reads it. */
 export const CONSUMER_PROGRESS_COLLECTION = 'consumer_progress';
 
@@ -156,7 +166,7 @@ export interface StartConsumerOptions {
   fromBeginning?: boolean;
   /** Restarts after crashes before giving up (then unhealthy). Reset by any processed message. Default 5. */
   maxRestarts?: number;
-  /** Partitions processed in parallel (order within a partition is kept). Default 1. */
+  /** Partitions processed in parallel (order within a partition is kept). Default 3. */
   partitionsConsumedConcurrently?: number;
   /** kafkajs consumer settings (sessionTimeout, heartbeatInterval, …) and its retry policy. */
   consumerConfig?: Partial<Omit<ConsumerConfig, 'groupId' | 'retry'>>;
@@ -271,16 +281,20 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     if (!stopping && state !== 'crashed') state = 'disconnected';
   });
 
-  async function record(rec: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>): Promise<void> {
+  /** Remembers handled events (one write for a batch's); an id recorded already counts as written. */
+  async function record(recs: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>[]): Promise<void> {
+    if (recs.length === 0) return;
+    const processedAt = new Date();
     try {
-      await processed.insertOne({
-        _id: `${groupId}:${rec.eventId}`,
-        groupId,
-        processedAt: new Date(),
-        ...rec,
-      });
+      await processed.insertMany(
+        recs.map((rec) => ({ _id: `${groupId}:${rec.eventId}`, groupId, processedAt, ...rec })),
+        { ordered: false },
+      );
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err; // already recorded by an earlier delivery
+      // Recorded by an earlier delivery: a duplicate key is fine, any other failure is not.
+      const errors = (err as { writeErrors?: { code?: number }[]; code?: number }).writeErrors;
+      const codes = errors?.map((e) => e.code) ?? [(err as { code?: number }).code];
+      if (codes.some((code) => code !== 11000)) throw err;
     }
   }
 
@@ -313,37 +327,133 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
 
   await consumer.connect();
   for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
+  // Offsets go to Kafka at most once a second, off the batches' path (kafkajs' autoCommit would
+  // commit after every batch, a round trip and a __consumer_offsets write per event at low rates).
+  // Kafka's offset is only where a new member starts: an event handled but not yet committed comes
+  // back after a crash or a rebalance and is skipped by its processed_events record.
+  const commits = new Map<string, { topic: string; partition: number; offset: string }>();
+  let commitTimer: NodeJS.Timeout | undefined;
+  let commitFn:
+    | ((offsets: {
+        topics: { topic: string; partitions: { partition: number; offset: string }[] }[];
+      }) => Promise<void>)
+    | undefined;
+  let committing: Promise<void> = Promise.resolve();
+  const flushCommits = (): Promise<void> => {
+    clearTimeout(commitTimer);
+    commitTimer = undefined;
+    const due = [...commits.values()];
+    commits.clear();
+    const send = commitFn;
+    if (due.length === 0 || !send) return committing;
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const c of due)
+      byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), { partition: c.partition, offset: c.offset }]);
+    committing = committing
+      .then(() => send({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) }))
+      .catch((err) => log.debug({ err }, 'offset commit failed (the events come back and are skipped)'));
+    return committing;
+  };
+  // A rebalance hands partitions to other members, which start from the committed offsets.
+  consumer.on(consumer.events.REBALANCING, () => void flushCommits());
+  consumer.on(GROUP_JOIN, ({ payload }) => {
+    // Partitions this member no longer holds: their new owner commits them.
+    for (const [key, c] of commits)
+      if (!payload.memberAssignment[c.topic]?.includes(c.partition)) commits.delete(key);
+  });
+
   await consumer.run({
-    autoCommit: true,
-    partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
-    eachMessage: async (payload) => {
-      const { type, outcome } = await handleMessage(payload);
-      // Whatever the outcome (applied, skipped, dead-lettered), this offset is behind us now.
-      await progress.updateOne(
-        { _id: progressId(groupId, payload.topic, payload.partition) },
-        { $max: { offset: Number(payload.message.offset) } },
-        { upsert: true },
+    autoCommit: false,
+    // Offsets are resolved one by one below: a batch left early (stopping, a seek) is not skipped.
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
+      const { topic, partition } = batch;
+      commitFn = commitOffsetsIfNecessary as typeof commitFn;
+      const messages = batch.messages.map((message) => ({ message, envelope: readEnvelope(message.value) }));
+      // One duplicate query for the batch, only for the events this group has a handler for.
+      const done = await alreadyProcessed(
+        messages.flatMap(({ envelope }) =>
+          envelope instanceof Error || !handlers[envelope.type] ? [] : [envelope.id],
+        ),
       );
-      metrics?.handled(type, outcome);
-      metrics?.processed(payload.topic, payload.partition, payload.message.offset);
+      const recs: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>[] = [];
+      let last: string | undefined;
+      // Whatever the outcome (applied, skipped, dead-lettered), these offsets are behind us now: one
+      // write of the batch's records and one of its progress, side by side.
+      const remember = () =>
+        last === undefined
+          ? Promise.resolve()
+          : Promise.all([
+              record(recs),
+              progress.updateOne(
+                { _id: progressId(groupId, topic, partition) },
+                { $max: { offset: Number(last) } },
+                { upsert: true },
+              ),
+            ]);
+      try {
+        for (const { message, envelope } of messages) {
+          if (!isRunning() || isStale()) break;
+          const { type, outcome, rec } = await handleMessage(
+            { topic, partition, message, heartbeat },
+            envelope,
+            done,
+          );
+          if (rec) recs.push(rec);
+          resolveOffset(message.offset);
+          last = message.offset;
+          metrics?.handled(type, outcome);
+          await heartbeat(); // sent only when due: a long batch keeps the member in the group
+        }
+      } catch (err) {
+        // What was handled before the failure stays handled; the rest comes back.
+        await remember().catch(() => {});
+        throw err;
+      }
+      if (last === undefined) return;
+      await remember();
+      metrics?.processed(topic, partition, last);
+      commits.set(`${topic}|${partition}`, { topic, partition, offset: String(BigInt(last) + 1n) });
+      if (stopping) await flushCommits();
+      else commitTimer ??= setTimeout(() => void flushCommits(), COMMIT_INTERVAL_MS).unref();
     },
   });
 
-  /** Handles one message; what it was and what became of it (for the metrics). */
-  async function handleMessage({
-    topic,
-    partition,
-    message,
-    heartbeat,
-  }: EachMessagePayload): Promise<{ type: string; outcome: HandledOutcome }> {
-    let envelope: EventEnvelope;
-    try {
-      envelope = parseEnvelope(message.value);
-    } catch (err) {
-      await deadLetter(topic, partition, message, err, 0); // unreadable: no id to remember
+  /** The ids among `eventIds` this group has handled already. */
+  async function alreadyProcessed(eventIds: string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const ids = eventIds.map((id) => `${groupId}:${id}`);
+    const found = await processed
+      .find(ids.length === 1 ? { _id: ids[0] as string } : { _id: { $in: ids } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(found.map((r) => r._id.slice(groupId.length + 1)));
+  }
+
+  /**
+   * Handles one message: what it was, what became of it (for the metrics) and what to remember of
+   * it. `done`: the event ids handled already (read at the batch's start, added to as it goes).
+   */
+  async function handleMessage(
+    {
+      topic,
+      partition,
+      message,
+      heartbeat,
+    }: Pick<EachMessagePayload, 'topic' | 'partition' | 'message' | 'heartbeat'>,
+    read: EventEnvelope | Error,
+    done: Set<string>,
+  ): Promise<{
+    type: string;
+    outcome: HandledOutcome;
+    rec?: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>;
+  }> {
+    if (read instanceof Error) {
+      await deadLetter(topic, partition, message, read, 0); // unreadable: no id to remember
       restarts = 0;
       return { type: UNREADABLE_TYPE, outcome: 'dead-lettered' };
     }
+    const envelope = read;
     const { type } = envelope;
     const base = {
       eventId: envelope.id,
@@ -355,15 +465,16 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     };
     const handler = handlers[envelope.type];
     if (!handler) {
-      await record({ ...base, outcome: 'skipped' });
+      // Nothing to remember: no handler ran, and the group's progress shows it was passed.
       restarts = 0;
       return { type, outcome: 'skipped' };
     }
-    if (await processed.findOne({ _id: `${groupId}:${envelope.id}` }, { projection: { _id: 1 } })) {
+    if (done.has(envelope.id)) {
       log.debug({ eventId: envelope.id }, 'duplicate event skipped');
       restarts = 0;
       return { type, outcome: 'skipped' };
     }
+    done.add(envelope.id);
     let failure: unknown;
     let tries = 0;
     let outageWaits = 0;
@@ -409,15 +520,14 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
         }
       }
     }
-    if (failure === undefined) {
-      await record({ ...base, outcome: 'applied' });
-      restarts = 0;
-      return { type, outcome: 'applied' };
-    }
-    await deadLetter(topic, partition, message, failure, tries);
-    await record({ ...base, outcome: 'dead-lettered', error: errorText(failure) });
     restarts = 0;
-    return { type, outcome: 'dead-lettered' };
+    if (failure === undefined) return { type, outcome: 'applied', rec: { ...base, outcome: 'applied' } };
+    await deadLetter(topic, partition, message, failure, tries);
+    return {
+      type,
+      outcome: 'dead-lettered',
+      rec: { ...base, outcome: 'dead-lettered', error: errorText(failure) },
+    };
   }
 
   return {
@@ -427,6 +537,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     health: () => ({ groupId, state, healthy: state === 'running', lastError, assignment }),
     stop: async () => {
       stopping = true;
+      await flushCommits();
       await consumer.disconnect();
       state = 'stopped';
       metrics?.stop();
@@ -436,6 +547,15 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
 
 /** The `type` label of a message that is not an event envelope (dead-lettered unread). */
 export const UNREADABLE_TYPE = '(unreadable)';
+
+/** The envelope, or why the message is not one. */
+function readEnvelope(value: Buffer | null): EventEnvelope | Error {
+  try {
+    return parseEnvelope(value);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
 
 function parseEnvelope(value: Buffer | null): EventEnvelope {
   if (!value) throw new Error('empty message value');

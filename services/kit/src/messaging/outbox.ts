@@ -324,13 +324,15 @@ export class OutboxRelay {
     const pendingHints = new Map(hints);
     for (const model of this.opts.models) {
       const coll = model.collection as unknown as OutboxCollection;
-      for (const [key, _id] of pendingHints) {
-        if (claimed.length >= this.opts.batch) break;
-        const doc = await this.claim(coll, { _id });
-        if (doc) {
-          claimed.push(doc);
-          pendingHints.delete(key);
-        }
+      // Claimed at once: one round trip for the written documents, not one after another.
+      const tries = [...pendingHints].slice(0, Math.max(0, this.opts.batch - claimed.length));
+      const docs = await Promise.all(
+        tries.map(async ([key, _id]) => ({ key, doc: await this.claim(coll, { _id }) })),
+      );
+      for (const { key, doc } of docs) {
+        if (!doc) continue;
+        claimed.push(doc);
+        pendingHints.delete(key);
       }
       while (scan && claimed.length < this.opts.batch) {
         const doc = await this.claim(coll, {});

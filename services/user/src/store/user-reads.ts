@@ -17,9 +17,16 @@ export const accountByEmail = (ctx: UserContext, email: string) =>
 export const liveAccountByEmail = (ctx: UserContext, email: string) =>
   ctx.users.findOne({ email: normaliseEmail(email), deletedAt: null });
 
-/** The account a reset e-mail goes to: only an active one. */
+/**
+ * The account a reset e-mail goes to (only an active one): just what the e-mail names. Not the whole
+ * document: its outbox may hold up to 100 pending events, and hydrating them on every reset request
+ * was most of the request's cost while a busy account's events waited to be sent.
+ */
 export const activeAccountByEmail = (ctx: UserContext, email: string) =>
-  ctx.users.findOne({ email: normaliseEmail(email), active: true });
+  ctx.users
+    .findOne({ email: normaliseEmail(email), active: true })
+    .select({ _id: 1, email: 1, firstName: 1, lastName: 1, displayName: 1 })
+    .lean<Pick<User, '_id' | 'email' | 'firstName' | 'lastName' | 'displayName'>>();
 
 /** The session's user (a deleted one is inactive). */
 export const sessionAccount = (ctx: UserContext, id: string) => ctx.users.findById(id);
