@@ -233,7 +233,7 @@ it("a signed-in customer loading each public page sees the loader, never the vis
     const main = page.getByRole('main');
     if (publicPage.path.endsWith(':first')) {
       // Upgraded: what only a signed-in customer sees.
-      await visible(main.getByText(`SKU: ${(bars[0] as Product).id}`));
+      await visible(main.getByText(`SKU: ${(bars[0] as Product).id}`).first());
     } else if (publicPage.path.startsWith('/inventory')) {
       await visible(main.getByText(/^\$[\d,]+\.\d\d$|Call or Email us for Details!/).first());
     }
