@@ -161,7 +161,7 @@ exports.sessionMark = { script: 'document.documentElement.className = "marked";'
       '<div id="root"><main><h1>/inventory/BARS/Bar%20Front render 1 api 404</h1></main></div><script type="application/json" id="decor-state">{"api":{"a":1}}</script>',
     );
     expect(html).toMatch(
-      /<script src="\/session-mark\.[0-9a-f]{10}\.js"><\/script><style>\.mark\{\}<\/style><link rel="preload" href="\/remotes\/storefront\/remoteEntry\.js" as="script"><style>\.x\{\}<\/style><\/head>/,
+      /<link rel="expect" href="#root" blocking="render"><script src="\/session-mark\.[0-9a-f]{10}\.js"><\/script><style>\.mark\{\}<\/style><link rel="preload" href="\/remotes\/storefront\/remoteEntry\.js" as="script"><style>\.x\{\}<\/style><\/head>/,
     );
     // The plain shell's loader is gone from the root; the session mark's stands before it.
     expect(html).toContain('<div id="boot">Loading…</div><div id="root"><main>');
