@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -22,6 +23,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 interface Renderer {
   useApi(fetchApi: (url: string) => Promise<ApiAnswer>): void;
   renderPage(url: string): Promise<RenderedPage | null>;
+  /** What keeps a signed-in load from seeing (or hydrating) the visitor's page (shell's session-mark.ts). */
+  sessionMark?: SessionMark;
+}
+interface SessionMark {
+  /** A blocking script's source, served here and put in <head>. */
+  script: string;
+  /** Markup for <head> (its style). */
+  style: string;
+  /** Markup before the root (the loader a signed-in load shows). */
+  boot: string;
 }
 interface ApiAnswer {
   status: number;
@@ -44,17 +55,44 @@ export const SERVER_RENDERER = path.join('shell', 'dist-server', 'render.js');
 /** The shell's empty root (with its "Loading…" placeholder) that the page goes into. */
 const ROOT = /<div id="root">(?:<div class="boot">[^<]*<\/div>)?<\/div>/;
 
-/** The shell's index.html with the rendered page in it: markup, antd's styles, data, preloads. */
-export function composePage(template: string, page: RenderedPage): string {
+/**
+ * The shell's index.html with the rendered page in it: markup, antd's styles, data, preloads, and
+ * (when the renderer has one) the session mark: its blocking script and style in <head>, its loader
+ * before the root.
+ */
+export function composePage(
+  template: string,
+  page: RenderedPage,
+  mark?: { src: string; style: string; boot: string },
+): string {
   const preloads = page.preloadScripts
     .map((src) => `<link rel="preload" href="${src}" as="script">`)
     .join('');
-  return template.replace('</head>', `${preloads}${page.styles}</head>`).replace(
-    ROOT,
-    // A function: the markup may hold `$&`-like sequences a replacement string would expand.
-    () =>
-      `<div id="root">${page.html}</div><script type="application/json" id="decor-state">${page.state}</script>`,
+  // No paint until the root's markup is all parsed: a half-parsed page (a long gallery on a slow link
+  // or a busy CPU) reflows as the rest arrives, a layout shift (CLS). Browsers without it ignore it.
+  const renderBlock = '<link rel="expect" href="#root" blocking="render">';
+  const head = `${renderBlock}${mark ? `<script src="${mark.src}"></script>${mark.style}` : ''}`;
+  // Functions as replacements: the markup may hold `$&`-like sequences a string would expand.
+  return template
+    .replace('</head>', () => `${head}${preloads}${page.styles}</head>`)
+    .replace(
+      ROOT,
+      () =>
+        `${mark?.boot ?? ''}<div id="root">${page.html}</div><script type="application/json" id="decor-state">${page.state}</script>`,
+    );
+}
+
+/** The session mark's script under a content-hashed name (cached for good, frontends.ts). */
+function serveSessionMark(app: FastifyInstance, mark: SessionMark): string {
+  const hash = createHash('sha256').update(mark.script).digest('hex').slice(0, 10);
+  const src = `/session-mark.${hash}.js`;
+  app.get(src, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(mark.script),
   );
+  return src;
 }
 
 export interface PageRenderer {
@@ -76,6 +114,10 @@ export function pageRenderer(
     const answer = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
     return { status: answer.statusCode, headers: answer.headers, body: answer.body };
   });
+  const mark = renderer.sessionMark && {
+    ...renderer.sessionMark,
+    src: serveSessionMark(app, renderer.sessionMark),
+  };
   // Bounded like the catalogue cache; a TTL of 0 (caching off) renders every time.
   const pages = new ResponseCache<Page>(ttlMs, 500, 64 * 1024 * 1024);
   const EMPTY: Page = { body: '', headers: {}, br: Buffer.alloc(0), gzip: Buffer.alloc(0) };
@@ -89,7 +131,7 @@ export function pageRenderer(
       rendered = null;
     }
     if (!rendered) return EMPTY;
-    const body = composePage(readFileSync(template, 'utf8'), rendered);
+    const body = composePage(readFileSync(template, 'utf8'), rendered, mark);
     return {
       body,
       headers: {},

@@ -124,7 +124,9 @@ exports.renderPage = async (url) => {
   return { html: '<main><h1>' + url + ' render ' + renders + ' api ' + answer.status + '</h1></main>',
     styles: '<style>.x{}</style>', state: '{"api":{"a":1}}',
     preloadScripts: url.startsWith('/inventory') ? ['/remotes/storefront/remoteEntry.js'] : [] };
-};`;
+};
+exports.sessionMark = { script: 'document.documentElement.className = "marked";',
+  style: '<style>.mark{}</style>', boot: '<div id="boot">Loading…</div>' };`;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'decor-pages-'));
@@ -158,16 +160,31 @@ exports.renderPage = async (url) => {
     expect(html).toContain(
       '<div id="root"><main><h1>/inventory/BARS/Bar%20Front render 1 api 404</h1></main></div><script type="application/json" id="decor-state">{"api":{"a":1}}</script>',
     );
-    expect(html).toContain(
-      '<link rel="preload" href="/remotes/storefront/remoteEntry.js" as="script"><style>.x{}</style></head>',
+    expect(html).toMatch(
+      /<link rel="expect" href="#root" blocking="render"><script src="\/session-mark\.[0-9a-f]{10}\.js"><\/script><style>\.mark\{\}<\/style><link rel="preload" href="\/remotes\/storefront\/remoteEntry\.js" as="script"><style>\.x\{\}<\/style><\/head>/,
     );
-    expect(html).not.toContain('Loading…');
+    // The plain shell's loader is gone from the root; the session mark's stands before it.
+    expect(html).toContain('<div id="boot">Loading…</div><div id="root"><main>');
     // Kept: the same render, whatever the encoding asked for.
     const again = await fetch(`${url}/inventory/BARS/Bar%20Front`, {
       headers: { 'accept-encoding': 'identity' },
     });
     expect(again.headers.get('content-encoding')).toBeNull();
     expect(await again.text()).toBe(html);
+  });
+
+  it("serves the session mark's blocking script, same-origin and cached for good under its hash", async () => {
+    const html = await (await fetch(`${url}/gallery`)).text();
+    const src = /<script src="(\/session-mark\.[0-9a-f]{10}\.js)">/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    const script = await fetch(`${url}${src}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await script.text()).toBe('document.documentElement.className = "marked";');
+    // Scripts stay same-origin files: the page's CSP allows no inline code.
+    const csp = (await fetch(`${url}/gallery`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
   });
 
   it('renders again once the catalogue changed (its cache is cleared)', async () => {

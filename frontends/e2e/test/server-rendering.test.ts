@@ -3,12 +3,15 @@
  * before any script runs (checked with JavaScript off), links are plain links, the store's data rides
  * in a JSON script element (no inline code), and the browser hydrates that HTML as it is: the
  * server's elements stay in place, and React reports no mismatch (no console error or warning, no
- * page error).
+ * page error). On a desktop nothing moves when it does (cumulative layout shift ≤ 0.05). A signed-in
+ * load (a token in session storage) never shows the visitor's page, not for one frame, and raises no
+ * error: it shows the loader, then the signed-in page rendered by the client.
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
+import { CUSTOMER } from './support/orders';
 import { type RunningProduct, startProduct } from './support/product';
-import { visible } from './support/ui';
+import { signInFully, userMenuButton, visible } from './support/ui';
 
 let product: RunningProduct;
 let chromium: RunningBrowser;
@@ -132,3 +135,113 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
     expect([...errors, ...warnings]).toEqual([]);
   },
 );
+
+/** What the frame watcher (watchFrames) saw on the current document. */
+interface Frames {
+  /** Frames painted with the server's markup on screen. */
+  serverShown: number;
+  /** Cumulative layout shift (layout-shift entries without recent input). */
+  cls: number;
+}
+
+/**
+ * Installed before any script of each document: takes the root's first element as the parser
+ * inserts it (the server's markup), then, before each frame is painted, notes whether that markup is
+ * on screen; and sums the layout shifts.
+ */
+async function watchFrames(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const frames = { serverShown: 0, cls: 0, seen: 0 };
+    (window as unknown as { __frames: typeof frames }).__frames = frames;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[])
+        if (!entry.hadRecentInput) frames.cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    let server: Element | null = null;
+    const observer = new MutationObserver(() => {
+      const first = document.getElementById('root')?.firstElementChild;
+      if (first && !server) {
+        server = first;
+        observer.disconnect();
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true });
+    const frame = () => {
+      const root = document.getElementById('root');
+      if (server?.isConnected && root) {
+        frames.seen += 1;
+        if (getComputedStyle(root).display !== 'none' && root.getClientRects().length > 0)
+          frames.serverShown += 1;
+      }
+      if (frames.seen < 10_000) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+const framesOf = (page: Page) => page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
+
+/** Hydrated (or rendered) by React: its fiber is on the main element. */
+const reactOwnsMain = (page: Page) =>
+  page.waitForFunction(() => {
+    const main = document.getElementById('main');
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
+  });
+
+it.each(PAGES.map((p) => [p.path, p] as const))(
+  '%s on a desktop: nothing moves between the server HTML and the hydrated page (CLS ≤ 0.05)',
+  async (_path, publicPage) => {
+    const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
+    await watchFrames(page);
+    await markServerMain(page);
+    await page.goto(pathOf(publicPage));
+    await visible(page.getByRole('heading', { level: 1, name: publicPage.heading() }).first());
+    await reactOwnsMain(page);
+    // Effects after hydration (breakpoints, measured sizes) have run by now.
+    await page.waitForTimeout(1_000);
+    const kept = await page.evaluate(
+      () =>
+        (window as unknown as { __serverMain: Element | null }).__serverMain ===
+        document.getElementById('main'),
+    );
+    expect(kept).toBe(true);
+    const { cls, serverShown } = await framesOf(page);
+    // The server's page was painted (this is no client render), and hydration moved nothing.
+    expect(serverShown).toBeGreaterThan(0);
+    expect(cls).toBeLessThanOrEqual(0.05);
+    expect(errors).toEqual([]);
+  },
+);
+
+it("a signed-in customer loading each public page sees the loader, never the visitor's page, then the signed-in page, with no error", async () => {
+  const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
+  const warnings: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'warning' || msg.type() === 'error') warnings.push(`${msg.type()}: ${msg.text()}`);
+  });
+  await page.goto('/tos');
+  await signInFully(page, CUSTOMER);
+  await watchFrames(page);
+  for (const publicPage of PAGES) {
+    const path = pathOf(publicPage);
+    await page.goto(path);
+    await visible(userMenuButton(page, CUSTOMER.displayName));
+    await visible(page.getByRole('heading', { level: 1, name: publicPage.heading() }).first());
+    const main = page.getByRole('main');
+    if (publicPage.path.endsWith(':first')) {
+      // Upgraded: what only a signed-in customer sees.
+      await visible(main.getByText(`SKU: ${(bars[0] as Product).id}`).first());
+    } else if (publicPage.path.startsWith('/inventory')) {
+      await visible(main.getByText(/^\$[\d,]+\.\d\d$|Call or Email us for Details!/).first());
+    }
+    // The server's page came (with its data), and no frame showed it.
+    expect(await page.locator('#decor-state').count()).toBe(1);
+    const { serverShown } = await framesOf(page);
+    expect({ path, serverShown }).toEqual({ path, serverShown: 0 });
+    expect(await page.evaluate(() => document.documentElement.className)).not.toContain('decor-session');
+  }
+  expect([...errors, ...warnings]).toEqual([]);
+});

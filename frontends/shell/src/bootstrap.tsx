@@ -1,4 +1,4 @@
-import { createAppStore, readServerState } from '@decor/web-core';
+import { createAppStore, readServerState, storedToken } from '@decor/web-core';
 import { BrowserRouter } from '@decor/web-core/router';
 import { ConfigProvider } from '@decor/web-core/ui';
 import { StrictMode } from 'react';
@@ -7,6 +7,7 @@ import { Provider } from 'react-redux';
 import { AppFrame, Gallery, Home, Tos } from './features/frame/components/AppFrame';
 import { type PublicPage, publicPageOf } from './public-pages';
 import { loadScreen } from './remotes';
+import { dropServerPage } from './session-mark';
 import './shared-for-remotes';
 import { theme } from './theme';
 
@@ -25,9 +26,13 @@ function loadPage(page: PublicPage): Promise<unknown> {
 }
 
 async function start(root: HTMLElement): Promise<void> {
-  // A public page comes rendered by the server, with the data it was rendered from (issue 17).
+  // A public page comes rendered by the server, with the data it was rendered from (issue 17): a
+  // visitor's page. A signed-in load never hydrates it (its state differs): the page was kept hidden
+  // (session-mark.ts) and is dropped here; the client renders it from scratch as for any other path.
   const serverState = readServerState();
-  const page = serverState ? publicPageOf(window.location.pathname) : null;
+  const signedIn = storedToken() !== null;
+  if (serverState && signedIn) dropServerPage(root);
+  const page = serverState && !signedIn ? publicPageOf(window.location.pathname) : null;
   const store = createAppStore(page ? serverState : null);
   const app = (
     <StrictMode>

@@ -54,6 +54,8 @@ export default function Gallery() {
                 width={Math.round(ratio * 160)}
                 height={160}
                 loading={i < 4 ? 'eager' : 'lazy'}
+                // The first tile is the phone's largest paint: asked for first.
+                fetchPriority={i === 0 ? 'high' : undefined}
                 onLoad={(event) => {
                   const { naturalWidth: w, naturalHeight: h } = event.currentTarget;
                   if (w > 0 && h > 0) setRatios((r) => ({ ...r, [image.src]: w / h }));

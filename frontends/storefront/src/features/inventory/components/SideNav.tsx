@@ -17,11 +17,26 @@ export const inventoryPath = (category: string, subcategory: string) =>
   `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}`;
 
 /**
+ * Small screens (below antd's md, 768 px) get the toggle and a closable panel; larger ones the fixed
+ * column. Media queries rather than a breakpoint hook: the server renders the page (issue 17) without
+ * knowing the screen, and the markup must be the same on every screen, or the column would jump
+ * into place when the page hydrates on a desktop.
+ */
+const SIDE_NAV_CSS = `.side-nav{flex:0 0 auto;width:100%}
+.side-nav .side-nav-toggle{margin:12px 12px 0}
+.side-nav>nav{display:none;width:auto;background:#fff;margin:12px;border-radius:8px;padding:12px 0;box-sizing:border-box}
+.side-nav>nav.open{display:block}
+@media (min-width:768px){.side-nav{flex:0 0 ${SIDE_NAV_WIDTH}px;width:${SIDE_NAV_WIDTH}px}
+.side-nav .side-nav-toggle{display:none}
+.side-nav>nav,.side-nav>nav.open{display:block;width:${SIDE_NAV_WIDTH}px;border-right:1px solid #eee4d8;margin:0;border-radius:0;min-height:100%}}`;
+
+/**
  * Categories with expandable subcategories (spec §2): the active one highlighted, opened from the URL,
  * a toggle on small screens.
  */
 export function SideNav() {
   const dispatch = useAppDispatch();
+  // Only for what a click does: rendering never depends on the screen (SIDE_NAV_CSS).
   const screens = Grid.useBreakpoint();
   const small = !screens.md;
   const { categories, openedCategory, activeSubCategory, loading, visible, doNotShowSideNav } =
@@ -29,38 +44,20 @@ export function SideNav() {
   const staff = useAppSelector((s) => isStaff(s.session.user?.permissions));
   if (doNotShowSideNav) return null;
   const shown = categories.filter((c) => staff || c.name !== 'Warehouse');
-  const open = !small || visible;
 
   return (
-    <div
-      style={{ flex: small ? '0 0 auto' : `0 0 ${SIDE_NAV_WIDTH}px`, width: small ? '100%' : SIDE_NAV_WIDTH }}
-    >
-      {small ? (
-        <Button
-          icon={<MenuOutlined />}
-          onClick={() => dispatch(toggleSideNav())}
-          aria-expanded={visible}
-          aria-controls="side-nav"
-          style={{ margin: '12px 12px 0' }}
-        >
-          Categories
-        </Button>
-      ) : null}
-      <nav
-        id="side-nav"
-        aria-label="Inventory categories"
-        hidden={!open}
-        style={{
-          width: small ? 'auto' : SIDE_NAV_WIDTH,
-          background: '#fff',
-          borderRight: small ? 'none' : '1px solid #eee4d8',
-          margin: small ? 12 : 0,
-          borderRadius: small ? 8 : 0,
-          minHeight: small ? undefined : '100%',
-          padding: '12px 0',
-          boxSizing: 'border-box',
-        }}
+    <div className="side-nav">
+      <style>{SIDE_NAV_CSS}</style>
+      <Button
+        className="side-nav-toggle"
+        icon={<MenuOutlined />}
+        onClick={() => dispatch(toggleSideNav())}
+        aria-expanded={visible}
+        aria-controls="side-nav"
       >
+        Categories
+      </Button>
+      <nav id="side-nav" aria-label="Inventory categories" className={visible ? 'open' : undefined}>
         {loading && shown.length === 0 ? <Spin style={{ margin: 16 }} /> : null}
         <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {shown.map((category) => {
