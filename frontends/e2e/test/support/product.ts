@@ -34,8 +34,12 @@ export interface RunningProduct {
  */
 export async function startProduct(log: (line: string) => void = () => {}): Promise<RunningProduct> {
   await buildAll(log);
+  let since = Date.now();
   const stack = await startStorefrontStack({ gatewayEnv: gatewayEnv() });
+  log(`product: services and gateway started (${Date.now() - since} ms)`);
+  since = Date.now();
   await waitForDemoCatalogue(stack);
+  log(`product: the cart knows the demo catalogue (${Date.now() - since} ms)`);
   return {
     url: stack.gatewayUrl,
     api: stack.api,
@@ -68,8 +72,12 @@ export async function startProductWithQuickBooks(
   log: (line: string) => void = () => {},
 ): Promise<RunningQuickBooksProduct> {
   await buildAll(log);
+  let since = Date.now();
   const stack = await startQuickBooksStack({ gatewayEnv: gatewayEnv() });
+  log(`product: services and gateway started (${Date.now() - since} ms)`);
+  since = Date.now();
   await waitForDemoCatalogue(stack);
+  log(`product: the cart knows the demo catalogue (${Date.now() - since} ms)`);
   return {
     url: stack.gatewayUrl,
     api: `${stack.gatewayUrl}/api`,
