@@ -72,7 +72,7 @@ afterAll(async () => {
   for (const g of gateways ?? []) await g.close();
   await worker?.shutdown('test over');
   const [first, ...rest] = instances ?? [];
-  for (const s of rest) await s.shutdown('test over');
+  await Promise.all(rest.map((s) => s.shutdown('test over')));
   if (first) {
     await deleteRunKeys(first.ctx.redis);
     await first.ctx.connection.dropDatabase();

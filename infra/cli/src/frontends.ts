@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import { precompress } from '@decor/stack/tools';
 import { REPO_ROOT } from './runnables';
-import { buildServerRenderer } from './server-renderer';
+import { buildServerRenderer, SERVER_RENDERER } from './server-renderer';
 
 export const FRONTENDS = ['shell', 'storefront', 'admin'] as const;
 export type Frontend = (typeof FRONTENDS)[number];
@@ -114,10 +114,31 @@ export async function buildFrontends(
     writeFileSync(hashFile(app), hash);
     results.push({ app, reused: false, ms: Date.now() - started });
   }
-  // The public pages' server renderer (the shell's frame and the storefront's inventory).
-  if (apps.includes('shell') || apps.includes('storefront')) await buildServerRenderer();
+  // The public pages' server renderer (the shell's frame and the storefront's inventory): rebuilt
+  // when the shell's or the storefront's inputs (or its own build script) changed. Every browser test
+  // file asks for the builds, and an esbuild bundle of React and antd each time was seconds a file.
+  if (apps.includes('shell') || apps.includes('storefront')) {
+    const hash = serverRendererHash();
+    if (opts.force || !existsSync(SERVER_RENDERER) || readHash(SERVER_RENDERER_HASH) !== hash) {
+      await buildServerRenderer();
+      writeFileSync(SERVER_RENDERER_HASH, hash);
+    }
+  }
   return results;
 }
+
+const SERVER_RENDERER_HASH = path.join(path.dirname(SERVER_RENDERER), HASH_FILE);
+
+/** Its inputs: the shell's and the storefront's (core, orders, contracts, lock file included) and its build script. */
+function serverRendererHash(): string {
+  return createHash('sha256')
+    .update(inputsHash('shell'))
+    .update(inputsHash('storefront'))
+    .update(readFileSync(path.join(REPO_ROOT, 'infra', 'cli', 'src', 'server-renderer.ts')))
+    .digest('hex');
+}
+
+const readHash = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 export function describeFrontendBuilds(results: readonly FrontendBuild[]): string {
   return results

@@ -4,7 +4,7 @@
  * directly (the server has no federation runtime: ../remotes is swapped for server/remotes.ts).
  * Self-contained (React, antd and the router bundled in): antd's packages mix ES modules and
  * CommonJS, which a plain `require` from the gateway (or jest) cannot always load. Written to frontends/shell/dist-server/render.js, outside dist/ so it is never served.
- * It takes seconds, so it is simply built every time the shell or the storefront is.
+ * Rebuilt by `buildFrontends` when the inputs of the shell or the storefront (or this file) changed.
  */
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';

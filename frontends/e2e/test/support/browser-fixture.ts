@@ -63,9 +63,12 @@ export function useBrowserStack({
 
   let starting: Promise<void> | undefined;
   beforeAll(() => {
+    log(`browser stack: starting, ${process.uptime().toFixed(1)} s into the worker`);
     starting = (async () => {
       Object.assign(product, quickBooks ? await startProductWithQuickBooks(log) : await startProduct(log));
+      const since = Date.now();
       Object.assign(chromium, await launchBrowser(product.url));
+      log(`chromium: launched (${Date.now() - since} ms)`);
     })();
     return starting;
   }, startTimeoutMs);
@@ -74,8 +77,10 @@ export function useBrowserStack({
   // servers, consumers and timers) after the file.
   afterAll(async () => {
     await starting?.catch(() => {});
+    const since = Date.now();
     await chromium.close?.();
     await product.stop?.();
+    log(`product and chromium stopped (${Date.now() - since} ms)`);
   }, startTimeoutMs);
 
   afterEach(() => {

@@ -45,28 +45,28 @@ async function readMessage(
   const consumer = ctx.kafka.consumer({
     groupId: `${ctx.config.KAFKA_TOPIC_PREFIX}.${ctx.name}.replay.${randomUUID()}`,
   });
+  let timer: NodeJS.Timeout | undefined;
   try {
     // Kafka out of reach: a 503 within seconds, not kafkajs' retries for half a minute.
     await withinMs(consumer.connect(), KAFKA_CALL_MS, 'events');
     await consumer.subscribe({ topic, fromBeginning: true });
     return await new Promise<KafkaMessage>((resolve, reject) => {
-      const timer = setTimeout(
+      timer = setTimeout(
         () => reject(new Error(`message ${topic}/${partition}@${offset} could not be read`)),
         20_000,
       );
       consumer
         .run({
           eachMessage: async ({ partition: p, message }) => {
-            if (p === partition && message.offset === offset) {
-              clearTimeout(timer);
-              resolve(message);
-            }
+            if (p === partition && message.offset === offset) resolve(message);
           },
         })
         .then(() => consumer.seek({ topic, partition, offset }))
         .catch(reject);
     });
   } finally {
+    // Whichever way it ended (a failed run or seek too): no 20 s timer left holding the process.
+    clearTimeout(timer);
     await consumer.disconnect();
   }
 }
