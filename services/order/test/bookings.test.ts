@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connectMongo } from '@decor/kit';
 import { testEndpoints } from '@decor/stack';
 import type { Connection } from 'mongoose';
-import { type LineRequest, rebook, requestsOf } from '../src/domain/bookings';
+import { confirmHold, type LineRequest, rebook, requestsOf } from '../src/domain/bookings';
 import { type BookingStore, bookOrder, ledgerBatches, releaseOrder } from '../src/store/bookings';
 import { ledgerModel } from '../src/store/ledger-model';
 
@@ -51,6 +51,18 @@ describe('bookings (pure)', () => {
     expect(rebook([held], 10, 'b', line('CHAIR', 2), { now, overbook: true })).not.toHaveProperty(
       'overbooked',
     );
+  });
+
+  it('the sweeper confirms a hold as booked: orders booked since never make it a sub-rental', () => {
+    // 'a' booked 6 of 10 within stock; staff then raised 'b' to 6 as a sub-rental; the sweep of 'a' comes after.
+    const a = { orderId: 'a', qty: 6, ...saturday, unconfirmed: true, heldAt: now, overbooked: false };
+    const b = { orderId: 'b', qty: 6, ...saturday, unconfirmed: false, heldAt: now, overbooked: true };
+    expect(confirmHold([a, b], 10, 'a', line('CHAIR', 6), now)).toEqual([{ ...a, unconfirmed: false }, b]);
+    // A hold that is not what the stored order asks is set to it, beyond the free units if need be.
+    expect(confirmHold([a, b], 10, 'a', line('CHAIR', 5), now)).toEqual([
+      b,
+      expect.objectContaining({ orderId: 'a', qty: 5, unconfirmed: false, overbooked: true }),
+    ]);
   });
 
   it('one request per product, in SKU order, quantities of a repeated product summed', () => {

@@ -80,6 +80,29 @@ export function rebook(
   return { holds: [...others, hold], ...(short ? { overbooked: shortLine } : {}) };
 }
 
+/**
+ * The product's holds once the sweeper confirms `orderId`'s to what its stored order asks. A hold that
+ * already is what the order asks is confirmed as it stands: whether it was a sub-rental was decided
+ * when it was booked, and orders booked since must not turn it into one. Any other is set to the
+ * request, kept even beyond the free units (the order was accepted), then marked overbooked.
+ */
+export function confirmHold(
+  holds: readonly Hold[],
+  owned: number,
+  orderId: string,
+  request: LineRequest,
+  now: Date,
+): Hold[] {
+  const current = holds.find((h) => h.orderId === orderId);
+  const asked =
+    current?.qty === request.qty &&
+    current.first === request.window.first &&
+    current.last === request.window.last;
+  const outcome = asked ? { holds } : rebook(holds, owned, orderId, request, { now, overbook: true });
+  const next = 'holds' in outcome ? outcome.holds : holds; // (short cannot happen with overbook)
+  return next.map((h) => (h.orderId === orderId ? { ...h, unconfirmed: false } : h));
+}
+
 /** The product's holds with `orderId`'s put back as it was before (`previous`), or removed. */
 export function restore(holds: readonly Hold[], orderId: string, previous: Hold | undefined): Hold[] {
   const others = othersHolds(holds, orderId);

@@ -1,6 +1,13 @@
 import type { ShortLine } from '@decor/contracts';
 import { serviceUnavailable } from '@decor/kit';
-import { type BookingOptions, type Hold, type LineRequest, rebook, restore } from '../domain/bookings';
+import {
+  type BookingOptions,
+  confirmHold,
+  type Hold,
+  type LineRequest,
+  rebook,
+  restore,
+} from '../domain/bookings';
 import { KeyedBatches } from './ledger-batches';
 import type { Ledger, LedgerModel } from './ledger-model';
 import { duplicateKeyField } from './writes';
@@ -193,9 +200,7 @@ export async function settleHold(
   const owned = await store.owned(sku);
   await changeLedger(store, sku, orderId, (ledger) => {
     if (!request) return { holds: restore(ledger.holds, orderId, undefined) };
-    const outcome = rebook(ledger.holds, owned, orderId, request, { now, overbook: true });
-    if ('short' in outcome) return outcome; // (cannot happen with overbook)
-    return { holds: outcome.holds.map((h) => (h.orderId === orderId ? { ...h, unconfirmed: false } : h)) };
+    return { holds: confirmHold(ledger.holds, owned, orderId, request, now) };
   });
 }
 
