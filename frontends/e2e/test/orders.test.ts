@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
-import { texts, until, visible } from './support/ui';
+import { settled, texts, until, visible } from './support/ui';
 
 const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'orders' });
 let staffToken: string;
@@ -141,6 +141,7 @@ it('cancels a Pending estimate through the modal, and explains disabled actions 
     await chooseOption(page, 'Cancel Order');
     const modal = page.getByRole('dialog', { name: 'Cancel this order?' });
     await visible(modal.getByText('The order will be voided. This cannot be undone.'));
+    await settled(modal);
     // Keeping it changes nothing.
     await modal.getByRole('button', { name: 'Keep the order' }).click();
     await modal.waitFor({ state: 'hidden' });

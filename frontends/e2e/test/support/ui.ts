@@ -41,6 +41,13 @@ export async function visible(locator: Locator): Promise<void> {
 }
 export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' });
 
+/**
+ * Waits until `locator`'s element and its subtree run no animation (an antd modal zooming in): a
+ * click while its buttons still move can land beside them on a busy machine.
+ */
+export const settled = (locator: Locator) =>
+  until(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).length), 0, 'animations ended');
+
 /** The top bar's Login modal 'Welcome': fills it in, submits with Enter, waits for `outcome`. */
 export async function signIn(
   page: Page,
