@@ -96,6 +96,14 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
           recursive: true,
         });
       }
+      // The public pages' server renderer: without it the gateway serves the plain shell (no SSR).
+      cpSync(
+        path.join(REPO_ROOT, 'frontends', 'shell', 'dist-server'),
+        path.join(dir, 'shell', 'dist-server'),
+        {
+          recursive: true,
+        },
+      );
       for (const [name, content] of Object.entries(opts.frontends.shellExtras)) {
         writeFileSync(path.join(dir, 'shell', 'dist', name), content);
       }
