@@ -41,11 +41,28 @@ export function bookingStore(ctx: OrderContext): BookingStore {
   };
 }
 
-/** The buffers of these products (their own, their category's), from the catalogue's events. */
-export async function buffersOf(
-  ctx: OrderContext,
-  skus: readonly string[],
-): Promise<(sku: string) => ProductBuffers> {
+type BuffersLookup = (sku: string) => ProductBuffers;
+
+/** Reads in flight, per service instance, by the set of SKUs asked. */
+const readsInFlight = new WeakMap<OrderContext, Map<string, Promise<BuffersLookup>>>();
+
+/**
+ * The buffers of these products (their own, their category's), from the catalogue's events. Callers
+ * asking for the same products at the same time share one read: a burst of submissions for one
+ * product (the race for the last units) otherwise reads it, and its category, once per request.
+ */
+export function buffersOf(ctx: OrderContext, skus: readonly string[]): Promise<BuffersLookup> {
+  const reads = readsInFlight.get(ctx) ?? new Map<string, Promise<BuffersLookup>>();
+  readsInFlight.set(ctx, reads);
+  const key = [...new Set(skus)].sort().join('\n');
+  const running = reads.get(key);
+  if (running) return running;
+  const read = readBuffers(ctx, skus).finally(() => reads.delete(key));
+  reads.set(key, read);
+  return read;
+}
+
+async function readBuffers(ctx: OrderContext, skus: readonly string[]): Promise<BuffersLookup> {
   const products = await ctx.products
     .find({ _id: { $in: skus } }, { category: 1, turnaround: 1, quantity: 1 })
     .lean();
