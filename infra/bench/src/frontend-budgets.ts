@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchHeadlessChromium } from '@decor/stack/tools';
-import type { Browser, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { percentile } from './stats';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -158,33 +158,38 @@ async function scriptFigure(res: Response, origin: string): Promise<ScriptFigure
   };
 }
 
+/** What a visit counts as it loads: its requests, its scripts' responses and what went wrong. */
+function watch(page: Page, origin: string) {
+  const problems: string[] = [];
+  const scripts: Response[] = [];
+  let requests = 0;
+  page.on('request', () => {
+    requests += 1;
+  });
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') scripts.push(res);
+    if (res.status() >= 400) problems.push(`${res.status()} ${shortUrl(res.url(), origin)}`);
+  });
+  page.on('requestfailed', (req) =>
+    problems.push(`failed ${shortUrl(req.url(), origin)}: ${req.failure()?.errorText ?? ''}`),
+  );
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  return { problems, scripts, requests: () => requests };
+}
+
 /** One first visit in a fresh context: no cache, no cookies or storage, not signed in. */
 async function visit(browser: Browser, origin: string, spec: PageSpec): Promise<Visit> {
   const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
   try {
     const page = await context.newPage();
-    const problems: string[] = [];
-    const responses: Response[] = [];
-    let requests = 0;
-    page.on('request', () => {
-      requests += 1;
-    });
-    page.on('response', (res) => {
-      responses.push(res);
-      if (res.status() >= 400) problems.push(`${res.status()} ${shortUrl(res.url(), origin)}`);
-    });
-    page.on('requestfailed', (req) =>
-      problems.push(`failed ${shortUrl(req.url(), origin)}: ${req.failure()?.errorText ?? ''}`),
-    );
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    const watched = watch(page, origin);
     await page.goto(`${origin}${spec.path}`, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForSelector(spec.ready, { state: 'visible', timeout: 30_000 });
     await page.waitForLoadState('networkidle', { timeout: 30_000 });
     await page.waitForTimeout(SETTLE_MS);
     const lcp = (await page.evaluate(READ_LCP)) as Visit['lcp'];
-    const scriptResponses = responses.filter((r) => r.request().resourceType() === 'script');
-    const scripts = await Promise.all(scriptResponses.map((r) => scriptFigure(r, origin)));
-    return { requests, scripts, lcp, problems };
+    const scripts = await Promise.all(watched.scripts.map((r) => scriptFigure(r, origin)));
+    return { requests: watched.requests(), scripts, lcp, problems: watched.problems };
   } finally {
     await context.close();
   }
@@ -343,17 +348,7 @@ export async function visitAsPhone(browser: Browser, origin: string, spec: PageS
       uploadThroughput: MOBILE.uploadBytesPerSecond,
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
-    const problems: string[] = [];
-    const scripts: Response[] = [];
-    let requests = 0;
-    page.on('request', () => {
-      requests += 1;
-    });
-    page.on('response', (res) => {
-      if (res.request().resourceType() === 'script') scripts.push(res);
-      if (res.status() >= 400) problems.push(`${res.status()} ${shortUrl(res.url(), origin)}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    const { scripts, problems, requests } = watch(page, origin);
     await page.goto(`${origin}${spec.path}`, { waitUntil: 'load', timeout: 120_000 });
     await page.waitForSelector(spec.ready, { state: 'visible', timeout: 60_000 });
     await page.waitForLoadState('networkidle', { timeout: 60_000 });
@@ -368,7 +363,7 @@ export async function visitAsPhone(browser: Browser, origin: string, spec: PageS
           .then((x) => x.responseBodySize),
       ),
     );
-    return { lcp, ...paints, wireJsBytes: sum(sizes), requests, problems };
+    return { lcp, ...paints, wireJsBytes: sum(sizes), requests: requests(), problems };
   } finally {
     await context.close();
   }
