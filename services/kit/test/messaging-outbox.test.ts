@@ -282,3 +282,56 @@ test('notify() wakes the relay: every event delivered long before the next poll'
   // limit is what shows notify() woke the relay.
   await r.stop();
 }, 90_000);
+
+test('a busy document: each flushed write is published when flushed() resolves; it is let go once quiet', async () => {
+  const r = relay(60_000); // only notifications drive it: a scan cannot hide a missed document
+  r.start();
+  const user = await Users.create({ email: 'busy@example.com' });
+  // A slow network: the relay's pulls (its marks) answer 20 ms after Mongo ran them, so writes and
+  // flushed() calls often fall between a pull's read of what waits and the end of its round.
+  const coll = Users.collection;
+  const findOneAndUpdate = coll.findOneAndUpdate;
+  Object.assign(coll, {
+    findOneAndUpdate: async (...args: Parameters<typeof findOneAndUpdate>) => {
+      const answer = await findOneAndUpdate.apply(coll, args);
+      if ('$pull' in (args[1] as object)) await new Promise((res) => setTimeout(res, 20));
+      return answer;
+    },
+  });
+  const write = async (seq: number) => {
+    const evt = noted(user, seq);
+    await Users.updateOne({ _id: user._id }, { $inc: { notes: 1 }, $push: { outbox: evt } });
+    r.notify(user._id);
+    return evt;
+  };
+  // Other writes pour into the same document meanwhile, so its rounds carry events over.
+  let pouring = true;
+  const pour = (async () => {
+    for (let seq = 1; pouring; seq++) {
+      await write(seq);
+      await new Promise((res) => setTimeout(res, 2));
+    }
+  })();
+  try {
+    for (let i = 0; i < 40; i++) {
+      const evt = await write(100_000 + i);
+      const asked = Date.now();
+      await r.flushed(60_000);
+      // Resolved by a round, not by its timeout: then the event must have left the outbox (pulled
+      // only after Kafka acked it).
+      expect(Date.now() - asked).toBeLessThan(30_000);
+      const doc = await Users.findById(user._id, { 'outbox.id': 1 }).lean();
+      expect(doc?.outbox.map((e) => e.id)).not.toContain(evt.id);
+    }
+  } finally {
+    pouring = false;
+    await pour;
+    Object.assign(coll, { findOneAndUpdate });
+  }
+  // Once no more writes come, the document is released (not held until its lease runs out).
+  await waitFor(async () => {
+    const doc = await Users.findById(user._id).lean();
+    return doc?.outbox.length === 0 && doc.outboxLeaseOwner === null;
+  }, 5_000);
+  await r.stop();
+}, 90_000);

@@ -176,6 +176,11 @@ export class OutboxRelay {
    * rounds slower the busier it got, until writers hit the outbox cap.
    */
   private hinted = new Map<string, unknown>();
+  /**
+   * Busy documents this relay still holds, with the events its last mark found waiting: the next
+   * round publishes them without claiming again (a round trip less per round while writes pour in).
+   */
+  private carried: Claimed[] = [];
   private scanRequested = true;
   private running = false;
   private loop?: Promise<void>;
@@ -186,6 +191,13 @@ export class OutboxRelay {
   private published = 0;
   private roundsStarted = 0;
   private roundWaiters: { after: number; resolve: () => void }[] = [];
+  /**
+   * Set once a round marks a busy document (its read of what waits may be carried over), cleared
+   * when the next round starts: `flushed` then waits one round more.
+   */
+  private mayCarry = false;
+  /** The documents carried into the round under way (see `carried`). */
+  private inRound: Claimed[] = [];
   /** A timed-out send still in kafkajs' hands (see publishAndMark). */
   private late?: Promise<void>;
 
@@ -225,7 +237,9 @@ export class OutboxRelay {
     if (!this.running || this.failures > 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, timeoutMs);
-      const waiter = { after: this.roundsStarted, resolve: done };
+      // A document carried over may carry a read taken before the caller's write: the round after
+      // it reads again (see markPublished).
+      const waiter = { after: this.roundsStarted + (this.mayCarry ? 1 : 0), resolve: done };
       this.roundWaiters.push(waiter);
       function done() {
         clearTimeout(timer);
@@ -245,6 +259,10 @@ export class OutboxRelay {
     this.running = false;
     this.wake?.();
     await this.loop;
+    // Whatever is still held goes back at once rather than when its lease runs out.
+    const held = this.carried;
+    this.carried = [];
+    await Promise.all(held.map((c) => this.release(c).catch(() => {})));
     this.finishRound(Number.POSITIVE_INFINITY);
   }
 
@@ -273,6 +291,7 @@ export class OutboxRelay {
       if (scan) nextScanAt = Date.now() + this.opts.pollIntervalMs;
       let claimed = 0;
       const round = ++this.roundsStarted;
+      this.mayCarry = false;
       try {
         claimed = await this.round(hints, scan);
         this.failures = 0;
@@ -283,6 +302,8 @@ export class OutboxRelay {
         this.lastError = (err as Error).message;
         this.log.error({ err, failures: this.failures }, 'outbox relay round failed; retrying');
         for (const id of hints.values()) this.hint(id);
+        // Documents the failed round had carried over are still leased to this relay: claimed again.
+        for (const c of this.inRound) this.hint(c._id);
         this.scanRequested = true;
         this.finishRound(round);
         await this.sleep(Math.min(200 * 2 ** this.failures, 5000));
@@ -292,7 +313,7 @@ export class OutboxRelay {
       if (!this.running) break;
       // A full round means more may be waiting: scan again at once.
       if (claimed > 0 && scan) this.scanRequested = true;
-      if (this.hinted.size > 0 || this.scanRequested) continue;
+      if (this.hinted.size > 0 || this.scanRequested || this.carried.length > 0) continue;
       await this.sleep(Math.max(0, nextScanAt - Date.now()));
     }
   }
@@ -319,15 +340,19 @@ export class OutboxRelay {
       await this.late;
       this.late = undefined;
     }
-    const claimed: Claimed[] = [];
-    // A hinted id found in one model is not looked for in the next ones.
+    const claimed: Claimed[] = [...this.carried];
+    this.inRound = this.carried;
+    this.carried = [];
+    // A hinted id found in one model (or carried over) is not looked for in the next ones.
     const pendingHints = new Map(hints);
+    for (const c of claimed) pendingHints.delete(String(c._id));
     for (const model of this.opts.models) {
       const coll = model.collection as unknown as OutboxCollection;
-      // Claimed at once: one round trip for the written documents, not one after another.
+      // Claimed at once: one round trip for the written documents, not one after another. A hinted
+      // document may be leased to this relay already (its release found new events: see markPublished).
       const tries = [...pendingHints].slice(0, Math.max(0, this.opts.batch - claimed.length));
       const docs = await Promise.all(
-        tries.map(async ([key, _id]) => ({ key, doc: await this.claim(coll, { _id }) })),
+        tries.map(async ([key, _id]) => ({ key, doc: await this.claim(coll, { _id }, true) })),
       );
       for (const { key, doc } of docs) {
         if (!doc) continue;
@@ -340,6 +365,7 @@ export class OutboxRelay {
         claimed.push(doc);
       }
     }
+    this.inRound = [];
     if (claimed.length >= this.opts.batch) for (const id of hints.values()) this.hint(id); // cheap re-check
     if (claimed.length === 0) return 0;
     try {
@@ -378,14 +404,17 @@ export class OutboxRelay {
     return claimed.length;
   }
 
-  private async claim(coll: OutboxCollection, where: Record<string, unknown>): Promise<Claimed | null> {
+  private async claim(
+    coll: OutboxCollection,
+    where: Record<string, unknown>,
+    evenIfOurs = false,
+  ): Promise<Claimed | null> {
     const now = new Date();
+    const free: Record<string, unknown>[] = [{ outboxLeaseUntil: null }, { outboxLeaseUntil: { $lt: now } }];
+    // Between rounds nothing of this relay's is in flight, so a document it still holds is free to it.
+    if (evenIfOurs) free.push({ outboxLeaseOwner: this.owner });
     const doc = await coll.findOneAndUpdate(
-      {
-        ...where,
-        'outbox.0': { $exists: true },
-        $or: [{ outboxLeaseUntil: null }, { outboxLeaseUntil: { $lt: now } }],
-      },
+      { ...where, 'outbox.0': { $exists: true }, $or: free },
       {
         $set: { outboxLeaseUntil: new Date(now.getTime() + this.opts.leaseMs), outboxLeaseOwner: this.owner },
       },
@@ -417,13 +446,13 @@ export class OutboxRelay {
       // Refused (e.g. an event too large): nothing is in flight, the documents are tried one by one.
       if (settled) throw err;
       this.late = send.then(
-        () => Promise.all(claimed.map((c) => this.markPublished(c))).then(() => {}),
+        () => Promise.all(claimed.map((c) => this.markPublished(c, false))).then(() => {}),
         () => {},
       );
       this.late.catch(() => {});
       throw err;
     }
-    await Promise.all(claimed.map((c) => this.markPublished(c)));
+    await Promise.all(claimed.map((c) => this.markPublished(c, true)));
   }
 
   private async withinPublishTimeout(send: Promise<void>, count: number): Promise<void> {
@@ -456,20 +485,43 @@ export class OutboxRelay {
   /**
    * Pull exactly the published ids: events pushed meanwhile stay. If some did arrive, claim the
    * document again at once; their writer may have notified another instance, which found it leased.
+   *
+   * A busy document (more than one event claimed: writes arrived during a round) keeps its lease
+   * through the pull, which reads what arrived since: those events go out in the next round with no
+   * claim in between. It is released only once a pull finds nothing left, by a write that matches
+   * only an empty outbox (if an event slipped in, the document stays held and is claimed again).
+   * A quiet document is pulled and released in one write, as one event needs.
    */
-  private async markPublished({ coll, _id, events }: Claimed): Promise<void> {
+  private async markPublished({ coll, _id, events }: Claimed, mayCarry: boolean): Promise<void> {
     const pull = { $pull: { outbox: { id: { $in: events.map((e) => e.id) } } } };
+    const busy = mayCarry && events.length > 1;
+    if (busy) this.mayCarry = true;
     const after = await coll.findOneAndUpdate(
       { _id, outboxLeaseOwner: this.owner },
-      { ...pull, $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
-      { returnDocument: 'after', projection: { 'outbox.id': 1 } },
+      busy
+        ? { ...pull, $set: { outboxLeaseUntil: new Date(Date.now() + this.opts.leaseMs) } }
+        : { ...pull, $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
+      { returnDocument: 'after', projection: busy ? { outbox: 1 } : { 'outbox.id': 1 } },
     );
     if (!after) {
       // Our lease expired and another relay holds the document: still remove what we published.
       await coll.updateOne({ _id }, pull);
-    } else if ((after.outbox?.length ?? 0) > 0) {
-      this.hint(_id);
+      return;
     }
+    const waiting = (after.outbox as EventEnvelope[] | undefined) ?? [];
+    if (!busy) {
+      if (waiting.length > 0) this.hint(_id);
+      return;
+    }
+    if (waiting.length > 0) {
+      this.carried.push({ coll, _id, events: waiting });
+      return;
+    }
+    const released = await coll.updateOne(
+      { _id, outboxLeaseOwner: this.owner, 'outbox.0': { $exists: false } },
+      { $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
+    );
+    if (released.modifiedCount === 0) this.hint(_id);
   }
 
   private async release({ coll, _id }: Claimed): Promise<void> {
