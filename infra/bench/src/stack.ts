@@ -141,7 +141,19 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       const child = await startProcess({
         name,
         command: process.execPath, // Node 24 (npm run puts node_modules/.bin/node first)
-        args: ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', main],
+        args: [
+          '--enable-source-maps',
+          '--disable-warning=TimeoutNegativeWarning',
+          // BENCH_CPU_PROFILES=<dir>: each process writes a CPU profile there when it stops.
+          ...(process.env.BENCH_CPU_PROFILES
+            ? [
+                '--cpu-prof',
+                `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILES}`,
+                `--cpu-prof-name=${name}.cpuprofile`,
+              ]
+            : []),
+          main,
+        ],
         cwd: path.join(REPO_ROOT, dir),
         env: {
           PORT: String(port),
