@@ -32,11 +32,10 @@ const reached = new Promise<void>((resolve) => {
 
 /** The visitor reaches for a dormant field: load the picker (a failed load waits for the next reach). */
 export function reachForPicker(): void {
-  if (!loaded)
-    loadDayPicker().then(
-      () => reachedResolve?.(),
-      () => undefined,
-    );
+  loadDayPicker().then(
+    () => reachedResolve?.(),
+    () => undefined,
+  );
 }
 
 // True on the server and while React hydrates the server's markup, false in any render after.
