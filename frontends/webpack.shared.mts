@@ -49,6 +49,7 @@ export const SHARED_OWN = [
   '@decor/web-core/ui',
   '@decor/web-core/ui-forms',
   '@decor/web-core/ui-data',
+  '@decor/web-core/ui-dates',
   '@decor/web-core/router',
 ] as const;
 

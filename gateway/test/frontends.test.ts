@@ -121,7 +121,9 @@ exports.renderPage = async (url) => {
   if (url === '/checkout') return null;
   renders += 1;
   const answer = await fetchApi('/api/nothing-here');
-  return { html: '<main><h1>' + url + ' render ' + renders + ' api ' + answer.status + '</h1></main>',
+  // React announces the largest paint's image as a preload link at the top of its markup.
+  const image = url === '/' ? '<link rel="preload" as="image" href="http://s3.test/img/a.svg?w=1&amp;h=2" fetchPriority="high"/>' : '';
+  return { html: image + '<main><h1>' + url + ' render ' + renders + ' api ' + answer.status + '</h1></main>',
     styles: '<style>.x{}</style>', state: '{"api":{"a":1}}',
     preloadScripts: url.startsWith('/inventory') ? ['/remotes/storefront/remoteEntry.js'] : [] };
 };
@@ -185,6 +187,22 @@ exports.sessionMark = { script: 'document.documentElement.className = "marked";'
     // Scripts stay same-origin files: the page's CSP allows no inline code.
     const csp = (await fetch(`${url}/gallery`)).headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it('names what the first paint needs in a Link header, so the browser asks for it before parsing the page', async () => {
+    const home = await fetch(`${url}/`);
+    const mark = /<script src="(\/session-mark\.[0-9a-f]{10}\.js)">/.exec(await home.text())?.[1];
+    expect(home.headers.get('link')).toBe(
+      `<${mark}>; rel=preload; as=script, </main.0123456789.js>; rel=preload; as=script, ` +
+        '<http://s3.test/img/a.svg?w=1&h=2>; rel=preload; as=image; fetchpriority=high',
+    );
+    const inventory = await fetch(`${url}/inventory/BARS/Bar%20Front`);
+    expect(inventory.headers.get('link')).toBe(
+      `<${mark}>; rel=preload; as=script, </main.0123456789.js>; rel=preload; as=script, ` +
+        '</remotes/storefront/remoteEntry.js>; rel=preload; as=script',
+    );
+    // The plain shell (a page the renderer declines) has none.
+    expect((await fetch(`${url}/checkout`)).headers.get('link')).toBeNull();
   });
 
   it('renders again once the catalogue changed (its cache is cleared)', async () => {

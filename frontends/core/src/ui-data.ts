@@ -1,20 +1,15 @@
-/** antd tables, pickers and cards (see ./ui): loaded by the screens that use them. */
+/** antd tables, lists and cards (see ./ui): loaded by the screens that use them (pickers: ./ui-dates). */
 
 export type { TableColumnsType } from 'antd';
 export {
-  Badge,
   Card,
   Checkbox,
   Collapse,
-  DatePicker,
-  FloatButton,
-  Image,
-  List,
   Popconfirm,
   Table,
   Tabs,
   Tag,
-  TimePicker,
 } from 'antd';
+// Also in ./ui-dates: screens that format days without a picker need not download one.
 export type { Dayjs } from 'dayjs';
 export { default as dayjs } from 'dayjs';

@@ -2,12 +2,10 @@
 export { CloseOutlined, LogoutOutlined } from '@ant-design/icons';
 export type { FormInstance, FormProps, MenuProps } from 'antd';
 export {
-  Drawer,
   Dropdown,
   Form,
   Input,
   InputNumber,
-  Menu,
   Modal,
   Result,
   Select,

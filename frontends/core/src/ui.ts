@@ -1,8 +1,9 @@
 /**
  * antd for the page frame, re-exported as ONE shared module (a federation singleton the shell
  * provides): the shell and every remote use the same antd code, so one ConfigProvider and theme
- * reach all of them, and webpack keeps only what is listed. Three barrels, so a page downloads only
- * what it shows: ./ui (frame, every page), ./ui-forms (forms, overlays), ./ui-data (tables, pickers).
+ * reach all of them, and webpack keeps only what is listed (so list only what is used). Four barrels,
+ * so a page downloads only what it shows: ./ui (frame, every page), ./ui-forms (forms, overlays),
+ * ./ui-data (tables, cards), ./ui-dates (date and time pickers).
  * Import antd only through them, never 'antd' directly.
  */
 export {
@@ -21,14 +22,11 @@ export type { ThemeConfig } from 'antd';
 export {
   Alert,
   Button,
-  Col,
   ConfigProvider,
-  Divider,
   Empty,
   Flex,
   Grid,
   Layout,
-  Row,
   Space,
   Spin,
 } from 'antd';

@@ -5,7 +5,8 @@
  * server's elements stay in place, and React reports no mismatch (no console error or warning, no
  * page error). On a desktop nothing moves when it does (cumulative layout shift ≤ 0.05). A signed-in
  * load (a token in session storage) never shows the visitor's page, not for one frame, and raises no
- * error: it shows the loader, then the signed-in page rendered by the client.
+ * error: it shows the loader, then the signed-in page rendered by the client. The inventory's date
+ * field keeps the server's markup until the visitor reaches for it; only then come antd's pickers.
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
@@ -215,6 +216,63 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
     expect(errors).toEqual([]);
   },
 );
+
+/** Whether a script the page loaded holds antd's date pickers (its source map names their modules; antd's
+ * locale, which every page has, holds only the pickers' texts). */
+async function holdsPickers(url: string): Promise<boolean> {
+  const map = await fetch(`${url}.map`);
+  if (!map.ok) return false;
+  const { sources } = (await map.json()) as { sources: string[] };
+  return sources.some((source) => source.includes('node_modules/@rc-component/picker/es/PickerInput/'));
+}
+
+it("the inventory's date field: a visitor downloads antd's pickers only on reaching for it, and a day typed and entered before they arrive is checked", async () => {
+  const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
+  const scripts: string[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') scripts.push(res.url());
+  });
+  await markServerMain(page);
+  await page.goto('/inventory/BARS/Bar%20Front');
+  await reactOwnsMain(page);
+  await page.waitForLoadState('networkidle');
+  const pickersLoaded = async () => (await Promise.all(scripts.map(holdsPickers))).some(Boolean);
+  expect(await pickersLoaded()).toBe(false);
+
+  // Typed and entered at once, before the pickers can arrive (their scripts are held back a moment):
+  // they take over what was done meanwhile.
+  await page.route(/\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const field = page.getByLabel('Check availability', { exact: true });
+  await field.click();
+  await field.fill(day);
+  await field.press('Enter');
+  const cards = page
+    .getByRole('main')
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 2 }) });
+  await visible(cards.first().getByTestId('availability'));
+  expect(await cards.getByTestId('availability').count()).toBe(await cards.count());
+  expect(await field.inputValue()).toBe(day);
+  // Entered: the calendar is closed, as after Enter in a picker that was there all along.
+  await page.locator('.ant-picker-dropdown').waitFor({ state: 'hidden', timeout: 2_000 });
+  expect(await page.evaluate(() => sessionStorage.getItem('availability-dates'))).toBe(
+    JSON.stringify({ from: day, to: day }),
+  );
+  expect(await pickersLoaded()).toBe(true);
+  // The server's markup was hydrated, not replaced.
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { __serverMain: Element | null }).__serverMain ===
+        document.getElementById('main'),
+    ),
+  ).toBe(true);
+  expect(errors).toEqual([]);
+});
 
 it("a signed-in customer loading each public page sees the loader, never the visitor's page, then the signed-in page, with no error", async () => {
   const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });

@@ -67,6 +67,9 @@ describe('availability by date on the storefront', () => {
   let lineQty = 20;
 
   beforeAll(async () => {
+    // The inventory loads antd's pickers in chunks of their own when first shown: loaded here, their
+    // modules' loading (seconds on a busy machine) stays out of the first test's waits.
+    await Promise.all([import('../src/features/availability/components/DayPicker')]);
     server = await startApiServer({
       'GET /categories': () => ({
         body: {

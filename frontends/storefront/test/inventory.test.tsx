@@ -68,6 +68,12 @@ describe('inventory (spec §2)', () => {
   let cartTotal = 1234.5;
 
   beforeAll(async () => {
+    // The inventory loads antd's pickers (and customers' Add to cart) in chunks of their own when first shown: loaded here, their
+    // modules' loading (seconds on a busy machine) stays out of the first test's waits.
+    await Promise.all([
+      import('../src/features/availability/components/DayPicker'),
+      import('../src/features/inventory/components/CustomerAddToCart').then((m) => m.preloadAddToCart()),
+    ]);
     server = await startApiServer({
       'GET /categories': () => ({
         body: {

@@ -1,7 +1,14 @@
-import { setActiveSubCategory, setOpenedCategory, useAppDispatch, useAppSelector } from '@decor/web-core';
+import {
+  isCustomer,
+  setActiveSubCategory,
+  setOpenedCategory,
+  useAppDispatch,
+  useAppSelector,
+} from '@decor/web-core';
 import { Link, Route, Routes, useParams } from '@decor/web-core/router';
 import { useEffect } from 'react';
 import { CartBadge } from './components/CartBadge';
+import { preloadAddToCart } from './components/CustomerAddToCart';
 import { ProductList } from './components/ProductList';
 import { ProductPage } from './components/ProductPage';
 import { inventoryPath, SideNav } from './components/SideNav';
@@ -42,6 +49,10 @@ function Landing() {
 
 /** The storefront's inventory (exposed as storefront/Inventory, mounted by the shell at /inventory/*). */
 export default function Inventory() {
+  const customer = useAppSelector((s) => isCustomer(s.session.user?.permissions));
+  useEffect(() => {
+    if (customer) preloadAddToCart().catch(() => undefined); // a card retries when it renders
+  }, [customer]);
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', flex: 1, alignItems: 'stretch' }}>
       <SideNav />

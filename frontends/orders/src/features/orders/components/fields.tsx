@@ -1,6 +1,6 @@
 import { ORDER_FIELDS, type OrderFieldSpec, WILL_CALL_FIELD_SPECS } from '@decor/contracts/rules';
 import { formatLongDate, formatTime } from '@decor/web-core';
-import { DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-data';
+import { DatePicker, type Dayjs, dayjs, TimePicker } from '@decor/web-core/ui-dates';
 import { Form, Input } from '@decor/web-core/ui-forms';
 import type { KeyboardEvent } from 'react';
 import { TEXTS } from '../texts';

@@ -9,7 +9,7 @@ import {
 } from '@decor/contracts/rules';
 import { type ApiError, http, SUCCESS_BANNER_MS, useAppSelector } from '@decor/web-core';
 import { Button } from '@decor/web-core/ui';
-import { DatePicker, type Dayjs, dayjs } from '@decor/web-core/ui-data';
+import { DatePicker, type Dayjs, dayjs } from '@decor/web-core/ui-dates';
 import { Form, Input, Modal } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
 import { FormStatus, type FormStatusValue } from '../../frame/components/FormStatus';

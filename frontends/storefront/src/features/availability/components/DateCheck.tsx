@@ -1,22 +1,31 @@
 import { Button, Flex } from '@decor/web-core/ui';
-import { DatePicker, dayjs } from '@decor/web-core/ui-data';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { TEXTS } from '../../../texts';
 import { setCheckedDates, useCheckedDates } from '../checked-dates';
+import { DateField, reachForPicker } from './DateField';
+import { armDormantPickers } from './dormant-pickers';
 
-const DAY = 'YYYY-MM-DD';
+/** Today in the visitor's time zone, as the picker writes days (YYYY-MM-DD). */
+function today(): string {
+  const now = new Date();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}
 
 /**
  * 'Check availability': the event's day (and optionally the last day), remembered for the visit;
- * every product shown then says how many are free (issue 15).
+ * every product shown then says how many are free (issue 15). The pickers' code loads when it is
+ * needed (DateField).
  */
 export function DateCheck() {
   const dates = useCheckedDates();
   const fromId = useId();
   const toId = useId();
-  const today = dayjs().startOf('day');
+  const area = useRef<HTMLDivElement>(null);
+  useEffect(() => (area.current ? armDormantPickers(area.current, reachForPicker) : undefined), []);
   return (
     <Flex
+      ref={area}
       role="group"
       aria-label="Availability dates"
       gap={8}
@@ -27,15 +36,12 @@ export function DateCheck() {
       <label htmlFor={fromId} style={{ fontWeight: 500 }}>
         {TEXTS.checkAvailability}
       </label>
-      <DatePicker
+      <DateField
         id={fromId}
-        format={DAY}
-        placeholder={DAY}
-        value={dates ? dayjs(dates.from, DAY) : null}
-        disabledDate={(d) => d.isBefore(today)}
-        onChange={(d) => {
-          if (!d) return setCheckedDates(null);
-          const from = d.format(DAY);
+        value={dates ? dates.from : null}
+        disabledDay={(day) => day < today()}
+        onChange={(from) => {
+          if (!from) return setCheckedDates(null);
           const to = dates && dates.to > from ? dates.to : from;
           setCheckedDates({ from, to });
         }}
@@ -43,15 +49,13 @@ export function DateCheck() {
       <label htmlFor={toId} style={{ fontSize: 13 }}>
         {TEXTS.checkUntil}
       </label>
-      <DatePicker
+      <DateField
         id={toId}
-        format={DAY}
-        placeholder={DAY}
         disabled={!dates}
-        value={dates && dates.to !== dates.from ? dayjs(dates.to, DAY) : null}
-        disabledDate={(d) => !!dates && d.isBefore(dayjs(dates.from, DAY))}
-        onChange={(d) => {
-          if (dates) setCheckedDates({ from: dates.from, to: d ? d.format(DAY) : dates.from });
+        value={dates && dates.to !== dates.from ? dates.to : null}
+        disabledDay={(day) => !!dates && day < dates.from}
+        onChange={(to) => {
+          if (dates) setCheckedDates({ from: dates.from, to: to ?? dates.from });
         }}
       />
       {dates ? <Button onClick={() => setCheckedDates(null)}>{TEXTS.clearDates}</Button> : null}

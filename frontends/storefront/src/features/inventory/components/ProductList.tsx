@@ -14,7 +14,7 @@ import { useGetAvailabilityQuery } from '../../availability/api/availability-api
 import { useCheckedDates } from '../../availability/checked-dates';
 import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
 import { DateCheck } from '../../availability/components/DateCheck';
-import { AddToCart } from './AddToCart';
+import { CustomerAddToCart } from './CustomerAddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
 
@@ -133,7 +133,7 @@ function PageCards({
           ) : null}
           <div style={{ marginTop: 'auto', display: 'flex', flexDirection: 'column', gap: 8 }}>
             {isCustomer(permissions) ? (
-              <AddToCart
+              <CustomerAddToCart
                 product={product}
                 compact
                 limit={dates ? availability.data?.get(product.id)?.available : undefined}

@@ -14,7 +14,7 @@ import { useGetAvailabilityQuery } from '../../availability/api/availability-api
 import { useCheckedDates } from '../../availability/checked-dates';
 import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
 import { DateCheck } from '../../availability/components/DateCheck';
-import { AddToCart } from './AddToCart';
+import { CustomerAddToCart } from './CustomerAddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
 import { inventoryPath } from './SideNav';
@@ -141,7 +141,7 @@ export function ProductPage() {
               />
             </p>
           ) : null}
-          {isCustomer(permissions) ? <AddToCart product={product} limit={free?.available} /> : null}
+          {isCustomer(permissions) ? <CustomerAddToCart product={product} limit={free?.available} /> : null}
         </div>
       </div>
     </article>

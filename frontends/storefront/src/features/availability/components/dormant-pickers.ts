@@ -1,0 +1,79 @@
+/**
+ * A date field the server rendered stays the server's markup until its picker's code is here (the
+ * page hydrates around it: DateField). What the visitor does to it meanwhile is kept here: reaching
+ * for it (pointing at it, pressing on it, tabbing to it) loads the picker; the day typed into it and
+ * Enter or Escape pressed there are handed to the picker when it takes over, as if it had been there.
+ * React ignores events on markup it has not hydrated yet, so these are listened to on the document,
+ * before React.
+ */
+
+/** The fields still showing the server's markup (input id → keys pressed there meanwhile). */
+const dormant = new Map<string, string[]>();
+const HANDED_KEYS = new Set(['Enter', 'Escape']);
+
+export function markDormant(id: string): void {
+  if (!dormant.has(id)) dormant.set(id, []);
+}
+
+/**
+ * Listens on the document for the visitor reaching for a dormant field inside `area` (its labels
+ * included); `reach` then loads the picker. Returns the clean-up.
+ */
+export function armDormantPickers(area: HTMLElement, reach: () => void): () => void {
+  const onEvent = (event: Event) => {
+    const target = event.target;
+    if (dormant.size === 0 || !(target instanceof Node) || !area.contains(target)) return;
+    reach();
+    if (!(target instanceof HTMLInputElement)) return;
+    const keys = dormant.get(target.id);
+    if (!keys) return;
+    if (event.type === 'keydown' && HANDED_KEYS.has((event as KeyboardEvent).key)) {
+      keys.push((event as KeyboardEvent).key);
+    }
+    // React would replay this focus once the field hydrates, after the keys handed over: the picker
+    // would open again over a day already chosen. takeOver focuses it in order instead.
+    if (event.type === 'focusin') event.stopPropagation();
+  };
+  const types = ['pointerover', 'pointerdown', 'focusin', 'keydown'] as const;
+  for (const type of types) document.addEventListener(type, onEvent, true);
+  return () => {
+    for (const type of types) document.removeEventListener(type, onEvent, true);
+  };
+}
+
+/** Sets an input's text so that React's change tracking sees it as typed. */
+function type(input: HTMLInputElement, text: string): void {
+  input.value = text === '' ? ' ' : ''; // React's tracker now differs from the text
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, text);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** After React has rendered what the last event changed (it does so in a microtask, not at once). */
+const rendered = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The picker of field `id` has taken over its markup (`shown`: the text it renders): it gets the
+ * focus, the text and the keys the visitor gave the dormant field, in that order, each once the
+ * picker has rendered the one before (its key handler reads the text it rendered).
+ */
+export async function takeOver(id: string, shown: string): Promise<void> {
+  const keys = dormant.get(id);
+  dormant.delete(id);
+  const input = document.getElementById(id);
+  if (!keys || !(input instanceof HTMLInputElement)) return;
+  const typed = input.value;
+  if (document.activeElement === input) {
+    // Focus again, now that React listens: the picker opens as it does when focused.
+    input.blur();
+    input.focus();
+    await rendered();
+  }
+  if (typed !== shown) {
+    type(input, typed);
+    await rendered();
+  }
+  for (const key of keys) {
+    input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    await rendered();
+  }
+}
