@@ -2,6 +2,7 @@ import '@testing-library/jest-dom';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { MessageChannel } from 'node:worker_threads';
 import { configure } from '@testing-library/react';
+import { installStyleMatcher } from './jest-style-matcher';
 
 // findBy*/waitFor wait up to 5 s instead of 1 s: on a 2-core machine running the backend suites
 // beside these, a screen's first answer can take longer than a second (a wait, not a time limit
@@ -30,41 +31,9 @@ if (!globalThis.MessageChannel) {
   });
 }
 
-// jsdom's getComputedStyle matches the element against every style rule of the page through
-// nwsapi, whose cache of compiled selectors keeps the last 1,000. An antd screen injects about
-// 2,600 distinct selectors, so each pass over the rules evicted every selector before its next
-// use and compiled all of them again: about half the CPU of a screen test (every *ByRole query
-// and every user-event click asks for the styles of the element and its ancestors). The same
-// engine, as several instances that each see at most 500 of the selectors, compiles each once;
-// what matches is unchanged. jsdom creates this matcher lazily, so setting it first replaces it.
-type Nwsapi = { match(selectors: string, element: Element): boolean; configure(options: object): void };
-const createNwsapi = require('nwsapi') as (global: {
-  document: Document;
-  DOMException: typeof DOMException;
-}) => Nwsapi;
-const SELECTORS_PER_ENGINE = 500;
-const engines: Nwsapi[] = [];
-const engineOf = new Map<string, Nwsapi>();
-function engineFor(selectors: string): Nwsapi {
-  let engine = engineOf.get(selectors);
-  if (engine) return engine;
-  engine = engines[Math.floor(engineOf.size / SELECTORS_PER_ENGINE)];
-  if (!engine) {
-    engine = createNwsapi({ document, DOMException: window.DOMException });
-    // jsdom's own settings for this matcher (living/helpers/selectors.js, matchesDontThrow).
-    engine.configure({ LOGERRORS: false, VERBOSITY: false, IDS_DUPES: true, MIXEDCASE: true });
-    engines.push(engine);
-  }
-  engineOf.set(selectors, engine);
-  return engine;
-}
-const implKey = Object.getOwnPropertySymbols(document).find((key) => key.description === 'impl');
-const documentImpl =
-  implKey && (document as unknown as Record<symbol, { _nwsapiDontThrow?: unknown }>)[implKey];
-if (!documentImpl) throw new Error('jsdom changed: no document impl to give the style matcher to');
-documentImpl._nwsapiDontThrow = {
-  match: (selectors: string, element: Element) => engineFor(selectors).match(selectors, element),
-};
+// jsdom's getComputedStyle asks one nwsapi instance to match every style rule of the page, which
+// on antd's screens was about half the CPU of these tests (jest-style-matcher.ts says why).
+installStyleMatcher(document, require('nwsapi'));
 
 // jsdom implements getComputedStyle without pseudo-elements (antd asks for ::before sizes).
 const computedStyle = window.getComputedStyle.bind(window);
