@@ -2,6 +2,7 @@ import '@testing-library/jest-dom';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { MessageChannel } from 'node:worker_threads';
 import { configure } from '@testing-library/react';
+import { installStyleMatcher } from './jest-style-matcher';
 
 // findBy*/waitFor wait up to 5 s instead of 1 s: on a 2-core machine running the backend suites
 // beside these, a screen's first answer can take longer than a second (a wait, not a time limit
@@ -29,6 +30,10 @@ if (!globalThis.MessageChannel) {
     }
   });
 }
+
+// jsdom's getComputedStyle asks one nwsapi instance to match every style rule of the page, which
+// on antd's screens was about half the CPU of these tests (jest-style-matcher.ts says why).
+installStyleMatcher(document, require('nwsapi'));
 
 // jsdom implements getComputedStyle without pseudo-elements (antd asks for ::before sizes).
 const computedStyle = window.getComputedStyle.bind(window);

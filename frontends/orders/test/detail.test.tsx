@@ -217,6 +217,9 @@ describe('order detail', () => {
 
     async function pick(region: HTMLElement, typed: string, label: RegExp) {
       await userEvent.type(within(region).getByRole('combobox', { name: 'Product to add' }), typed);
+      // The search waits for the typing to pause: the list of every product in stock is still
+      // shown until it has been sent.
+      await waitFor(() => expect(productGets().at(-1)?.url).toContain(`like=name%3A${typed}`));
       await userEvent.click(await screen.findByTitle(label));
     }
 
