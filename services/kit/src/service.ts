@@ -182,12 +182,15 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     const consumers = opening('consumers', [] as ConsumerHandle[], (all) =>
       Promise.all(all.map((c) => c.stop())),
     );
-    for (const spec of def.consumers?.(ctx) ?? []) {
+    // Started together: each is its own group, and its start (topics, connect, group join) is mostly
+    // waiting for the broker; one after another, the order service's six took most of its start.
+    // Every start is awaited before a failure is thrown, so the stop below finds each one that started.
+    const starts = (def.consumers?.(ctx) ?? []).map(async (spec) => {
       const name = `${def.name}.${spec.name}`;
       // The group carries the topic prefix: kafkajs' group leader assigns only topics it subscribes
       // to itself, so two deployments (or test files) sharing one group name would starve each other.
       const groupId = `${config.KAFKA_TOPIC_PREFIX}.${name}`;
-      const consumer = await startConsumer({
+      return startConsumer({
         kafka,
         groupId,
         topics: spec.topics.map(topic),
@@ -198,8 +201,11 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
         consumerConfig: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
         metrics,
       });
-      consumers.push(consumer);
-    }
+    });
+    const started = await Promise.allSettled(starts);
+    for (const s of started) if (s.status === 'fulfilled') consumers.push(s.value);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
 
     const app = await createServiceApp({
       name: def.name,

@@ -50,6 +50,13 @@ export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
 const COMMIT_INTERVAL_MS = 1000;
 /** Partitions handled at once by default (order within each is kept). */
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
+/**
+ * How long the broker holds a fetch of an idle topic (kafkajs' default is 5 s). A stop waits out the
+ * fetch in flight, so each service's stop waited up to 5 s for its idle consumers (2.4-5.5 s measured);
+ * events still come back at once (a fetch returns as soon as one arrives): the cost is one empty
+ * fetch a second per idle consumer.
+ */
+const FETCH_WAIT_MS = 1000;
 /** Per group and partition, the highest offset handled; `waitForCatchUp` reads it. */
 export const CONSUMER_PROGRESS_COLLECTION = 'consumer_progress';
 
@@ -244,6 +251,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   await ensureTopics(kafka, [...topics, dlq.topic], { partitions: opts.partitions ?? 6 });
 
   const consumer = kafka.consumer({
+    maxWaitTimeInMs: FETCH_WAIT_MS,
     ...opts.consumerConfig,
     groupId,
     allowAutoTopicCreation: false,

@@ -1,0 +1,64 @@
+/**
+ * Finds what keeps a jest worker alive at the end of a run ("A worker process has failed to exit
+ * gracefully"). Opt-in, for a whole run:
+ *
+ *   NODE_OPTIONS="--require ./infra/stack/test-support/exit-probe.cjs" npm test
+ *
+ * In each jest worker it records every timer's creation stack; when jest tells the worker to end it
+ * logs that, when the worker exits it logs how long after, and when jest has to SIGTERM it (the
+ * forced exit) it logs the timers still holding it, with their stacks, and its other open handles.
+ * The log: $JEST_EXIT_PROBE_LOG, default <tmpdir>/jest-exit-probe.log. Recording stacks slows the
+ * workers a little. A worker whose log ends at "end asked" without "exit" or "forced" was not even
+ * running JavaScript then (a blocked event loop).
+ */
+if (process.send && process.argv[1]?.includes('processChild')) {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { createHook } = require('node:async_hooks');
+  const logFile = process.env.JEST_EXIT_PROBE_LOG || path.join(os.tmpdir(), 'jest-exit-probe.log');
+  const log = (line) => fs.appendFileSync(logFile, `${line}\n`);
+  const CHILD_MESSAGE_END = 2; // jest-worker's "end" message
+
+  const timers = new Map();
+  createHook({
+    init(id, type, _trigger, resource) {
+      if (type === 'Timeout') timers.set(id, { resource, stack: new Error().stack });
+    },
+    destroy(id) {
+      timers.delete(id);
+    },
+  }).enable();
+
+  let endAskedAt = 0;
+  const since = () =>
+    endAskedAt ? `${Date.now() - endAskedAt} ms after the end was asked` : 'before the end';
+
+  process.on('SIGTERM', () => {
+    log(
+      `worker ${process.pid}: forced, ${since()}; open: ${JSON.stringify(process.getActiveResourcesInfo())}`,
+    );
+    for (const { resource, stack } of timers.values()) {
+      if (resource._destroyed || !resource.hasRef()) continue;
+      const frames = stack.split('\n').slice(3, 15).join('\n');
+      log(
+        `  a timer of ${resource._idleTimeout} ms${resource._repeat ? ' (repeating)' : ''}, set at\n${frames}`,
+      );
+    }
+    for (const handle of process._getActiveHandles()) {
+      const kind = handle?.constructor?.name;
+      if (kind === 'Socket' && handle._handle?.fd <= 2) continue; // stdio
+      const where = kind === 'Socket' ? ` ${handle.localPort} -> ${handle.remotePort}` : '';
+      log(`  a ${kind}${where}${handle.spawnfile ? ` (${handle.spawnfile} ${handle.pid})` : ''}`);
+    }
+    process.exit(143);
+  });
+  process.on('exit', () => log(`worker ${process.pid}: exit, ${since()}`));
+  const onMessage = (message) => {
+    if (!Array.isArray(message) || message[0] !== CHILD_MESSAGE_END) return;
+    process.removeListener('message', onMessage); // a listener of ours would keep the IPC channel open
+    endAskedAt = Date.now();
+    log(`worker ${process.pid}: end asked`);
+  };
+  process.on('message', onMessage);
+}
