@@ -221,16 +221,25 @@ it('lists the orders with tabs, prefix search, status filter and infinite scroll
     await search.fill('');
     await until(async () => (await rows.count()) >= 20, true, 'the list again');
 
-    // Status filter.
-    await page.getByLabel('Filter by status').click();
-    await page
-      .locator('.ant-select-item-option')
-      .filter({ hasText: /^Voided$/ })
-      .click();
+    // Status filter. The choice is checked on the select itself before the list is: on a loaded
+    // machine a click on an option still opening can be lost, and then the list never changes.
+    const statusFilter = page.locator('.ant-select').filter({ has: page.getByLabel('Filter by status') });
+    await until(
+      async () => {
+        if ((await statusFilter.textContent())?.includes('Voided')) return true;
+        const option = page.locator('.ant-select-item-option').filter({ hasText: /^Voided$/ });
+        if (!(await option.isVisible())) await page.getByLabel('Filter by status').click();
+        await option.click({ timeout: 2_000 }).catch(() => undefined);
+        return false;
+      },
+      true,
+      'Voided chosen in the status filter',
+    );
     await until(
       async () => (await texts(rows)).includes(voided.DocNumber) && (await rows.count()) < 20,
       true,
       'the voided estimates',
+      30_000,
     );
     const statuses = await texts(page.locator('tbody tr.ant-table-row .ant-tag'));
     expect(statuses.length).toBeGreaterThan(0);
