@@ -5,6 +5,7 @@
  */
 export * from './api';
 export * from './banners';
+export * from './chunk-once';
 export * from './http';
 export * from './qbo-session-banner';
 export * from './qbo-session-slice';

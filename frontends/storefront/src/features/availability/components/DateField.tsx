@@ -1,27 +1,14 @@
-import { memo, Suspense, use, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { chunkOnce, useChunk } from '@decor/web-core';
+import { memo, Suspense, use, useCallback, useRef, useSyncExternalStore } from 'react';
 import type { DayPickerProps } from './DayPicker';
 import { markDormant } from './dormant-pickers';
 
-type DayPickerModule = typeof import('./DayPicker');
-
-let loaded: DayPickerModule | undefined;
-let loading: Promise<DayPickerModule> | undefined;
-
-/** antd's pickers (their own chunk, with dayjs): loaded once, again after a failed try. */
-function loadDayPicker(): Promise<DayPickerModule> {
-  loading ??= import('./DayPicker').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+/** antd's pickers (their own chunk, with dayjs). */
+const dayPickers = chunkOnce(() => import('./DayPicker'));
 
 /** The server renderer has no chunks to wait for: it hands the module over before rendering. */
-export function provideDayPicker(module: DayPickerModule): void {
-  loaded = module;
+export function provideDayPicker(module: typeof import('./DayPicker')): void {
+  dayPickers.provide(module);
 }
 
 let reachedResolve: (() => void) | undefined;
@@ -32,7 +19,7 @@ const reached = new Promise<void>((resolve) => {
 
 /** The visitor reaches for a dormant field: load the picker (a failed load waits for the next reach). */
 export function reachForPicker(): void {
-  loadDayPicker().then(
+  dayPickers.load().then(
     () => reachedResolve?.(),
     () => undefined,
   );
@@ -49,12 +36,8 @@ const useServerMarkup = () =>
 
 function Picker(props: DayPickerProps) {
   const serverMarkup = useServerMarkup();
-  const [module, setModule] = useState(loaded);
   // A render in the browser (not the server's markup): the pickers load at once.
-  useEffect(() => {
-    if (!module) loadDayPicker().then(setModule, () => undefined);
-  }, [module]);
-  const DayPicker = (module ?? loaded)?.default;
+  const DayPicker = useChunk(dayPickers)?.default;
   if (DayPicker) return <DayPicker {...props} />;
   if (serverMarkup && typeof document !== 'undefined') {
     // Hydrating a visitor's page: the server's markup stays (React keeps a suspended boundary's
