@@ -2,9 +2,11 @@
  * Finds what keeps a jest worker alive at the end of a run ("A worker process has failed to exit
  * gracefully"). Opt-in, for a whole run:
  *
- *   NODE_OPTIONS="--disable-warning=TimeoutNegativeWarning --require ./infra/stack/test-support/exit-probe.cjs" npx jest
+ *   NODE_OPTIONS="--disable-warning=TimeoutNegativeWarning --require $PWD/infra/stack/test-support/exit-probe.cjs" npx jest
  *
- * (jest itself, not `npm test`: that script sets NODE_OPTIONS of its own, which would drop the probe.)
+ * From the root, jest itself, not `npm test` (that script sets NODE_OPTIONS of its own, which would
+ * drop the probe), and with an absolute path: the processes tests start inherit NODE_OPTIONS, and a
+ * relative path does not resolve from their working directories (they fail to start).
  *
  * In each jest worker it records every timer's creation stack; when jest tells the worker to end it
  * logs that, when the worker exits it logs how long after, and when jest has to SIGTERM it (the
