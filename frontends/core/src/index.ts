@@ -22,3 +22,4 @@ export * from './store';
 export * from './types';
 export * from './use-bottom-sentinel';
 export * from './use-debounced';
+export * from './use-hydrated';

@@ -1,7 +1,7 @@
-import { useAppSelector } from '@decor/web-core';
+import { useAppSelector, useHydrated } from '@decor/web-core';
 import { Link, NavLink } from '@decor/web-core/router';
 import { Button, DownOutlined, Flex, Layout, UserOutlined } from '@decor/web-core/ui';
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 export const BRAND = 'Gala & Grove Event Rentals';
 
@@ -19,17 +19,8 @@ const linkStyle = ({ isActive }: { isActive: boolean }) => ({
   whiteSpace: 'nowrap' as const,
 });
 
-// False while React hydrates a server-rendered page (the server's snapshot), true from then on and in
-// a client render. A click before hydration is lost, so the Login button waits, disabled, until it works.
-const noChange = () => () => {};
-const useHydrated = () =>
-  useSyncExternalStore(
-    noChange,
-    () => true,
-    () => false,
-  );
-
 export function TopBar() {
+  // A click before hydration is lost, so the Login button waits, disabled, until it works.
   const hydrated = useHydrated();
   const user = useAppSelector((s) => s.session.user);
   const loading = useAppSelector((s) => s.session.loading);

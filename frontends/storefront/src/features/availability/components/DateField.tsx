@@ -1,5 +1,5 @@
-import { chunkOnce, useChunk } from '@decor/web-core';
-import { memo, Suspense, use, useCallback, useRef, useSyncExternalStore } from 'react';
+import { chunkOnce, useChunk, useHydrated } from '@decor/web-core';
+import { memo, Suspense, use, useCallback, useRef } from 'react';
 import type { DayPickerProps } from './DayPicker';
 import { markDormant } from './dormant-pickers';
 
@@ -25,17 +25,9 @@ export function reachForPicker(): void {
   );
 }
 
-// True on the server and while React hydrates the server's markup, false in any render after.
-const noChange = () => () => {};
-const useServerMarkup = () =>
-  useSyncExternalStore(
-    noChange,
-    () => false,
-    () => true,
-  );
-
 function Picker(props: DayPickerProps) {
-  const serverMarkup = useServerMarkup();
+  // The server's markup: on the server and while React hydrates it.
+  const serverMarkup = !useHydrated();
   // A render in the browser (not the server's markup): the pickers load at once.
   const DayPicker = useChunk(dayPickers)?.default;
   if (DayPicker) return <DayPicker {...props} />;
