@@ -92,7 +92,9 @@ describe('waitForCatchUp (shared reads of consumer progress)', () => {
         pollMs: 5,
       }),
     );
-    await new Promise((r) => setTimeout(r, 30));
+    // Until it has polled again while behind: on a loaded machine 30 ms may hold a single read.
+    const deadline = Date.now() + 5_000;
+    while (progress.reads() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     const whileBehind = progress.reads();
     // Each read answers every waiter: a handful of reads, not one per waiter and poll.
     expect(whileBehind).toBeGreaterThan(1);

@@ -10,7 +10,7 @@ import {
   QboRecordSynced,
   UserCreated,
 } from '@decor/contracts';
-import { newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
+import { fetchTopicOffsets, newEvent, publishEnvelopes, type StartedService, startService } from '@decor/kit';
 import {
   type Answer,
   call,
@@ -213,7 +213,7 @@ export function submit(service: Order, token: string, body: unknown, headers: Re
 export async function allOrderEvents(service: Order): Promise<EventEnvelope[]> {
   const topic = `${RUN_ID}.order`;
   const admin = service.ctx.kafkaAdmin;
-  const offsets = await admin.fetchTopicOffsets(topic);
+  const offsets = await fetchTopicOffsets(admin, topic);
   const count = offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
   return topicEvents(service.ctx.kafka, topic, (seen) => seen.length >= count, { timeoutMs: 20_000 });
 }

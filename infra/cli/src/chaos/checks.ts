@@ -5,6 +5,7 @@
  * during the run (reads, then deletes exactly what it read).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fetchTopicOffsets } from '@decor/kit';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
 import type { Load } from './load';
@@ -125,7 +126,7 @@ async function kafkaState(brokers: string[]): Promise<Pick<Snapshot, 'lag' | 'de
     const high = new Map<string, number>();
     const deadLetters: Record<string, number> = {};
     for (const topic of topics.filter((t) => !t.startsWith('__'))) {
-      const offsets = await admin.fetchTopicOffsets(topic);
+      const offsets = await fetchTopicOffsets(admin, topic);
       let messages = 0;
       for (const p of offsets) {
         high.set(`${topic}/${p.partition}`, Number(p.high));

@@ -2,6 +2,7 @@ import type { Admin } from 'kafkajs';
 import type { Connection } from 'mongoose';
 import { withinMs } from '../http/unavailable';
 import { CONSUMER_PROGRESS_COLLECTION, progressId } from './consumer';
+import { fetchTopicOffsets, type TopicOffsets } from './topic-offsets';
 
 export interface CatchUpOptions {
   admin: Admin;
@@ -19,23 +20,24 @@ export interface CatchUpOptions {
   pollMs?: number;
 }
 
-type TopicEnds = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
-
 /** Per admin client and topic: the read of the topic's ends under way, and the one queued after it. */
-const reads = new WeakMap<Admin, Map<string, { current?: Promise<TopicEnds>; next?: Promise<TopicEnds> }>>();
+const reads = new WeakMap<
+  Admin,
+  Map<string, { current?: Promise<TopicOffsets>; next?: Promise<TopicOffsets> }>
+>();
 
 /**
  * Where `topic` ends, read after this call began. Calls that arrive together share reads: with one
  * under way (it may have started before them, so it does not count), they all wait for the single
  * read queued after it. A burst of requests then costs Kafka two reads, not one each.
  */
-export function topicEnds(admin: Admin, topic: string): Promise<TopicEnds> {
+export function topicEnds(admin: Admin, topic: string): Promise<TopicOffsets> {
   const byTopic = reads.get(admin) ?? new Map();
   reads.set(admin, byTopic);
   const state = byTopic.get(topic) ?? {};
   byTopic.set(topic, state);
-  const start = (): Promise<TopicEnds> => {
-    const read = admin.fetchTopicOffsets(topic);
+  const start = (): Promise<TopicOffsets> => {
+    const read = fetchTopicOffsets(admin, topic);
     state.current = read;
     const done = () => {
       if (state.current === read) state.current = undefined;

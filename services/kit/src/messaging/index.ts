@@ -57,3 +57,4 @@ export {
   type PartitionOffset,
   startOwnGroupConsumer,
 } from './own-group-consumer';
+export { fetchTopicOffsets, type TopicOffsets } from './topic-offsets';

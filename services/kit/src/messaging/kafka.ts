@@ -10,6 +10,7 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import { type KitLogger, silentLogger } from './log';
+import { fetchTopicOffsets } from './topic-offsets';
 
 export interface CreateKafkaOptions {
   clientId: string;
@@ -228,7 +229,7 @@ export async function topicEndOffsets(
     await admin.connect();
     for (let attempt = 1; ; attempt++) {
       try {
-        const offsets = await admin.fetchTopicOffsets(topic);
+        const offsets = await fetchTopicOffsets(admin, topic);
         return offsets.map(({ partition, high }) => ({ partition, offset: high }));
       } catch (err) {
         if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;

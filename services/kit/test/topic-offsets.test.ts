@@ -1,0 +1,51 @@
+import type { Admin } from 'kafkajs';
+import { DependencyUnavailableError } from '../src/http/unavailable';
+import { fetchTopicOffsets } from '../src/messaging/topic-offsets';
+
+/** kafkajs' own failure when its metadata names no partition leaders yet (just after an outage). */
+const noPartitions = () =>
+  new TypeError("Cannot destructure property 'partitions' of 'high.pop(...)' as it is undefined.");
+
+/** A fake admin answering each read with the next of `answers`, counting metadata refreshes. */
+function admin(answers: (Error | 'ends')[]) {
+  let refreshes = 0;
+  const fake = {
+    fetchTopicOffsets: async () => {
+      const next = answers.shift();
+      if (next === undefined) throw new Error('asked more often than the test expected');
+      if (next instanceof Error) throw next;
+      return [{ partition: 0, offset: '7', high: '7', low: '0' }];
+    },
+    fetchTopicMetadata: async () => {
+      refreshes += 1;
+      return { topics: [] };
+    },
+  } as unknown as Admin;
+  return { fake, refreshes: () => refreshes };
+}
+
+describe('fetchTopicOffsets (where a topic ends, just after Kafka is back)', () => {
+  it('refreshes the metadata and asks again when kafkajs answers without partitions', async () => {
+    const kafka = admin([noPartitions(), noPartitions(), 'ends']);
+    expect(await fetchTopicOffsets(kafka.fake, 't')).toEqual([
+      { partition: 0, offset: '7', high: '7', low: '0' },
+    ]);
+    expect(kafka.refreshes()).toBe(2);
+  });
+
+  it('still without partitions after its attempts: Kafka is unavailable (a 503), not a crash (a 500)', async () => {
+    const kafka = admin([noPartitions(), noPartitions(), noPartitions()]);
+    const failure = await fetchTopicOffsets(kafka.fake, 't', 3).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(DependencyUnavailableError);
+    expect(failure).toMatchObject({ status: 503, dependency: 'events' });
+  });
+
+  it("passes kafkajs' own errors on at once (it has retried them already)", async () => {
+    const refused = Object.assign(new Error('This server does not host this topic-partition'), {
+      name: 'KafkaJSProtocolError',
+    });
+    const kafka = admin([refused]);
+    await expect(fetchTopicOffsets(kafka.fake, 't')).rejects.toBe(refused);
+    expect(kafka.refreshes()).toBe(0);
+  });
+});
