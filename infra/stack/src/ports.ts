@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 
 /** A port on 127.0.0.1 that someone else already holds (names the env var that moves ours). */
@@ -36,8 +37,39 @@ export async function assertPortFree(port: number, what: string, envVar?: string
   if ((await tryListen(port)) === undefined) throw new PortTakenError(port, what, envVar);
 }
 
-/** A port the OS reports free right now (tiny race until the child binds it; fine on loopback). */
+/** Where the ports the OS hands out for port 0 and outgoing connections' local ends begin (Linux: /proc). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return 32768; // Linux's default
+  }
+}
+
+/**
+ * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
+ * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port.
+ */
+const handedOut = new Set<number>();
+
+/**
+ * A port free right now, for something that binds it a little later (a service seconds into its
+ * start). Drawn below the ephemeral range: a port from that range can meanwhile become the local end
+ * of any outgoing connection on the machine (a test run opens thousands), which made a browser file's
+ * gateway fail with EADDRINUSE. Never the same port twice in one process; two processes drawing the
+ * same port at once is left to chance (1 in ~10,000). Where there is no room below the range, the OS
+ * picks (port 0).
+ */
 export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  const bottom = Math.max(10_000, low - 12_000);
+  for (let attempt = 0; low - bottom >= 1_000 && attempt < 50; attempt++) {
+    const drawn = bottom + Math.floor(Math.random() * (low - bottom));
+    if (handedOut.has(drawn)) continue;
+    handedOut.add(drawn); // before the check: callers drawing at once must not both get it
+    const port = await tryListen(drawn);
+    if (port !== undefined) return port;
+  }
   const port = await tryListen(0);
   if (port === undefined) throw new Error('no free port on 127.0.0.1');
   return port;

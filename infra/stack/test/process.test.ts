@@ -1,5 +1,5 @@
 /** The process helper and the start-up errors a person sees when something is in the way. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,25 @@ describe('a port already taken', () => {
       'set KAFKA_PORT to use another port',
     );
     await expect(assertPortFree(await freePort(), 'kafka')).resolves.toBeUndefined();
+  });
+
+  test('a free port is drawn below the range of outgoing connections, and is free', async () => {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeLessThan(Number(low));
+      await expect(assertPortFree(port, 'a test server')).resolves.toBeUndefined();
+    }
+    expect(new Set(ports).size).toBeGreaterThan(15); // drawn at random, not one port for all
+  });
+
+  test('never the same free port twice in one process (a stack draws twenty, then binds them)', async () => {
+    // 400 draws from ~12,000 ports would repeat one ~7 times on average if drawn independently.
+    const ports: number[] = [];
+    for (let batch = 0; batch < 8; batch++) {
+      ports.push(...(await Promise.all(Array.from({ length: 50 }, () => freePort()))));
+    }
+    expect(new Set(ports).size).toBe(ports.length);
   });
 
   test('startInfra in dev mode refuses before starting anything', async () => {

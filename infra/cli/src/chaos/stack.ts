@@ -67,7 +67,22 @@ function waitReady(child: ChildProcess, lines: string[]): Promise<void> {
   });
 }
 
+/**
+ * `npm start` on ports drawn free here and bound seconds later: another test's server may take one in
+ * between (start.ts then refuses: "port … is already in use"). That start is tried again on fresh ports.
+ */
 export async function startChaosStack(log: (line: string) => void): Promise<ChaosStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(log);
+    } catch (err) {
+      if (attempt >= 3 || !/is already in use/.test((err as Error).message)) throw err;
+      log(`chaos: a port was taken before npm start bound it; starting again on fresh ports (${attempt})`);
+    }
+  }
+}
+
+async function startOnce(log: (line: string) => void): Promise<ChaosStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-chaos-'));
   const redisPort = await freePort();
   const redis = await startProcess({
