@@ -89,6 +89,8 @@ function javaArgs(lib: string, dir: string, heap: string, classArchive: string[]
     '-Xms128m',
     '-XX:+UseG1GC',
     '-XX:MaxGCPauseMillis=20',
+    // The quick compiler only, as for Mongo (src/mongo.ts): C2 took ~0.4 core in a burst of requests.
+    '-XX:TieredStopAtLevel=1',
     '-Djava.awt.headless=true',
     `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`,
     `-Dkafka.logs.dir=${dir}`,

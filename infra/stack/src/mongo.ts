@@ -69,6 +69,9 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
       ...archive.args,
       '-Xmx512m',
       '-XX:+UseSerialGC',
+      // The quick compiler only: C2's compile threads took ~0.5 core for the first minute of load
+      // on 2 cores (more than the server's own work); tests, benches and demos never run long enough to repay it.
+      '-XX:TieredStopAtLevel=1',
       // The library logs every connection at INFO; keep warnings and errors.
       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
       // …except a stack trace each time a client drops its connection (every service stop).

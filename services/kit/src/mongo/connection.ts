@@ -31,6 +31,9 @@ export async function connectMongo(
   options: MongoOptions = {},
 ): Promise<Connection> {
   const where = `${redactMongoUrl(url)} (database ${dbName})`;
+  // Mongoose otherwise captures a stack trace on every query (to report a query run twice); with
+  // source maps on, formatting it was ~5 % of the order service's CPU in a burst of submissions.
+  mongoose.set('skipOriginalStackTraces', true);
   const conn = mongoose.createConnection(url, {
     dbName,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_SELECTION_TIMEOUT_MS,
