@@ -8,12 +8,12 @@
  * drop the probe), and with an absolute path: the processes tests start inherit NODE_OPTIONS, and a
  * relative path does not resolve from their working directories (they fail to start).
  *
- * In each jest worker it records every timer's creation stack; when jest tells the worker to end it
- * logs that, when the worker exits it logs how long after, and when jest has to SIGTERM it (the
- * forced exit) it logs the timers still holding it, with their stacks, and its other open handles.
- * The log: $JEST_EXIT_PROBE_LOG, default <tmpdir>/jest-exit-probe.log. Recording stacks slows the
- * workers a little. A worker whose log ends at "end asked" without "exit" or "forced" was not even
- * running JavaScript then (a blocked event loop).
+ * In each jest worker it keeps every live timer (with its creation stack when JEST_EXIT_PROBE_STACKS=1,
+ * which makes a whole run far slower). When jest tells the worker to end it logs that, when the worker
+ * exits it logs how long after, and when jest has to SIGTERM it (the forced exit) it logs the timers
+ * still holding it (their callbacks' source, or their stacks) and its other open handles. The log:
+ * $JEST_EXIT_PROBE_LOG, default <tmpdir>/jest-exit-probe.log. A warning while every worker logged its
+ * "exit" at once means the process's teardown, not a handle, took jest's grace (workerGracefulExitTimeout).
  */
 if (process.send && process.argv[1]?.includes('processChild')) {
   const fs = require('node:fs');
@@ -24,10 +24,13 @@ if (process.send && process.argv[1]?.includes('processChild')) {
   const log = (line) => fs.appendFileSync(logFile, `${line}\n`);
   const CHILD_MESSAGE_END = 2; // jest-worker's "end" message
 
+  // Stacks are costly to record for every timer (a whole run did not finish in 15 minutes): by
+  // default a timer is named by its callback's source; JEST_EXIT_PROBE_STACKS=1 records stacks too.
+  const withStacks = process.env.JEST_EXIT_PROBE_STACKS === '1';
   const timers = new Map();
   createHook({
     init(id, type, _trigger, resource) {
-      if (type === 'Timeout') timers.set(id, { resource, stack: new Error().stack });
+      if (type === 'Timeout') timers.set(id, { resource, stack: withStacks ? new Error().stack : undefined });
     },
     destroy(id) {
       timers.delete(id);
@@ -44,10 +47,10 @@ if (process.send && process.argv[1]?.includes('processChild')) {
     );
     for (const { resource, stack } of timers.values()) {
       if (resource._destroyed || !resource.hasRef()) continue;
-      const frames = stack.split('\n').slice(3, 15).join('\n');
-      log(
-        `  a timer of ${resource._idleTimeout} ms${resource._repeat ? ' (repeating)' : ''}, set at\n${frames}`,
-      );
+      const where = stack
+        ? `set at\n${stack.split('\n').slice(3, 15).join('\n')}`
+        : `calling ${String(resource._onTimeout).replace(/\s+/g, ' ').slice(0, 300)}`;
+      log(`  a timer of ${resource._idleTimeout} ms${resource._repeat ? ' (repeating)' : ''}, ${where}`);
     }
     for (const handle of process._getActiveHandles()) {
       const kind = handle?.constructor?.name;
@@ -57,7 +60,13 @@ if (process.send && process.argv[1]?.includes('processChild')) {
     }
     process.exit(143);
   });
-  process.on('exit', () => log(`worker ${process.pid}: exit, ${since()}`));
+  // The memory the process still holds then: the OS frees it after this line, and jest sees the exit
+  // only once that is done, which under load can take longer than jest's grace for a worker's exit.
+  process.on('exit', () =>
+    log(
+      `worker ${process.pid}: exit, ${since()}, ${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB resident`,
+    ),
+  );
   const onMessage = (message) => {
     if (!Array.isArray(message) || message[0] !== CHILD_MESSAGE_END) return;
     process.removeListener('message', onMessage); // a listener of ours would keep the IPC channel open
