@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { Viewer } from '../src/features/pages/components/gallery/Viewer';
 import { CAROUSEL_INTERVAL_MS, Carousel } from '../src/features/pages/components/home/Carousel';
 
@@ -63,5 +64,19 @@ describe('home carousel (spec §9)', () => {
     expect(active()).toBe('Photo b');
     act(() => jest.advanceTimersByTime(12_000));
     expect(active()).toBe('Photo a');
+  });
+
+  it("asks for a slide's photo only when it is shown or next: the server's markup for the first alone", () => {
+    jest.useFakeTimers();
+    const slides = images.map((i) => ({ src: i.src, alt: i.alt, title: i.caption, text: '' }));
+    const photos = (root: ParentNode) =>
+      [...root.querySelectorAll('img')].map((img) => img.getAttribute('src'));
+    const server = document.createElement('div');
+    server.innerHTML = renderToString(<Carousel slides={slides} />);
+    expect(photos(server)).toEqual(['/img/a.svg']);
+    const { container } = render(<Carousel slides={slides} />);
+    expect(photos(container)).toEqual(['/img/a.svg', '/img/b.svg']);
+    act(() => jest.advanceTimersByTime(6000));
+    expect(photos(container)).toEqual(['/img/a.svg', '/img/b.svg', '/img/c.svg']);
   });
 });

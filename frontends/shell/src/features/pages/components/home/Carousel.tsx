@@ -18,7 +18,18 @@ export function Carousel({
   interval?: number;
 }) {
   const [index, setIndex] = useState(0);
+  // Slides whose photo has been asked for. The hidden slides are in the viewport (stacked, transparent),
+  // so lazy loading would fetch them all with the first paint, competing with the largest paint's photo
+  // on a phone's link. The server's markup and the first render ask for the first one only; from then
+  // on the active slide and the one after it (loaded a whole interval before it fades in).
+  const [asked, setAsked] = useState<ReadonlySet<number>>(() => new Set([0]));
   const count = slides.length;
+  useEffect(() => {
+    if (count === 0) return;
+    const current = index % count;
+    const next = (index + 1) % count;
+    setAsked((was) => (was.has(current) && was.has(next) ? was : new Set([...was, current, next])));
+  }, [index, count]);
   // Restarts the timer after a manual choice.
   useEffect(() => {
     if (count < 2) return;
@@ -35,14 +46,16 @@ export function Carousel({
           aria-hidden={i !== index % count}
         >
           {/* The first slide is the page's largest paint: asked for first. */}
-          <img
-            src={slide.src}
-            alt={slide.alt}
-            width={1120}
-            height={490}
-            loading={i === 0 ? 'eager' : 'lazy'}
-            fetchPriority={i === 0 ? 'high' : 'low'}
-          />
+          {asked.has(i) && (
+            <img
+              src={slide.src}
+              alt={slide.alt}
+              width={1120}
+              height={490}
+              loading={i === 0 ? 'eager' : 'lazy'}
+              fetchPriority={i === 0 ? 'high' : 'low'}
+            />
+          )}
           <div className="caption">
             {i === 0 ? (
               <h1>{slide.title}</h1>
