@@ -108,8 +108,17 @@ it('staff add a product with two images (limits first); a customer sees it; set 
       ],
       'the second image primary',
     );
-    // Delete an image (the first one uploaded, now second).
-    await visible(edit.getByRole('button', { name: 'Set primary: image 2' }));
+    // Delete an image (the first one uploaded, now second) — once the dialog shows the new order:
+    // the server answering first is not enough, a click before the list refetched deletes the other.
+    await until(
+      () =>
+        edit
+          .getByRole('list', { name: `Images of ${NAME}` })
+          .getByRole('img')
+          .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src'))),
+      [second.url, first.url],
+      'the dialog listing the second image first',
+    );
     await edit.getByRole('button', { name: 'Delete image 2' }).click();
     await until(
       async () => (await imagesOf(product.api, SKU)).map((i) => i.id),
