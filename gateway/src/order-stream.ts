@@ -123,6 +123,8 @@ interface Viewer {
   staff: boolean;
   /** The session's end (ms), when known: the stream is closed then. */
   expiresAt?: number;
+  /** The session's version: the stream ends when the session does (not at any event of its user). */
+  sv?: number;
 }
 
 interface OpenStream {
@@ -243,7 +245,12 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
     if (bearerToken(request)) {
       await app.authenticate(request, reply);
       const user = currentUser(request) as SessionUser;
-      viewer = { id: user.id, staff: hasRole(user, 'staff'), expiresAt: sessionExpiry(request) };
+      viewer = {
+        id: user.id,
+        staff: hasRole(user, 'staff'),
+        expiresAt: sessionExpiry(request),
+        sv: user.sessionVersion,
+      };
     } else if (typeof query.ticket === 'string' && query.ticket) {
       const checked = tickets.check(query.ticket);
       if (typeof checked === 'string') {
@@ -264,6 +271,7 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
         id: checked.sub,
         staff: hasRole({ id: checked.sub, permissions: checked.perm, email: '' }, 'staff'),
         expiresAt: checked.sexp,
+        sv: checked.sv,
       };
     } else {
       return reply.code(401).send({ message: AUTH_MESSAGES.missing });
@@ -368,9 +376,13 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
     if (request.raw.socket.destroyed) stream.close();
   });
 
-  // A suspended or deleted user's open streams end at once (a reconnect is then refused).
-  app.sessionRevocations?.onRevoked((userId) => {
-    for (const s of [...streams]) if (s.viewer.id === userId) s.close();
+  // A suspended or deleted user's open streams end at once (a reconnect is then refused), and those of
+  // an ended session; a late-heard event that ended an older session leaves a newer one's stream open.
+  const revocations = app.sessionRevocations;
+  revocations?.onRevoked((userId) => {
+    for (const s of [...streams]) {
+      if (s.viewer.id === userId && revocations.refusal(userId, s.viewer.sv)) s.close();
+    }
   });
 
   // Open streams would hold the server's close: end them first (clients reconnect elsewhere).

@@ -9,6 +9,7 @@ import {
   EstimateSubmitted,
   type EventContract,
   InvoiceCreated,
+  SessionsRevoked,
 } from '@decor/contracts';
 import {
   createKafka,
@@ -400,6 +401,28 @@ describe('GET /api/orders/events', () => {
     await s.until((m) => orderEvents(m).length === 1);
     await fast.until((m) => orderEvents(m).length === 1);
   }, 40_000);
+
+  it("ends a user's stream when that session ends, not when an older session of the user does", async () => {
+    const hana = newId();
+    const session = gw.app.signToken(
+      { id: hana, permissions: 'customer', email: `hana-${hana}@decor.example` },
+      { sessionVersion: 2_000 },
+    );
+    const s = await stream(gw, { token: session });
+    expect(s.status).toBe(200);
+    const ended = (sessionVersion: number) =>
+      gw.app.sessionRevocations.apply({
+        type: SessionsRevoked.type,
+        occurredAt: new Date().toISOString(),
+        payload: { userId: hana, sessionVersion, reason: 'signed-out', at: new Date().toISOString() },
+      });
+    // Heard late: the sign-out that ended the session before this one (a new sign-in's version is above it).
+    ended(1_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.ended).toBe(false);
+    ended(3_000);
+    await waitFor(() => s.ended, 5_000);
+  });
 
   it('ends a stream when its session ends', async () => {
     const s = await stream(other, { token: token(other, 'customer', newId(), '2s') });
