@@ -88,6 +88,31 @@ export function showsProduct(page: Page): boolean {
 
 /** antd's and the viewer's transitions (fading text would read as low contrast). */
 const SETTLE_MS = 350;
+/** The longest wait for transitions that began late (a chunk's button rendered midway, under load). */
+const ANIMATIONS_MS = 3_000;
+
+/**
+ * Waits SETTLE_MS, then until no finite animation or transition runs (spinners loop for ever and are
+ * left alone): under load a control rendered late is still fading from white to its colour when a
+ * fixed wait ends, and axe reads that frame as low contrast (a primary button at 3.46:1 in a CI run).
+ */
+async function settle(page: Page, waited: boolean): Promise<void> {
+  if (!waited) await page.waitForTimeout(SETTLE_MS);
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (a) =>
+              a.playState !== 'running' ||
+              a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+          ),
+      undefined,
+      { timeout: ANIMATIONS_MS, polling: 'raf' },
+    )
+    .catch(() => {}); // still moving after that: check the page as it is
+}
 
 /**
  * `expectAccessible` the first time a journey's page shows a path of the product, or the first time
@@ -101,7 +126,7 @@ export async function checkScreenOnce(page: Page, what?: string): Promise<void> 
   checkedPaths.set(page, seen);
   if (seen.has(key)) return;
   seen.add(key);
-  await page.waitForTimeout(SETTLE_MS);
+  await settle(page, false);
   await expectAccessible(page, key);
 }
 
@@ -111,6 +136,6 @@ export async function checkScreenOnce(page: Page, what?: string): Promise<void> 
  */
 export async function checkScreen(page: Page, label: string, { settled = false } = {}): Promise<void> {
   if (page.isClosed() || !showsProduct(page)) return;
-  if (!settled) await page.waitForTimeout(SETTLE_MS);
+  await settle(page, settled);
   await expectAccessible(page, label);
 }
