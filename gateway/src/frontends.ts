@@ -42,8 +42,12 @@ export async function frontends(app: FastifyInstance, { dir }: { dir: string }):
     });
 }
 
-/** `main.0123456789.js`: a file name carrying the build's content hash (webpack's [contenthash:10]). */
-const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
+/**
+ * `main.0123456789.js`: a file name carrying the build's content hash (webpack's [contenthash:10]),
+ * or its copy compressed at build (`….js.br`, `….js.gz`), which is what @fastify/static names here
+ * when the browser accepts it — that is, for every browser.
+ */
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+(?:\.(?:br|gz))?$/;
 
 function immutableWhenHashed(reply: FastifyReply, file: string): void {
   if (HASHED.test(file)) reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -27,6 +27,8 @@ describe('serving the built frontends', () => {
     writeFileSync(path.join(dir, 'storefront', 'dist', 'remoteEntry.js'), 'var storefront;');
     writeFileSync(path.join(dir, 'storefront', 'dist', 'big.js'), BIG_SCRIPT);
     writeFileSync(path.join(dir, 'shell', 'dist', 'vendor.js'), BIG_SCRIPT);
+    writeFileSync(path.join(dir, 'shell', 'dist', 'vendor.abcdef0123.js'), BIG_SCRIPT);
+    writeFileSync(path.join(dir, 'storefront', 'dist', '536.abcdef0123.js'), BIG_SCRIPT);
     for (const app of ['shell', 'storefront']) precompress(path.join(dir, app, 'dist'));
     gateway = await buildGateway(
       loadGatewayConfig({
@@ -64,6 +66,22 @@ describe('serving the built frontends', () => {
     expect(manifest.headers.get('cache-control')).not.toContain('immutable');
     const entry = await fetch(`${url}/remotes/storefront/remoteEntry.js`);
     expect(entry.headers.get('cache-control')).not.toContain('immutable');
+  });
+
+  it('keeps a hashed file for good in whichever encoding it is sent', async () => {
+    // A browser always asks for br: the copy compressed at build is what it caches.
+    for (const asset of ['/vendor.abcdef0123.js', '/remotes/storefront/536.abcdef0123.js']) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const answer = await fetch(`${url}${asset}`, { headers: { 'accept-encoding': encoding } });
+        expect([asset, encoding, answer.headers.get('content-encoding')]).toEqual([
+          asset,
+          encoding,
+          encoding === 'identity' ? null : encoding,
+        ]);
+        expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(await answer.text()).toBe(BIG_SCRIPT);
+      }
+    }
   });
 
   it('sends the copies compressed at build to browsers that accept them, the file itself otherwise', async () => {
