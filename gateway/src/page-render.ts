@@ -33,6 +33,8 @@ interface SessionMark {
   style: string;
   /** Markup before the root (the loader a signed-in load shows). */
   boot: string;
+  /** The type the page's entry scripts carry until the script starts them, after the first paint. */
+  heldScriptType?: string;
 }
 interface ApiAnswer {
   status: number;
@@ -60,12 +62,12 @@ const ROOT = /<div id="root">(?:<div class="boot">[^<]*<\/div>)?<\/div>/;
 /**
  * The shell's index.html with the rendered page in it: markup, antd's styles, data, preloads, and
  * (when the renderer has one) the session mark: its blocking script and style in <head>, its loader
- * before the root.
+ * before the root, and the shell's entry held until that script starts it (holdEntryScripts).
  */
 export function composePage(
   template: string,
   page: RenderedPage,
-  mark?: { src: string; style: string; boot: string },
+  mark?: { src: string; style: string; boot: string; heldScriptType?: string },
 ): string {
   const preloads = page.preloadScripts
     .map((src) => `<link rel="preload" href="${src}" as="script">`)
@@ -75,13 +77,25 @@ export function composePage(
   const renderBlock = '<link rel="expect" href="#root" blocking="render">';
   const head = `${renderBlock}${mark ? `<script src="${mark.src}"></script>${mark.style}` : ''}`;
   // Functions as replacements: the markup may hold `$&`-like sequences a string would expand.
-  return template
+  return holdEntryScripts(template, mark?.heldScriptType)
     .replace('</head>', () => `${head}${preloads}${page.styles}</head>`)
     .replace(
       ROOT,
       () =>
         `${mark?.boot ?? ''}<div id="root">${page.html}</div><script type="application/json" id="decor-state">${page.state}</script>`,
     );
+}
+
+/**
+ * The template's entry scripts (`<script defer src=…>`) as elements no browser runs, which the
+ * session mark's script starts once the page is painted (the shell's session-mark.ts says why).
+ */
+function holdEntryScripts(template: string, heldScriptType: string | undefined): string {
+  if (!heldScriptType) return template;
+  return template.replace(
+    /<script\b[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g,
+    (_tag, src: string) => `<script type="${heldScriptType}" data-src="${src}"></script>`,
+  );
 }
 
 /** A URL that may stand in a Link header as it is (no `<>`, `,`, `;`, quotes or spaces). */
@@ -91,16 +105,13 @@ const LINKABLE = /^[^<>,;"\s]+$/;
  * What the first paint waits for, as a `Link` header of preloads: the browser's network side asks for
  * them as soon as the answer's headers arrive, instead of once the page's renderer has got to them in
  * the markup (60 ms after the answer on the loaded bench machine; the image is behind 55 KB of antd's
- * styles). They are the session mark's blocking script, the shell's entry (the template's scripts), a
- * remote's entry the page hydrates with, and the image React announced as the page's largest paint
- * (its `<link rel="preload" as="image" … fetchPriority="high">`).
+ * styles). They are the session mark's blocking script and the image React announced as the page's
+ * largest paint (its `<link rel="preload" as="image" … fetchPriority="high">`). The entries are not:
+ * held until the page is painted (composePage), they are no part of the first paint, and asked for
+ * with it they took the wire and a core from it.
  */
-export function firstPaintLinks(template: string, page: RenderedPage, markSrc?: string): string {
-  const scripts = [
-    ...(markSrc ? [markSrc] : []),
-    ...[...template.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1] as string),
-    ...page.preloadScripts,
-  ];
+export function firstPaintLinks(page: RenderedPage, markSrc?: string): string {
+  const scripts = markSrc ? [markSrc] : [];
   const images = [...page.html.matchAll(/<link\b[^>]*>/g)]
     .map((m) => m[0])
     .filter(
@@ -108,9 +119,7 @@ export function firstPaintLinks(template: string, page: RenderedPage, markSrc?: 
     )
     .map((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1]?.replaceAll('&amp;', '&') ?? '');
   return [
-    ...[...new Set(scripts)]
-      .filter((src) => LINKABLE.test(src))
-      .map((src) => `<${src}>; rel=preload; as=script`),
+    ...scripts.filter((src) => LINKABLE.test(src)).map((src) => `<${src}>; rel=preload; as=script`),
     ...[...new Set(images)]
       .filter((src) => LINKABLE.test(src))
       .map((src) => `<${src}>; rel=preload; as=image; fetchpriority=high`),
@@ -170,7 +179,7 @@ export function pageRenderer(
     const body = composePage(shell, rendered, mark);
     return {
       body,
-      link: firstPaintLinks(shell, rendered, mark?.src),
+      link: firstPaintLinks(rendered, mark?.src),
       headers: {},
       br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
       gzip: gzipSync(body),

@@ -3,7 +3,8 @@
  * before any script runs (checked with JavaScript off), links are plain links, the store's data rides
  * in a JSON script element (no inline code), and the browser hydrates that HTML as it is: the
  * server's elements stay in place, and React reports no mismatch (no console error or warning, no
- * page error). On a desktop nothing moves when it does (cumulative layout shift ≤ 0.05). A signed-in
+ * page error). On a desktop nothing moves when it does (cumulative layout shift ≤ 0.05), and the
+ * shell's entry is added only once the page is painted. A signed-in
  * load (a token in session storage) never shows the visitor's page, not for one frame, and raises no
  * error: it shows the loader, then the signed-in page rendered by the client. The inventory's date
  * field keeps the server's markup until the visitor reaches for it; only then come antd's pickers.
@@ -183,6 +184,32 @@ async function watchFrames(page: Page): Promise<void> {
   });
 }
 
+/** When the shell's entry was added to the document, and when the page's first contentful paint was. */
+interface EntryStart {
+  entryAt: number;
+  fcp: number;
+}
+
+/** Installed before any script: notes when the entry's script element arrives, and the paint. */
+async function watchEntryStart(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen = { entryAt: -1, fcp: -1 };
+    (window as unknown as { __entry: typeof seen }).__entry = seen;
+    new MutationObserver((records, observer) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLScriptElement && /\/main\.[0-9a-f]{10}\.js$/.test(node.src)) {
+            seen.entryAt = performance.now();
+            observer.disconnect();
+          }
+    }).observe(document, { childList: true, subtree: true });
+    new PerformanceObserver((list) => {
+      const paint = list.getEntriesByName('first-contentful-paint')[0];
+      if (paint) seen.fcp = paint.startTime;
+    }).observe({ type: 'paint', buffered: true });
+  });
+}
+
 const framesOf = (page: Page) => page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
 
 /** Hydrated (or rendered) by React: its fiber is on the main element. */
@@ -193,14 +220,19 @@ const reactOwnsMain = (page: Page) =>
   });
 
 it.each(PAGES.map((p) => [p.path, p] as const))(
-  '%s on a desktop: nothing moves between the server HTML and the hydrated page (CLS ≤ 0.05)',
+  '%s on a desktop: the entry starts after the first paint, and nothing moves between the server HTML and the hydrated page (CLS ≤ 0.05)',
   async (_path, publicPage) => {
     const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
     await watchFrames(page);
+    await watchEntryStart(page);
     await markServerMain(page);
     await page.goto(pathOf(publicPage));
     await visible(page.getByRole('heading', { level: 1, name: publicPage.heading() }).first());
     await reactOwnsMain(page);
+    // The shell's entry came after the page was painted: its evaluation never delays the first frame.
+    const entry = await page.evaluate(() => (window as unknown as { __entry: EntryStart }).__entry);
+    expect(entry.fcp).toBeGreaterThan(0);
+    expect(entry.entryAt).toBeGreaterThanOrEqual(entry.fcp);
     // Effects after hydration (breakpoints, measured sizes) have run by now.
     await page.waitForTimeout(1_000);
     const kept = await page.evaluate(

@@ -27,7 +27,7 @@ import { Provider } from 'react-redux';
 import { StaticRouter } from 'react-router';
 import { AppFrame, Gallery, Home, Tos } from '../features/frame/components/AppFrame';
 import { type PublicPage, publicPageOf } from '../public-pages';
-import { SESSION_BOOT, SESSION_MARK_SCRIPT, SESSION_MARK_STYLE } from '../session-mark';
+import { HELD_SCRIPT_TYPE, SESSION_BOOT, SESSION_MARK_SCRIPT, SESSION_MARK_STYLE } from '../session-mark';
 import { theme } from '../theme';
 
 /** What the API answered a GET (the gateway answers it in-process). */
@@ -52,9 +52,15 @@ export interface RenderedPage {
 /**
  * What every rendered page carries for a signed-in load (../session-mark.ts): the blocking script's
  * source (the gateway serves it under a hashed name and puts it in <head>), its style for <head>,
- * and the loader that goes before the root.
+ * the loader that goes before the root, and the type the page's entry scripts carry until that script
+ * starts them after the first paint.
  */
-export const sessionMark = { script: SESSION_MARK_SCRIPT, style: SESSION_MARK_STYLE, boot: SESSION_BOOT };
+export const sessionMark = {
+  script: SESSION_MARK_SCRIPT,
+  style: SESSION_MARK_STYLE,
+  boot: SESSION_BOOT,
+  heldScriptType: HELD_SCRIPT_TYPE,
+};
 
 /** The one axios client asks the API through `fetchApi` (visitors only: no token on the server). */
 export function useApi(fetchApi: FetchApi): void {
