@@ -32,6 +32,7 @@ export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
       contexts.push(context);
       checkAccessibilityIn(context, baseURL);
       context.setDefaultTimeout(15_000);
+      context.on('page', awaitHydrationOnNavigation);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
@@ -46,6 +47,33 @@ export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether React owns the page: a server-rendered page (its data in #decor-state) is hydrated. */
+const HYDRATED = () => {
+  if (!document.getElementById('decor-state')) return true;
+  // Any child: React's hoisted preload links lead the markup and are never hydrated in place.
+  const children = [...(document.getElementById('root')?.children ?? [])];
+  return children.some((child) => Object.keys(child).some((key) => key.startsWith('__reactFiber')));
+};
+
+/**
+ * A server-rendered public page is painted before any of its scripts run (the shell's entry starts
+ * after the first paint), so its load event no longer means React has taken it over, and a click
+ * before that is lost, as for any visitor who clicks while the page hydrates. Here `goto` and
+ * `reload` return once React owns the page, as a person waits for it to respond.
+ */
+function awaitHydrationOnNavigation(page: Page): void {
+  for (const name of ['goto', 'reload'] as const) {
+    const navigate = page[name].bind(page) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(page, {
+      [name]: async (...args: unknown[]) => {
+        const response = await navigate(...args);
+        await page.waitForFunction(HYDRATED);
+        return response;
+      },
+    });
+  }
 }
 
 /**
