@@ -8,11 +8,11 @@
  * (bootstrap.tsx), exactly as the plain shell does for a signed-in load. Visitors hydrate the markup.
  *
  * The same script starts the shell's entry once the page is painted. A deferred entry runs when the
- * parser ends, and when that came before the first frame (8 of 30 cold desktop visits on a 2-core machine), the
- * frame waited for the entry's whole evaluation: LCP 450-800 ms instead of ~250. So the gateway holds
- * the page's entry scripts back (`HELD_SCRIPT_TYPE`, which no browser runs) and this script adds them,
- * in order, after the first contentful paint and the parser's end (or a second after the parser's end
- * where no paint is reported: a background tab, a browser without paint timing).
+ * parser ends, and when that came before the first frame (8 of 30 cold desktop visits on a 2-core
+ * machine), the frame waited for the entry's whole evaluation: LCP 450-900 ms instead of ~250. So the
+ * gateway holds the page's entry scripts back (`HELD_SCRIPT_TYPE`, which no browser runs) and this
+ * script adds them, in order, after the first contentful paint and the parser's end (or a second after
+ * the parser's end where no paint is reported: a background tab, a browser without paint timing).
  */
 import { TOKEN_KEY } from '@decor/web-core';
 
