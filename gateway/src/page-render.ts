@@ -67,7 +67,7 @@ const ROOT = /<div id="root">(?:<div class="boot">[^<]*<\/div>)?<\/div>/;
 export function composePage(
   template: string,
   page: RenderedPage,
-  mark?: { src: string; style: string; boot: string; heldScriptType?: string },
+  mark?: Omit<SessionMark, 'script'> & { src: string },
 ): string {
   const preloads = page.preloadScripts
     .map((src) => `<link rel="preload" href="${src}" as="script">`)
