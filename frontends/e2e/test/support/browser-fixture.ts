@@ -91,6 +91,14 @@ export function useBrowserStack({
 
   const fail = (page: Page, shot: string) => async (err: unknown) => {
     await screenshot(page, shot).catch(() => {});
+    // CI keeps the log, not the screenshot: say what the screen showed.
+    const shown = await screenText(page).catch((e: Error) => `unreadable (${e.message})`);
+    if (err instanceof Error) {
+      const seen = `\nThe screen at ${page.url()}: ${shown}`;
+      err.message += seen;
+      // Jest prints the stack, which holds the message as it was thrown.
+      err.stack = err.stack?.replace(/\n\s+at /, `${seen}$&`);
+    }
     throw err;
   };
 
@@ -114,4 +122,11 @@ export function useBrowserStack({
       return page;
     },
   };
+}
+
+/** The open dialogs' text, else the page's (whitespace collapsed, cut to 800 characters). */
+async function screenText(page: Page): Promise<string> {
+  const dialogs = page.getByRole('dialog');
+  const shown = (await dialogs.count()) > 0 ? dialogs : page.locator('body');
+  return (await shown.allInnerTexts()).join(' | ').replace(/\s+/g, ' ').trim().slice(0, 800);
 }
