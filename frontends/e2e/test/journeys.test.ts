@@ -17,6 +17,7 @@ import {
   fromUserMenu,
   gone,
   pathOf,
+  settled,
   signIn,
   signInFully,
   texts,
@@ -445,6 +446,7 @@ it('password reset: asked for from the login modal, the link from the e-mail, a 
   await page.goto('/');
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   const modal = page.getByRole('dialog', { name: 'Welcome' });
+  await settled(modal);
   // Without an e-mail the forgotten-password action asks for one.
   await modal.getByRole('button', { name: 'Forgot your password?' }).click();
   await visible(modal.getByText('Please provide a valid email address', { exact: true }));

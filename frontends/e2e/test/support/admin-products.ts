@@ -6,7 +6,7 @@
 import { deflateSync } from 'node:zlib';
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
-import { visible } from './ui';
+import { settled, visible } from './ui';
 
 /** A file for `setInputFiles`. */
 export interface PickedFile {
@@ -60,6 +60,7 @@ export function png(name: string, rgb: [number, number, number], minBytes = 0): 
 export async function openAddProductForm(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Add Product' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Product' });
+  await settled(dialog);
   await dialog.getByRole('radio', { name: 'Product' }).check();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await visible(dialog.getByLabel('Name', { exact: true }));
