@@ -61,9 +61,50 @@ export async function signIn(
   await modal.getByLabel('Email').fill(who.email);
   const password = modal.getByLabel('Password', { exact: true });
   await password.fill(who.password);
+  await watchDialogsFor(page, outcome);
   await password.press('Enter');
-  await visible(modal.getByText(outcome, { exact: true }));
+  // False too when the page left (a staff sign-in sent to QuickBooks): the error says where it is.
+  if (!(await page.evaluate(`window.${SHOWN}`).catch(() => false))) {
+    const says = (await modal.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+    throw new Error(
+      `the login modal did not say "${outcome}" within ${OUTCOME_MS} ms (${page.url()}): ${says}`,
+    );
+  }
+  await checkScreenOnce(page);
   return modal;
+}
+
+const SHOWN = 'decorDialogSaid';
+const OUTCOME_MS = 15_000;
+
+/**
+ * Starts watching the page's dialogs for `text`, which `window[SHOWN]` then resolves to having seen:
+ * the login modal closes 500 ms after 'Login Successful!', and a poll on a busy machine can miss it.
+ */
+function watchDialogsFor(page: Page, text: string): Promise<void> {
+  return page.evaluate(
+    ([wanted, key, ms]) => {
+      const said = () =>
+        [...document.querySelectorAll('[role="dialog"] *')].some(
+          (el) => el.textContent?.replace(/\s+/g, ' ').trim() === wanted,
+        );
+      Object.assign(window, {
+        [key]: new Promise<boolean>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (!said()) return;
+            observer.disconnect();
+            resolve(true);
+          });
+          observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+          setTimeout(() => {
+            observer.disconnect();
+            resolve(said());
+          }, ms);
+        }),
+      });
+    },
+    [text, SHOWN, OUTCOME_MS] as const,
+  );
 }
 
 /** Signs in and waits for the modal to close (500 ms after 'Login Successful!') and the user menu. */
