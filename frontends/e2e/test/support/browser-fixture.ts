@@ -12,7 +12,7 @@ import {
   startProduct,
   startProductWithQuickBooks,
 } from './product';
-import { signInFully } from './ui';
+import { screenText, signInFully } from './ui';
 
 /** The first page load may wait for the gateway to read the built frontends from disk. */
 export const FIRST_LOAD_MS = 60_000;
@@ -122,11 +122,4 @@ export function useBrowserStack({
       return page;
     },
   };
-}
-
-/** The open dialogs' text, else the page's (whitespace collapsed, cut to 800 characters). */
-async function screenText(page: Page): Promise<string> {
-  const dialogs = page.getByRole('dialog');
-  const shown = (await dialogs.count()) > 0 ? dialogs : page.locator('body');
-  return (await shown.allInnerTexts()).join(' | ').replace(/\s+/g, ' ').trim().slice(0, 800);
 }

@@ -65,9 +65,9 @@ export async function signIn(
   await password.press('Enter');
   // False too when the page left (a staff sign-in sent to QuickBooks): the error says where it is.
   if (!(await page.evaluate(`window.${SHOWN}`).catch(() => false))) {
-    const says = (await modal.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+    const shown = await screenText(page);
     throw new Error(
-      `the login modal did not say "${outcome}" within ${OUTCOME_MS} ms (${page.url()}): ${says}`,
+      `the login modal did not say "${outcome}" within ${OUTCOME_MS} ms (${page.url()}): ${shown}`,
     );
   }
   await checkScreenOnce(page);
@@ -135,3 +135,10 @@ export const pathOf = (page: Page) => {
 /** True when the page is no wider than its viewport (nothing sticks out sideways on a phone). */
 export const fitsViewport = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** The open dialogs' text, else the page's (whitespace collapsed, cut to 800 characters). */
+export async function screenText(page: Page): Promise<string> {
+  const dialogs = page.getByRole('dialog');
+  const shown = (await dialogs.count()) > 0 ? dialogs : page.locator('body');
+  return (await shown.allInnerTexts()).join(' | ').replace(/\s+/g, ' ').trim().slice(0, 800);
+}
