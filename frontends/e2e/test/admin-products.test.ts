@@ -10,7 +10,7 @@ import { ADMIN, connectDemoQuickBooks } from './support/admin-users';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER } from './support/orders';
-import { gone, pathOf, settled, until, visible } from './support/ui';
+import { gone, openedDialog, pathOf, until, visible } from './support/ui';
 
 const stack = useBrowserStack({ quickBooks: true, name: 'admin-products' });
 const { product, fail } = stack;
@@ -92,8 +92,7 @@ it('staff add a product with two images (limits first); a customer sees it; set 
       .click();
     await visible(staff.getByRole('heading', { name: NAME, level: 1 }));
     await staff.getByRole('button', { name: `Edit ${NAME}` }).click();
-    const dialog = staff.getByRole('dialog', { name: 'Edit Product' });
-    await settled(dialog);
+    const dialog = await openedDialog(staff, 'Edit Product');
     await dialog.getByRole('button', { name: 'Images', exact: true }).click();
     const edit = staff.getByRole('dialog', { name: 'Edit Images' });
     await visible(edit.getByText('Add images (3 more image(s) can be uploaded)', { exact: true }));

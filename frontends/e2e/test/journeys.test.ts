@@ -16,8 +16,8 @@ import {
   fitsViewport,
   fromUserMenu,
   gone,
+  openedDialog,
   pathOf,
-  settled,
   signIn,
   signInFully,
   texts,
@@ -445,8 +445,7 @@ it('password reset: asked for from the login modal, the link from the e-mail, a 
   const page = await open();
   await page.goto('/');
   await page.getByRole('button', { name: 'Login', exact: true }).click();
-  const modal = page.getByRole('dialog', { name: 'Welcome' });
-  await settled(modal);
+  const modal = await openedDialog(page, 'Welcome');
   // Without an e-mail the forgotten-password action asks for one.
   await modal.getByRole('button', { name: 'Forgot your password?' }).click();
   await visible(modal.getByText('Please provide a valid email address', { exact: true }));

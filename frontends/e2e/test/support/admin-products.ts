@@ -6,7 +6,7 @@
 import { deflateSync } from 'node:zlib';
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
-import { settled, visible } from './ui';
+import { openedDialog, visible } from './ui';
 
 /** A file for `setInputFiles`. */
 export interface PickedFile {
@@ -59,8 +59,7 @@ export function png(name: string, rgb: [number, number, number], minBytes = 0): 
 /** Opens the list's Add Product dialog and goes to the product form (categories loaded). */
 export async function openAddProductForm(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Add Product' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add Product' });
-  await settled(dialog);
+  const dialog = await openedDialog(page, 'Add Product');
   await dialog.getByRole('radio', { name: 'Product' }).check();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await visible(dialog.getByLabel('Name', { exact: true }));

@@ -11,7 +11,7 @@ import {
 } from '@decor/qbo-emulator';
 import type { Locator, Page } from 'playwright-core';
 import { emulator } from './quickbooks';
-import { settled, visible } from './ui';
+import { openedDialog, visible } from './ui';
 
 export const ADMIN = { email: 'staff@decor.example', password: 'demo1234', displayName: 'Sam Reyes' };
 export const SUPERADMIN = { email: 'owner@decor.example', password: 'demo1234', displayName: 'Olivia Grant' };
@@ -52,8 +52,7 @@ export async function qboCustomersNamed(realmId: string, displayName: string): P
 /** Opens the create-user dialog and picks what to create. */
 export async function openCreate(page: Page, kind: 'Company' | 'Customer' | 'Admin'): Promise<Locator> {
   await page.getByRole('button', { name: 'Create User' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create User' });
-  await settled(dialog);
+  const dialog = await openedDialog(page, 'Create User');
   await dialog.getByRole('button', { name: kind, exact: true }).click();
   await visible(dialog.getByRole('button', { name: 'Submit' }));
   return dialog;

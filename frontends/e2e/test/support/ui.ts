@@ -48,6 +48,13 @@ export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' })
 export const settled = (locator: Locator) =>
   until(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).length), 0, 'animations ended');
 
+/** The dialog named `name`, once it has `settled` (for a first click in a dialog just opened). */
+export async function openedDialog(page: Page, name: string): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name });
+  await settled(dialog);
+  return dialog;
+}
+
 /** The top bar's Login modal 'Welcome': fills it in, submits with Enter, waits for `outcome`. */
 export async function signIn(
   page: Page,
