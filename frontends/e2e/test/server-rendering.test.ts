@@ -144,6 +144,8 @@ interface Frames {
   serverShown: number;
   /** Cumulative layout shift (layout-shift entries without recent input). */
   cls: number;
+  /** Each shift counted: its value, when, and what moved from where to where. */
+  shifts: string[];
 }
 
 /**
@@ -153,14 +155,27 @@ interface Frames {
  */
 async function watchFrames(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const frames = { serverShown: 0, cls: 0, seen: 0 };
+    const frames = { serverShown: 0, cls: 0, seen: 0, shifts: [] as string[] };
     (window as unknown as { __frames: typeof frames }).__frames = frames;
+    const rect = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}×${r.height}`;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & {
         value: number;
         hadRecentInput: boolean;
+        sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
       })[])
-        if (!entry.hadRecentInput) frames.cls += entry.value;
+        if (!entry.hadRecentInput) {
+          frames.cls += entry.value;
+          // What moved, so a failure says which element (the entry holds at most five sources).
+          const moved = entry.sources.map((source) => {
+            const node = source.node instanceof Element ? source.node : source.node?.parentElement;
+            const name = node ? `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}` : 'a node';
+            return `${name} ${rect(source.previousRect)} → ${rect(source.currentRect)}`;
+          });
+          frames.shifts.push(
+            `${entry.value.toFixed(3)} at ${Math.round(entry.startTime)} ms: ${moved.join('; ')}`,
+          );
+        }
     }).observe({ type: 'layout-shift', buffered: true });
     let server: Element | null = null;
     const observer = new MutationObserver(() => {
@@ -241,10 +256,11 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
         document.getElementById('main'),
     );
     expect(kept).toBe(true);
-    const { cls, serverShown } = await framesOf(page);
+    const { cls, serverShown, shifts } = await framesOf(page);
     // The server's page was painted (this is no client render), and hydration moved nothing.
     expect(serverShown).toBeGreaterThan(0);
-    expect(cls).toBeLessThanOrEqual(0.05);
+    // A failure names what moved (from where to where).
+    expect(cls <= 0.05 ? 'CLS ≤ 0.05' : `CLS ${cls}: ${shifts.join(' | ')}`).toBe('CLS ≤ 0.05');
     expect(errors).toEqual([]);
   },
 );
