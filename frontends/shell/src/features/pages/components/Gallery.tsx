@@ -64,8 +64,6 @@ export default function Gallery() {
             </button>
           );
         })}
-        {/* The grid's end: index.html's styles hide the grid until it is parsed (no half rows painted). */}
-        <span className="justified-end" hidden />
       </div>
       {open !== null ? <Viewer images={images} start={open} onClose={() => setOpen(null)} /> : null}
     </div>
