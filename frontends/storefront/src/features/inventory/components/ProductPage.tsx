@@ -22,6 +22,16 @@ import { inventoryPath } from './SideNav';
 /** Staff's edit and delete icons with their dialogs: their own chunk, never downloaded by customers. */
 const ProductAdminActions = lazy(() => import('../../product-admin/components/ProductAdminActions'));
 
+/**
+ * Photo and text side by side once the page is wide enough for two 320 px columns and their gap, one
+ * above the other below. A container query, not `repeat(auto-fit, …)`: auto-fit counts the parsed
+ * children, so a page painted half-parsed (a slow device) showed the photo full width, then halved it
+ * and moved its thumbnails when the text column arrived.
+ */
+const PRODUCT_LAYOUT_CSS = `.product-page{container-type:inline-size}
+.product-layout{display:grid;gap:24px;margin-top:16px}
+@container (min-width:664px){.product-layout{grid-template-columns:repeat(2,minmax(0,1fr))}}`;
+
 /** /inventory/{category}/{subcategory}/{productId} (spec §2). */
 export function ProductPage() {
   const { category = '', subcategory = '', productId = '' } = useParams();
@@ -63,16 +73,10 @@ export function ProductPage() {
 
   const { main, thumbnails } = withMain(product.Images, mainId);
   return (
-    <article style={{ flex: 1, minWidth: 0, padding: 'clamp(12px, 3vw, 28px)' }}>
+    <article className="product-page" style={{ flex: 1, minWidth: 0, padding: 'clamp(12px, 3vw, 28px)' }}>
+      <style>{PRODUCT_LAYOUT_CSS}</style>
       {back}
-      <div
-        style={{
-          display: 'grid',
-          gap: 24,
-          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 320px), 1fr))',
-          marginTop: 16,
-        }}
-      >
+      <div className="product-layout">
         <div>
           <ProductImage
             images={main ? [main] : []}
