@@ -78,6 +78,32 @@ export async function eventually<T>(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+/** What `outboxesRelayed` asks of an aggregate's model (a mongoose model with the outbox plugin). */
+interface OutboxCounter {
+  countDocuments(filter: Record<string, unknown>): PromiseLike<number>;
+}
+
+/**
+ * Waits until no document of `models` matching `filter` holds an unpublished event. A state write is
+ * visible before the outbox relay has published its events: read a topic only after this.
+ */
+export async function outboxesRelayed(
+  models: readonly OutboxCounter[],
+  filter: Record<string, unknown> = {},
+  timeoutMs = 15_000,
+): Promise<void> {
+  const pending = { ...filter, 'outbox.0': { $exists: true } };
+  await eventually(
+    async () => {
+      let unrelayed = 0;
+      for (const model of models) unrelayed += await model.countDocuments(pending);
+      return unrelayed === 0 ? true : undefined;
+    },
+    timeoutMs,
+    'the outboxes to be relayed',
+  );
+}
+
 export interface CaughtMail {
   ID: string;
   Subject: string;

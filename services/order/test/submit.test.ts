@@ -1,7 +1,7 @@
 /** POST /estimate: a customer submits their active cart as an order request. */
 import { CartChanged, EstimateSubmitted } from '@decor/contracts';
 import { newEvent, publishEnvelopes } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/testing';
+import { outboxesRelayed, RUN_ID } from '@decor/kit/testing';
 import {
   addCustomer,
   allOrderEvents,
@@ -372,14 +372,7 @@ describe('EstimateSubmitted', () => {
     expect(res.status).toBe(201);
     const estimates = await service.ctx.estimates.find({}).lean();
     // Every estimate's outbox is published (and emptied) before we count what is on the topic.
-    await eventually(
-      async () =>
-        (await service.ctx.estimates.countDocuments({ 'outbox.0': { $exists: true } })) === 0
-          ? true
-          : undefined,
-      15_000,
-      'every outbox to drain',
-    );
+    await outboxesRelayed([service.ctx.estimates]);
     const events = (await allOrderEvents(service)).filter((e) => e.type === EstimateSubmitted.type);
     expect(events).toHaveLength(estimates.length);
     const perEstimate = new Map<string, number>();

@@ -16,6 +16,7 @@ import {
   call,
   consumerCaughtUp,
   eventually,
+  outboxesRelayed,
   RUN_ID,
   serviceEnv,
   topicEvents,
@@ -257,21 +258,9 @@ export async function qboSynced(
   await consumerCaughtUp(service.ctx, 'accounting', 'accounting');
 }
 
-/**
- * The events on this run's order topic about one order, in order — once its outbox is relayed: a
- * state write is visible before the relay has published its events, and a read in between would
- * miss the last one (it did in CI).
- */
+/** The events on this run's order topic about one order, in order, once its outbox is relayed. */
 export async function eventsOf(service: Order, aggregateId: string): Promise<EventEnvelope[]> {
-  const pending = { _id: aggregateId, 'outbox.0': { $exists: true } };
-  const { estimates, invoices } = service.ctx;
-  const unrelayed = async () =>
-    (await estimates.countDocuments(pending)) + (await invoices.countDocuments(pending));
-  await eventually(
-    async () => ((await unrelayed()) === 0 ? true : undefined),
-    15_000,
-    `${aggregateId} relayed`,
-  );
+  await outboxesRelayed([service.ctx.estimates, service.ctx.invoices], { _id: aggregateId });
   return (await allOrderEvents(service)).filter((e) => e.aggregateId === aggregateId);
 }
 

@@ -1,6 +1,6 @@
 /** The demo accounts: a customer of a demo company, each user announced by UserCreated; seeded once. */
 import { UserCreated } from '@decor/contracts';
-import { eventually, RUN_ID } from '@decor/kit/testing';
+import { outboxesRelayed, RUN_ID } from '@decor/kit/testing';
 import { DEMO_COMPANY, seedDemoUsers } from '../src/demo-data';
 import {
   call,
@@ -34,12 +34,7 @@ test('the demo customer belongs to the demo company', async () => {
 });
 
 test('each seeded user is announced with UserCreated on the user topic', async () => {
-  await eventually(
-    async () =>
-      (await service.ctx.users.countDocuments({ 'outbox.0': { $exists: true } })) === 0 || undefined,
-    10_000,
-    'the outboxes to drain',
-  );
+  await outboxesRelayed([service.ctx.users], {}, 10_000);
   const events = await userEvents(
     service.ctx.kafka,
     (seen) => seen.filter((e) => e.type === UserCreated.type).length >= DEMO.length,
