@@ -111,6 +111,19 @@ export interface KafkaBehindRelay {
  * too, and cutting it takes Kafka away from whoever uses `brokers` while the broker keeps its data.
  */
 export async function kafkaBehindRelay(log: (line: string) => void = () => {}): Promise<KafkaBehindRelay> {
+  // A drawn port is free when drawn, not when the broker binds it seconds later (another test
+  // process may take it meanwhile: a full run of the order outage test once met "Address already in use").
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await brokerBehindRelay(log);
+    } catch (err) {
+      if (attempt === 3 || !/Address already in use/.test(String(err))) throw err;
+      log(`kafka: a drawn port was taken before the broker bound it; new ports (attempt ${attempt + 1})`);
+    }
+  }
+}
+
+async function brokerBehindRelay(log: (line: string) => void): Promise<KafkaBehindRelay> {
   const [port, controllerPort] = [await freePort(), await freePort()];
   const relay = await tcpRelay({ host: '127.0.0.1', port });
   const dir = mkdtempSync(join(tmpdir(), 'decor-kafka-relay-'));
