@@ -63,7 +63,8 @@ export function pageOrNotFound(dir: string, pages?: () => PageRenderer | undefin
   return (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const wantsPage =
-      request.method === 'GET' &&
+      // HEAD as GET (link checkers, uptime probes): Node sends its headers without the body.
+      (request.method === 'GET' || request.method === 'HEAD') &&
       !pathname.startsWith('/api/') &&
       !pathname.startsWith('/remotes/') &&
       // A page has no file extension, or is asked for as HTML: /reset/<token> carries a JWT (dots).

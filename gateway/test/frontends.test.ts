@@ -229,6 +229,19 @@ exports.sessionMark = { script: 'document.documentElement.className = "marked";'
     expect(after).not.toBe(before);
   });
 
+  it('answers HEAD for a page as GET does, without the body', async () => {
+    const get = await fetch(`${url}/gallery`, { headers: { 'accept-encoding': 'br' } });
+    const head = await fetch(`${url}/gallery`, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+    expect(head.status).toBe(200);
+    for (const name of ['content-type', 'content-encoding', 'content-length', 'link', 'cache-control']) {
+      expect([name, head.headers.get(name)]).toEqual([name, get.headers.get(name)]);
+    }
+    expect(await head.text()).toBe('');
+    // A page the renderer declines, and an API path, answer HEAD as they answer GET.
+    expect((await fetch(`${url}/checkout`, { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(`${url}/api/nothing`, { method: 'HEAD' })).status).toBe(404);
+  });
+
   it('answers a page the renderer declines with the plain shell', async () => {
     const page = await fetch(`${url}/checkout`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
