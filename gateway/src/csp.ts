@@ -50,9 +50,14 @@ export function contentSecurityPolicy({ imageBaseUrl, uploadEndpoint }: CspSourc
 /** Sets the policy on every answer outside /api (pages, assets, misses alike). */
 export function registerCsp(app: FastifyInstance, sources: CspSources): void {
   const policy = contentSecurityPolicy(sources);
-  app.addHook('onSend', async (request, reply, payload) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    if (pathname !== '/api' && !pathname.startsWith('/api/')) reply.header('content-security-policy', policy);
-    return payload;
+  // `done` rather than async, like the gateway's other per-request hooks: no promise per answer.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!isApiPath(request.url)) reply.header('content-security-policy', policy);
+    done(null, payload);
   });
+}
+
+/** `/api`, `/api/…` or `/api?…`: the JSON API, which a browser never renders. */
+function isApiPath(url: string): boolean {
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?');
 }
