@@ -111,8 +111,13 @@ describe('syncing records to QuickBooks', () => {
       const r = await sync.ctx.records.findById(`company:${companyId}`).lean();
       return r?.qboId ? r : undefined;
     });
-    // As if the worker died after QuickBooks created it and before the outcome was stored:
-    const job = await sync.ctx.syncQueue.getJob(`qbo.company.${companyId}.upsert.r${rec.revision}`);
+    // As if the worker died after QuickBooks created it and before the outcome was stored. The record
+    // is stored before the worker lets go of the job, and a held job cannot be removed: wait for it.
+    const jobId = `qbo.company.${companyId}.upsert.r${rec.revision}`;
+    await eventually(async () =>
+      (await sync.ctx.syncQueue.getJobState(jobId)) === 'completed' ? true : undefined,
+    );
+    const job = await sync.ctx.syncQueue.getJob(jobId);
     expect(job).toBeDefined();
     await job?.remove();
     await sync.ctx.records.updateOne(
