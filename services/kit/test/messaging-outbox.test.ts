@@ -128,6 +128,24 @@ async function effectOf(user: { _id: mongoose.Types.ObjectId }): Promise<EffectD
   return Effects.findById(String(user._id)).lean();
 }
 
+type FindOneAndUpdate = Model<UserDoc>['collection']['findOneAndUpdate'];
+
+/** Routes the users collection's findOneAndUpdate (the relay's claims and marks) through `wrap`; returns the undo. */
+function interceptFindOneAndUpdate(
+  wrap: (
+    args: Parameters<FindOneAndUpdate>,
+    original: () => ReturnType<FindOneAndUpdate>,
+  ) => Promise<unknown>,
+): () => void {
+  const coll = Users.collection;
+  const findOneAndUpdate = coll.findOneAndUpdate;
+  Object.assign(coll, {
+    findOneAndUpdate: (...args: Parameters<FindOneAndUpdate>) =>
+      wrap(args, () => findOneAndUpdate.apply(coll, args)),
+  });
+  return () => Object.assign(coll, { findOneAndUpdate });
+}
+
 async function messagesIn(topic: string): Promise<number> {
   const admin = kafka.admin();
   await admin.connect();
@@ -289,14 +307,10 @@ test('a busy document: each flushed write is published when flushed() resolves; 
   const user = await Users.create({ email: 'busy@example.com' });
   // A slow network: the relay's pulls (its marks) answer 20 ms after Mongo ran them, so writes and
   // flushed() calls often fall between a pull's read of what waits and the end of its round.
-  const coll = Users.collection;
-  const findOneAndUpdate = coll.findOneAndUpdate;
-  Object.assign(coll, {
-    findOneAndUpdate: async (...args: Parameters<typeof findOneAndUpdate>) => {
-      const answer = await findOneAndUpdate.apply(coll, args);
-      if ('$pull' in (args[1] as object)) await new Promise((res) => setTimeout(res, 20));
-      return answer;
-    },
+  const restore = interceptFindOneAndUpdate(async (args, original) => {
+    const answer = await original();
+    if ('$pull' in (args[1] as object)) await new Promise((res) => setTimeout(res, 20));
+    return answer;
   });
   const write = async (seq: number) => {
     const evt = noted(user, seq);
@@ -326,7 +340,7 @@ test('a busy document: each flushed write is published when flushed() resolves; 
   } finally {
     pouring = false;
     await pour;
-    Object.assign(coll, { findOneAndUpdate });
+    restore();
   }
   // Once no more writes come, the document is released (not held until its lease runs out).
   await waitFor(async () => {
@@ -340,15 +354,11 @@ test('a scan that found everything is not repeated at once while a busy document
   const r = relay(60_000); // after the first scan, only notifications drive it
   const user = await Users.create({ email: 'scanned-once@example.com' });
   // Count the scans' claims (a claim with no _id); the hinted claims and the marks name the document.
-  const coll = Users.collection;
-  const findOneAndUpdate = coll.findOneAndUpdate;
   let scanClaims = 0;
-  Object.assign(coll, {
-    findOneAndUpdate: async (...args: Parameters<typeof findOneAndUpdate>) => {
-      const filter = args[0] as Record<string, unknown>;
-      if ('outbox.0' in filter && !('_id' in filter)) scanClaims += 1;
-      return findOneAndUpdate.apply(coll, args);
-    },
+  const restore = interceptFindOneAndUpdate((args, original) => {
+    const filter = args[0] as Record<string, unknown>;
+    if ('outbox.0' in filter && !('_id' in filter)) scanClaims += 1;
+    return original();
   });
   // An event waits before the relay starts: its first scan claims the document (and finds no other).
   await Users.updateOne({ _id: user._id }, { $push: { outbox: noted(user, 0) } });
@@ -368,7 +378,7 @@ test('a scan that found everything is not repeated at once while a busy document
     await pour;
   }
   await waitFor(async () => (await Users.findById(user._id).lean())?.outbox.length === 0, 10_000);
-  Object.assign(coll, { findOneAndUpdate });
+  restore();
   // The first scan: the claim that found the document and the one that found nothing more (a round
   // failing on a loaded machine asks for one more scan). Each round after it carried the document,
   // or claimed it by its hint, with no scan in between: a scan per round made 137 here.
