@@ -4,10 +4,11 @@ import { MessageChannel } from 'node:worker_threads';
 import { configure } from '@testing-library/react';
 import { installStyleMatcher } from './jest-style-matcher';
 
-// findBy*/waitFor wait up to 5 s instead of 1 s: on a 2-core machine running the backend suites
-// beside these, a screen's first answer can take longer than a second (a wait, not a time limit
-// on the product: nothing here asserts speed).
-configure({ asyncUtilTimeout: 5000 });
+// findBy*/waitFor wait up to 15 s instead of 1 s: in a full `npm test` the other Jest worker may be
+// running a browser journey (a whole product and Chromium) on the same 2 cores, and a form's answer
+// then came later than 5 s (twice in three full runs; never alone or beside busy loops). A wait,
+// not a time limit on the product: nothing here asserts speed.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks these: react-router reads TextEncoder when it loads, antd's forms use MessageChannel.
 if (!globalThis.TextEncoder) Object.assign(globalThis, { TextEncoder, TextDecoder });

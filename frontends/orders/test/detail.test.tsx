@@ -1,11 +1,9 @@
 import { http } from '@decor/web-core';
 import { type ApiServer, demoUser, type Reply, startApiServer } from '@decor/web-core/testing';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Order } from '../src/features/orders/types';
 import { anOrder, renderOrders, staffUser } from './support';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const LESS_THAN_3_DAYS =
   'This event will occur in less than 3 days. If you need to change your order please contact us.';

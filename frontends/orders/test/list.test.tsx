@@ -5,7 +5,7 @@ import {
   type Recorded,
   startApiServer,
 } from '@decor/web-core/testing';
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { OrdersList } from '../src/features/orders/routes';
 import type { Order } from '../src/features/orders/types';
@@ -25,9 +25,6 @@ const ESTIMATES: Order[] = Array.from({ length: 45 }, (_, i) => {
 const INVOICES: Order[] = [
   anOrder({ id: 'i1', DocNumber: '5001', EstimateId: 'e1001', groupName: 'Invoice group' }),
 ];
-
-// Tables of 20+ antd rows are slow to query by role in jsdom.
-configure({ asyncUtilTimeout: 5000 });
 
 const rows = () => document.querySelectorAll('tbody tr.ant-table-row');
 const docLink = (n: string) => screen.queryByText(n, { selector: 'a' });

@@ -5,11 +5,9 @@
  */
 import { http } from '@decor/web-core';
 import { type ApiServer, demoUser, type Reply, startApiServer } from '@decor/web-core/testing';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { anOrder, renderOrders, staffUser } from './support';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const SHORT = 'Only 2 Mirrored Bar Front are available on Thursday, June 20th, 2030';
 const refusal: Reply = {

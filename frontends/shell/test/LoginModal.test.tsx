@@ -35,6 +35,19 @@ describe('login modal (spec §2, §4, §5, §8)', () => {
     return { ...view, onClose };
   };
 
+  /**
+   * Types the e-mail and password, checks both arrived whole (a keystroke lost under load then fails
+   * here, by name, rather than as a missing answer later) and submits with Enter.
+   */
+  const signInWith = async (email: string, password: string) => {
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), email);
+    await user.type(screen.getByLabelText('Password'), password);
+    expect(screen.getByLabelText('Email')).toHaveValue(email);
+    expect(screen.getByLabelText('Password')).toHaveValue(password);
+    await user.keyboard('{Enter}');
+  };
+
   it("is titled 'Welcome'; empty fields show the validation texts and the first invalid field gets focus", async () => {
     open();
     expect(screen.getByText('Welcome')).toBeInTheDocument();
@@ -56,20 +69,16 @@ describe('login modal (spec §2, §4, §5, §8)', () => {
 
   it("Enter submits; a 403 says 'Incorrect username or password'", async () => {
     signInReply = () => ({ status: 403, body: { message: 'Incorrect username or password' } });
-    const user = userEvent.setup();
     open();
-    await user.type(screen.getByLabelText('Email'), 'customer@decor.example');
-    await user.type(screen.getByLabelText('Password'), 'wrong{Enter}');
+    await signInWith('customer@decor.example', 'wrong');
     expect(await screen.findByText('Incorrect username or password')).toBeInTheDocument();
     expect(server.requests[0]?.body).toEqual({ email: 'customer@decor.example', password: 'wrong' });
   });
 
   it('any other failure says the generic login text', async () => {
     signInReply = () => ({ status: 500, body: { message: 'boom' } });
-    const user = userEvent.setup();
     open();
-    await user.type(screen.getByLabelText('Email'), 'customer@decor.example');
-    await user.type(screen.getByLabelText('Password'), 'demo1234{Enter}');
+    await signInWith('customer@decor.example', 'demo1234');
     expect(await screen.findByText('An error occurred while attempting to log in.')).toBeInTheDocument();
   });
 
@@ -79,10 +88,8 @@ describe('login modal (spec §2, §4, §5, §8)', () => {
       body: { result: { token: 'jwt-1', permissions: 'customer', user: demoUser } },
       headers: { token: 'jwt-1' },
     });
-    const user = userEvent.setup();
     const { onClose, store } = open();
-    await user.type(screen.getByLabelText('Email'), 'customer@decor.example');
-    await user.type(screen.getByLabelText('Password'), 'demo1234{Enter}');
+    await signInWith('customer@decor.example', 'demo1234');
     expect(await screen.findByText('Login Successful!')).toBeInTheDocument();
     const shownAt = Date.now();
     expect(sessionStorage.getItem('token')).toBe('jwt-1');
@@ -106,10 +113,8 @@ describe('login modal (spec §2, §4, §5, §8)', () => {
     });
     const assign = jest.spyOn(externalSignIn, 'go').mockImplementation(() => {});
     try {
-      const user = userEvent.setup();
       open();
-      await user.type(screen.getByLabelText('Email'), 'staff@decor.example');
-      await user.type(screen.getByLabelText('Password'), 'demo1234{Enter}');
+      await signInWith('staff@decor.example', 'demo1234');
       expect(await screen.findByText('Re-directing to Quickbooks...')).toBeInTheDocument();
       expect(assign).toHaveBeenCalledWith('http://127.0.0.1:1/qbo-sign-in');
     } finally {

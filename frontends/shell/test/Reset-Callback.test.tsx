@@ -51,6 +51,9 @@ describe('/reset/{token} and /callback (spec §2)', () => {
     expect(screen.getByText(demoUser.email)).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Password'), 'ab');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abc');
+    // Both arrived whole (a keystroke lost under load fails here, not as a missing message below).
+    expect(screen.getByLabelText('Password')).toHaveValue('ab');
+    expect(screen.getByLabelText('Confirm Password')).toHaveValue('abc');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText(RESET_TEXTS.tooShort)).toBeInTheDocument();
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();

@@ -7,12 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { type AppStore, createAppStore, fetchCategories, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
 import { type ApiServer, demoUser, type Handler, startApiServer } from '@decor/web-core/testing';
-import { act, configure, fireEvent, render } from '@testing-library/react';
+import { act, fireEvent, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import Inventory from '../src/features/inventory/routes';
-
-// antd's dialogs on jsdom are slow on a busy 2-core machine: wait up to 5 s for what should appear.
-configure({ asyncUtilTimeout: 5000 });
 
 export const CATEGORIES = {
   result: {
