@@ -6,12 +6,13 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
 import { type ApiServer, demoUser, type Recorded, startApiServer } from '@decor/web-core/testing';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { getConfig, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
 
-const LOAD = { timeout: 10_000 };
+/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
+const LOAD = { timeout: getConfig().asyncUtilTimeout };
 const query = (r: Recorded) => Object.fromEntries(new URL(r.url, 'http://x').searchParams);
 
 function Where() {

@@ -1,14 +1,14 @@
 import { createAppStore, type FailedEmail, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes } from '@decor/web-core/router';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
-import { render, screen, within } from '@testing-library/react';
+import { getConfig, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
 import { formatWhen } from '../src/features/sync/texts';
 
-/** First answers from the local server: generous on a busy machine. */
-const LOAD = { timeout: 5000 };
+/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
+const LOAD = { timeout: getConfig().asyncUtilTimeout };
 
 const failedEmail: FailedEmail = {
   id: 'email.evt-9.customer',

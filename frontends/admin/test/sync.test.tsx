@@ -9,7 +9,7 @@ import {
 import { MemoryRouter, Route, Routes } from '@decor/web-core/router';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { dayjs } from '@decor/web-core/ui-data';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, getConfig, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
@@ -17,8 +17,8 @@ import type { DeadLetter, FailedJob, QboStatus } from '../src/features/sync/api/
 import { formatWhen } from '../src/features/sync/texts';
 
 const EXPIRES = '2026-11-23T18:30:00.000Z';
-/** First answers from the local server: generous on a busy machine. */
-const LOAD = { timeout: 5000 };
+/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
+const LOAD = { timeout: getConfig().asyncUtilTimeout };
 
 const connected: QboStatus = {
   connected: true,
@@ -180,9 +180,7 @@ describe('/admin/sync: the sync-health page', () => {
     renderAdmin('/admin/sync');
     await screen.findByText('Connected to Decor Rentals LLC', {}, LOAD);
     status = { ...connected, companyName: 'Decor Rentals Inc' };
-    expect(
-      await screen.findByText('Connected to Decor Rentals Inc', {}, { timeout: 6000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Connected to Decor Rentals Inc', {}, LOAD)).toBeInTheDocument();
     expect(requested('GET', '/qbo/status')).toBeGreaterThanOrEqual(2);
     expect(requested('GET', '/qbo/jobs/failed')).toBeGreaterThanOrEqual(2);
   });
