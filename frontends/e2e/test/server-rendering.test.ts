@@ -132,7 +132,8 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
     });
     const scripts = new Map<string, number>();
     page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.set(request.url(), (scripts.get(request.url()) ?? 0) + 1);
+      if (request.resourceType() === 'script')
+        scripts.set(request.url(), (scripts.get(request.url()) ?? 0) + 1);
     });
     await markServerMain(page);
     await page.goto(pathOf(publicPage));
