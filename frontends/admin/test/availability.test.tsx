@@ -6,13 +6,11 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router';
 import { type ApiServer, demoUser, type Recorded, startApiServer } from '@decor/web-core/testing';
-import { getConfig, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
 
-/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
-const LOAD = { timeout: getConfig().asyncUtilTimeout };
 const query = (r: Recorded) => Object.fromEntries(new URL(r.url, 'http://x').searchParams);
 
 function Where() {
@@ -103,12 +101,10 @@ describe('/admin/availability', () => {
 
   it('shows booked / owned per product and day, the days over the units owned marked', async () => {
     renderAt('/admin/availability?month=2027-01');
-    expect(await screen.findByRole('heading', { name: 'January 2027' }, LOAD)).toBeInTheDocument();
-    const over = await screen.findByRole(
-      'button',
-      { name: 'Chiavari Chairs, Saturday, January 9th, 2027: 14/12 booked, over' },
-      LOAD,
-    );
+    expect(await screen.findByRole('heading', { name: 'January 2027' })).toBeInTheDocument();
+    const over = await screen.findByRole('button', {
+      name: 'Chiavari Chairs, Saturday, January 9th, 2027: 14/12 booked, over',
+    });
     expect(over).toHaveTextContent('14/12');
     expect(over).toHaveAttribute('data-over', 'true');
     const within10 = screen.getByRole('button', {
@@ -121,10 +117,10 @@ describe('/admin/availability', () => {
 
   it('moves between months and filters by category, both kept in the address', async () => {
     renderAt('/admin/availability?month=2027-01');
-    await screen.findByRole('heading', { name: 'January 2027' }, LOAD);
+    await screen.findByRole('heading', { name: 'January 2027' });
     await userEvent.click(screen.getByRole('button', { name: 'Next month' }));
     expect(await screen.findByRole('heading', { name: 'February 2027' })).toBeInTheDocument();
-    await screen.findByRole('button', { name: /^Mirrored Bar, Sunday, February 28th, 2027/ }, LOAD);
+    await screen.findByRole('button', { name: /^Mirrored Bar, Sunday, February 28th, 2027/ });
     await userEvent.click(screen.getByRole('button', { name: 'Previous month' }));
     await userEvent.click(screen.getByRole('button', { name: 'Previous month' }));
     expect(await screen.findByRole('heading', { name: 'December 2026' })).toBeInTheDocument();
@@ -141,12 +137,12 @@ describe('/admin/availability', () => {
   it('a cell opens the orders holding that day, each linked to its page, a sub-rental marked', async () => {
     renderAt('/admin/availability?month=2027-01');
     await userEvent.click(
-      await screen.findByRole('button', { name: /^Chiavari Chairs, Saturday, January 9th, 2027/ }, LOAD),
+      await screen.findByRole('button', { name: /^Chiavari Chairs, Saturday, January 9th, 2027/ }),
     );
     // (antd's ids are all 'test-id' under jest: the dialog is found by role, its title by text.)
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Chiavari Chairs on Saturday, January 9th, 2027')).toBeInTheDocument();
-    const first = await within(dialog).findByRole('link', { name: 'Estimate #1001' }, LOAD);
+    const first = await within(dialog).findByRole('link', { name: 'Estimate #1001' });
     expect(first).toHaveAttribute('href', '/admin/orders/estimate/e1');
     expect(first.closest('li')).toHaveTextContent(
       'Estimate #1001 — 10 units, Friday, January 8th, 2027 to Sunday, January 10th, 2027',
@@ -165,9 +161,7 @@ describe('/admin/availability', () => {
   it('the conflicts tab lists days booked beyond stock with their orders; none says so', async () => {
     conflicts = { result: [] };
     renderAt('/admin/availability?tab=conflicts');
-    expect(
-      await screen.findByText('No day is booked beyond the units the shop owns', {}, LOAD),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('No day is booked beyond the units the shop owns')).toBeInTheDocument();
     conflicts = {
       result: [
         {
@@ -192,7 +186,7 @@ describe('/admin/availability', () => {
     };
     await userEvent.click(screen.getByRole('tab', { name: 'Calendar' }));
     await userEvent.click(screen.getByRole('tab', { name: 'Conflicts' }));
-    const list = await screen.findByRole('list', { name: 'Conflicts' }, LOAD);
+    const list = await screen.findByRole('list', { name: 'Conflicts' });
     expect(
       within(list).getByRole('heading', { name: 'Chiavari Chairs: 14 booked, 12 owned' }),
     ).toBeInTheDocument();
@@ -210,8 +204,6 @@ describe('/admin/availability', () => {
   it('a failed calendar says so', async () => {
     server.routes.set('GET /availability/calendar', () => ({ status: 503, body: { message: 'down' } }));
     renderAt('/admin/availability?month=1999-01');
-    expect(
-      await screen.findByText('The availability calendar could not be loaded', {}, LOAD),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('The availability calendar could not be loaded')).toBeInTheDocument();
   });
 });

@@ -1,14 +1,11 @@
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes, useNavigate } from '@decor/web-core/router';
 import { type ApiServer, demoUser, type Recorded, startApiServer } from '@decor/web-core/testing';
-import { getConfig, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
 import { AdminHome } from '../src/features/home/components/AdminHome';
-
-/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
-const LOAD = { timeout: getConfig().asyncUtilTimeout };
 
 function GoTo({ to }: { to: string }) {
   const navigate = useNavigate();
@@ -70,22 +67,22 @@ describe('/admin: the staff landing page', () => {
 
   it('links to Orders, Users and QuickBooks sync, with the counts that call for action', async () => {
     renderAt('/admin');
-    expect(await screen.findByRole('heading', { name: 'Back office' }, LOAD)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Back office' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
     expect(screen.getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/admin/users');
     expect(screen.getByRole('link', { name: 'QuickBooks sync' })).toHaveAttribute('href', '/admin/sync');
     expect(screen.getByRole('link', { name: 'Availability' })).toHaveAttribute('href', '/admin/availability');
-    await within(card('Availability')).findByText('1', {}, LOAD);
+    await within(card('Availability')).findByText('1');
     expect(countOf('Days booked beyond stock')).toBe('1');
-    await screen.findByText('1,234', {}, LOAD);
-    await within(card('Orders')).findByText('7', {}, LOAD);
-    await within(card('QuickBooks sync')).findByText('2', {}, LOAD);
+    await screen.findByText('1,234');
+    await within(card('Orders')).findByText('7');
+    await within(card('QuickBooks sync')).findByText('2');
     expect(countOf('Estimates pending review')).toBe('7');
     expect(countOf('Orders pending update')).toBe('3');
     expect(countOf('Customers')).toBe('1,234');
     expect(countOf('Failed sync jobs')).toBe('2');
     // A count that did not load says so; the rest of the page stands.
-    expect(await within(card('QuickBooks sync')).findByText('unavailable', {}, LOAD)).toBeInTheDocument();
+    expect(await within(card('QuickBooks sync')).findByText('unavailable')).toBeInTheDocument();
     expect(countOf('Dead-lettered events')).toBe('unavailable');
     // Counts come from the lists' total_count: one row asked for each.
     const estimates = server.requests.filter((r) => r.url.startsWith('/api/estimate')).map(query);
@@ -101,19 +98,17 @@ describe('/admin: the staff landing page', () => {
 
   it('a link leads to its screen', async () => {
     renderAt('/admin');
-    await userEvent.click(await screen.findByRole('link', { name: 'QuickBooks sync' }, LOAD));
-    expect(
-      await screen.findByRole('heading', { name: 'QuickBooks sync', level: 2 }, LOAD),
-    ).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('link', { name: 'QuickBooks sync' }));
+    expect(await screen.findByRole('heading', { name: 'QuickBooks sync', level: 2 })).toBeInTheDocument();
   });
 
   it('counts are fresh on every visit', async () => {
     renderAt('/admin');
-    await within(card('QuickBooks sync')).findByText('2', {}, LOAD);
+    await within(card('QuickBooks sync')).findByText('2');
     failedJobs = [];
     await userEvent.click(screen.getByRole('button', { name: 'go elsewhere' }));
-    await userEvent.click(await screen.findByRole('link', { name: 'Back to the back office' }, LOAD));
-    await within(card('QuickBooks sync')).findByText('0', {}, LOAD);
+    await userEvent.click(await screen.findByRole('link', { name: 'Back to the back office' }));
+    await within(card('QuickBooks sync')).findByText('0');
     expect(countOf('Failed sync jobs')).toBe('0');
   });
 
@@ -126,11 +121,11 @@ describe('/admin: the staff landing page', () => {
 
   it('an unknown /admin path: not found inside the back office, with the way back', async () => {
     renderAt('/admin/no-such-screen');
-    expect(await screen.findByText('There is no such back-office page', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByText('There is no such back-office page')).toBeInTheDocument();
     expect(screen.queryByText(/coming soon/i)).not.toBeInTheDocument();
     expect(server.requests).toHaveLength(0);
     await userEvent.click(screen.getByRole('link', { name: 'Back to the back office' }));
-    expect(await screen.findByRole('heading', { name: 'Back office' }, LOAD)).toBeInTheDocument();
-    expect(await within(card('Orders')).findByText('7', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Back office' })).toBeInTheDocument();
+    expect(await within(card('Orders')).findByText('7')).toBeInTheDocument();
   });
 });

@@ -1,14 +1,11 @@
 import { createAppStore, type FailedEmail, http, signedIn } from '@decor/web-core';
 import { MemoryRouter, Route, Routes } from '@decor/web-core/router';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
-import { getConfig, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
 import { formatWhen } from '../src/features/sync/texts';
-
-/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
-const LOAD = { timeout: getConfig().asyncUtilTimeout };
 
 const failedEmail: FailedEmail = {
   id: 'email.evt-9.customer',
@@ -83,11 +80,7 @@ describe('/admin/sync: failed e-mails with Replay', () => {
   it('lists recipient, subject, last error, attempts and time; Replay posts it once and refetches', async () => {
     renderSync();
     const row = (
-      await within(await screen.findByText('Failed e-mails', {}, LOAD).then(card)).findByText(
-        'olive@example.com',
-        {},
-        LOAD,
-      )
+      await within(await screen.findByText('Failed e-mails').then(card)).findByText('olive@example.com')
     ).closest('tr') as HTMLElement;
     expect(within(row).getByText('Your estimate request was received')).toBeInTheDocument();
     expect(within(row).getByText('connect ECONNREFUSED 127.0.0.1:2525')).toBeInTheDocument();
@@ -100,7 +93,7 @@ describe('/admin/sync: failed e-mails with Replay', () => {
         name: 'Replay Your estimate request was received to olive@example.com',
       }),
     );
-    expect(await within(card()).findByText('No failed e-mails', {}, LOAD)).toBeInTheDocument();
+    expect(await within(card()).findByText('No failed e-mails')).toBeInTheDocument();
     expect(requested('POST', `/send/failed/${failedEmail.id}/replay`)).toBe(1);
     expect(requested('GET', '/send/failed')).toBeGreaterThan(before);
   });
@@ -108,13 +101,9 @@ describe('/admin/sync: failed e-mails with Replay', () => {
   it('a refused Replay shows the server message', async () => {
     replayStatus = 404;
     renderSync();
-    await within(await screen.findByText('Failed e-mails', {}, LOAD).then(card)).findByText(
-      'olive@example.com',
-      {},
-      LOAD,
-    );
+    await within(await screen.findByText('Failed e-mails').then(card)).findByText('olive@example.com');
     await userEvent.click(within(card()).getByRole('button', { name: /^Replay / }));
-    expect(await within(card()).findByText('No failed e-mail with this id', {}, LOAD)).toBeInTheDocument();
+    expect(await within(card()).findByText('No failed e-mail with this id')).toBeInTheDocument();
   });
 
   it('says so while loading, when empty, and how many e-mails wait for a retry', async () => {
@@ -125,13 +114,11 @@ describe('/admin/sync: failed e-mails with Replay', () => {
     failed = [];
     delayed = 3;
     renderSync();
-    const section = await screen.findByText('Failed e-mails', {}, LOAD).then(card);
+    const section = await screen.findByText('Failed e-mails').then(card);
     expect(section.querySelector('.ant-spin-spinning')).not.toBeNull();
     expect(within(section).queryByText('No failed e-mails')).not.toBeInTheDocument();
     release();
-    expect(await within(section).findByText('No failed e-mails', {}, LOAD)).toBeInTheDocument();
-    expect(await within(section).findByRole('status', {}, LOAD)).toHaveTextContent(
-      '3 e-mails waiting to be retried',
-    );
+    expect(await within(section).findByText('No failed e-mails')).toBeInTheDocument();
+    expect(await within(section).findByRole('status')).toHaveTextContent('3 e-mails waiting to be retried');
   });
 });

@@ -9,7 +9,7 @@ import {
 import { MemoryRouter, Route, Routes } from '@decor/web-core/router';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { dayjs } from '@decor/web-core/ui-data';
-import { act, getConfig, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
@@ -17,8 +17,6 @@ import type { DeadLetter, FailedJob, QboStatus } from '../src/features/sync/api/
 import { formatWhen } from '../src/features/sync/texts';
 
 const EXPIRES = '2026-11-23T18:30:00.000Z';
-/** First answers from the local server: the frontends' one wait (frontends/jest.setup.ts). */
-const LOAD = { timeout: getConfig().asyncUtilTimeout };
 
 const connected: QboStatus = {
   connected: true,
@@ -128,7 +126,7 @@ describe('/admin/sync: the sync-health page', () => {
 
   it('shows the connection, the queues, the failed jobs and the dead-lettered events', async () => {
     renderAdmin('/admin/sync');
-    expect(await screen.findByText('Connected to Decor Rentals LLC', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByText('Connected to Decor Rentals LLC')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'QuickBooks sync' })).toBeInTheDocument();
     expect(screen.getByText('Realm ID 9130355')).toBeInTheDocument();
     expect(formatWhen(EXPIRES)).toBe(dayjs(EXPIRES).format('MMM D, YYYY h:mm:ss A'));
@@ -147,16 +145,14 @@ describe('/admin/sync: the sync-health page', () => {
     expect(within(estimates).getByText('paused')).toBeInTheDocument();
 
     const jobs = section('Failed jobs');
-    const job = (await within(jobs).findByText('Estimate 1001', {}, LOAD)).closest('tr') as HTMLElement;
+    const job = (await within(jobs).findByText('Estimate 1001')).closest('tr') as HTMLElement;
     expect(within(job).getByText('estimate')).toBeInTheDocument();
     expect(within(job).getByText(failedJob.message)).toBeInTheDocument();
     expect(within(job).getByText('5')).toBeInTheDocument();
     expect(within(job).getByText(formatWhen(failedJob.failedAt))).toBeInTheDocument();
 
     const dead = section('Dead-lettered events');
-    const letter = (await within(dead).findByText('EstimateSubmitted', {}, LOAD)).closest(
-      'tr',
-    ) as HTMLElement;
+    const letter = (await within(dead).findByText('EstimateSubmitted')).closest('tr') as HTMLElement;
     expect(within(letter).getByText('e-1002')).toBeInTheDocument();
     expect(within(letter).getByText('Cannot read the customer')).toBeInTheDocument();
     expect(within(letter).getByText(formatWhen(deadLetter.failedAt))).toBeInTheDocument();
@@ -169,8 +165,8 @@ describe('/admin/sync: the sync-health page', () => {
     const tab = { location: { href: '' }, close: jest.fn() };
     const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
     renderAdmin('/admin/sync', 'superadmin');
-    await userEvent.click(await screen.findByRole('button', { name: 'Queue dashboard' }, LOAD));
-    await waitFor(() => expect(tab.location.href).toBe('/api/admin/queues'), LOAD);
+    await userEvent.click(await screen.findByRole('button', { name: 'Queue dashboard' }));
+    await waitFor(() => expect(tab.location.href).toBe('/api/admin/queues'));
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(requested('POST', '/qbo/board-session')).toBe(1);
     open.mockRestore();
@@ -178,9 +174,9 @@ describe('/admin/sync: the sync-health page', () => {
 
   it('refreshes live: asks again every 3 s while visible', async () => {
     renderAdmin('/admin/sync');
-    await screen.findByText('Connected to Decor Rentals LLC', {}, LOAD);
+    await screen.findByText('Connected to Decor Rentals LLC');
     status = { ...connected, companyName: 'Decor Rentals Inc' };
-    expect(await screen.findByText('Connected to Decor Rentals Inc', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByText('Connected to Decor Rentals Inc')).toBeInTheDocument();
     expect(requested('GET', '/qbo/status')).toBeGreaterThanOrEqual(2);
     expect(requested('GET', '/qbo/jobs/failed')).toBeGreaterThanOrEqual(2);
   });
@@ -188,10 +184,10 @@ describe('/admin/sync: the sync-health page', () => {
   it('Retry posts the job and refetches the list', async () => {
     renderAdmin('/admin/sync');
     const jobs = section('Failed jobs');
-    await within(jobs).findByText('Estimate 1001', {}, LOAD);
+    await within(jobs).findByText('Estimate 1001');
     const before = requested('GET', '/qbo/jobs/failed');
     await userEvent.click(within(jobs).getByRole('button', { name: 'Retry estimate Estimate 1001' }));
-    expect(await within(jobs).findByText('No failed jobs', {}, LOAD)).toBeInTheDocument();
+    expect(await within(jobs).findByText('No failed jobs')).toBeInTheDocument();
     expect(requested('POST', `/qbo/jobs/qbo-estimates/${encodeURIComponent(failedJob.id)}/retry`)).toBe(1);
     expect(requested('GET', '/qbo/jobs/failed')).toBeGreaterThan(before);
   });
@@ -200,28 +196,26 @@ describe('/admin/sync: the sync-health page', () => {
     retryStatus = 409;
     renderAdmin('/admin/sync');
     const jobs = section('Failed jobs');
-    await within(jobs).findByText('Estimate 1001', {}, LOAD);
+    await within(jobs).findByText('Estimate 1001');
     await userEvent.click(within(jobs).getByRole('button', { name: 'Retry estimate Estimate 1001' }));
-    expect(await within(jobs).findByText('Job is not failed', {}, LOAD)).toBeInTheDocument();
+    expect(await within(jobs).findByText('Job is not failed')).toBeInTheDocument();
   });
 
   it('Replay posts the dead letter and refetches the list', async () => {
     renderAdmin('/admin/sync');
     const dead = section('Dead-lettered events');
-    await within(dead).findByText('EstimateSubmitted', {}, LOAD);
+    await within(dead).findByText('EstimateSubmitted');
     await userEvent.click(within(dead).getByRole('button', { name: 'Replay EstimateSubmitted e-1002' }));
-    expect(await within(dead).findByText('No dead-lettered events', {}, LOAD)).toBeInTheDocument();
+    expect(await within(dead).findByText('No dead-lettered events')).toBeInTheDocument();
     expect(requested('POST', '/qbo/dead-letters/dl-7/replay')).toBe(1);
   });
 
   it("Renew: the server's message on success", async () => {
     renderAdmin('/admin/sync');
-    await userEvent.click(await screen.findByRole('button', { name: 'Renew' }, LOAD));
+    await userEvent.click(await screen.findByRole('button', { name: 'Renew' }));
     expect(
       await screen.findByText(
         'Your session with QuickBooks has been renewed! Please try your previous request again.',
-        {},
-        LOAD,
       ),
     ).toBeInTheDocument();
     expect(requested('GET', '/qbo/get/renewToken')).toBe(1);
@@ -230,8 +224,8 @@ describe('/admin/sync: the sync-health page', () => {
   it("Renew: 'There was an error renewing your token' on failure, with Connect", async () => {
     renewOk = false;
     const store = renderAdmin('/admin/sync');
-    await userEvent.click(await screen.findByRole('button', { name: 'Renew' }, LOAD));
-    const banner = await screen.findByTestId('qbo-session-banner-screen', {}, LOAD);
+    await userEvent.click(await screen.findByRole('button', { name: 'Renew' }));
+    const banner = await screen.findByTestId('qbo-session-banner-screen');
     expect(within(banner).getByText('There was an error renewing your token')).toBeInTheDocument();
     expect(within(banner).getByRole('button', { name: 'Connect' })).toBeInTheDocument();
     // The QuickBooks session, not the site session: still signed in.
@@ -243,7 +237,7 @@ describe('/admin/sync: the sync-health page', () => {
     status = { ...connected, connected: false, realmId: null, companyName: null, accessTokenExpiresAt: null };
     const assign = jest.spyOn(externalNavigation, 'assign').mockImplementation(() => {});
     renderAdmin('/admin/sync');
-    expect(await screen.findByText('Not connected to QuickBooks', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByText('Not connected to QuickBooks')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Renew' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Connect' }));
     await waitFor(() =>
@@ -258,17 +252,15 @@ describe('/admin/sync: the sync-health page', () => {
   it("a status that fails to load shows the error body's message", async () => {
     statusFails = true;
     renderAdmin('/admin/sync');
-    expect(
-      await screen.findByText('The accounting-sync service is not available', {}, LOAD),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('The accounting-sync service is not available')).toBeInTheDocument();
   });
 
   it('empty lists say so', async () => {
     failed = [];
     letters = [];
     renderAdmin('/admin/sync');
-    expect(await screen.findByText('No failed jobs', {}, LOAD)).toBeInTheDocument();
-    expect(await screen.findByText('No dead-lettered events', {}, LOAD)).toBeInTheDocument();
+    expect(await screen.findByText('No failed jobs')).toBeInTheDocument();
+    expect(await screen.findByText('No dead-lettered events')).toBeInTheDocument();
   });
 
   it('the page shows the QuickBooks session banner; the frame banner steps aside meanwhile', async () => {
@@ -285,7 +277,7 @@ describe('/admin/sync: the sync-health page', () => {
         </MemoryRouter>
       </Provider>,
     );
-    await screen.findByText('Connected to Decor Rentals LLC', {}, LOAD);
+    await screen.findByText('Connected to Decor Rentals LLC');
     server.routes.set('POST /estimate/e1/qbo', () => ({
       status: 401,
       headers: { 'qbo-session-expired': 'true' },
@@ -297,7 +289,7 @@ describe('/admin/sync: the sync-health page', () => {
         () => undefined,
       ),
     );
-    expect(await screen.findAllByText(QBO_TEXTS.expired, {}, LOAD)).toHaveLength(1);
+    expect(await screen.findAllByText(QBO_TEXTS.expired)).toHaveLength(1);
     expect(screen.getByTestId('qbo-session-banner-screen')).toBeInTheDocument();
     expect(screen.queryByTestId('qbo-session-banner-frame')).not.toBeInTheDocument();
   });
