@@ -4,6 +4,7 @@ import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';
+import pino from 'pino';
 import {
   appliedEventsPlugin,
   type ConsumerHandle,
@@ -276,6 +277,47 @@ test('one unpublishable document does not hold back the others, and makes the re
     await own.disconnect();
     await Users.updateOne({ _id: big._id }, { $set: { outbox: [] } });
   }
+});
+
+test('a send that outlives its timeout stays with its relay: another instance does not send it again', async () => {
+  // kafkajs takes 1.5 s to ack (a broker under load, a topic being created), three leases long.
+  const { producer } = publisher;
+  const sends: Promise<unknown>[] = [];
+  const slowProducer = {
+    ...producer,
+    sendBatch: (batch: Parameters<typeof producer.sendBatch>[0]) => {
+      const send = new Promise((res) => setTimeout(res, 1500)).then(() => producer.sendBatch(batch));
+      sends.push(send);
+      return send;
+    },
+  };
+  const slow: Publisher = { ...publisher, producer: slowProducer, isConnected: () => publisher.isConnected() };
+  const errors: string[] = [];
+  const first = new OutboxRelay({
+    logger: pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line).err?.message) }),
+    models: [Users],
+    publisher: slow,
+    topicPrefix: run,
+    pollIntervalMs: 100,
+    publishTimeoutMs: 300,
+    leaseMs: 500,
+  });
+  relays.push(first);
+  const user = await Users.create({ email: 'late@example.com' });
+  await Users.updateOne({ _id: user._id }, { $push: { outbox: noted(user, 1) } });
+  const before = await messagesIn(topicFor(run, 'user'));
+  first.start();
+  await waitFor(async () => (await Users.findById(user._id).lean())?.outboxLeaseOwner === first.owner);
+  const second = relay(100); // scans every 100 ms for documents nobody holds
+  second.start();
+  await waitFor(async () => (await effectOf(user))?.count === 1);
+  await waitFor(async () => (await Users.findById(user._id).lean())?.outbox.length === 0);
+  expect(errors).toContain('Kafka did not ack 1 events within 300 ms'); // else this proves nothing
+  await Promise.allSettled(sends);
+  await new Promise((res) => setTimeout(res, 500)); // the second relay scans five times more
+  expect(await messagesIn(topicFor(run, 'user'))).toBe(before + 1);
+  expect(second.health().published).toBe(0);
+  await Promise.all([first.stop(), second.stop()]);
 });
 
 test('notify() wakes the relay: every event delivered long before the next poll', async () => {

@@ -10,8 +10,9 @@
  * - The relay publishes a document's events, waits for acks=all, and only then `$pull`s exactly the
  *   ids it published. A crash between "sent" and "pulled" re-publishes them: at-least-once.
  * - The relay first claims the document with a short lease (findOneAndUpdate on a lease field), so two
- *   instances of a service do not publish the same document at the same time. The lease can expire
- *   under a stalled relay, so duplicates are still possible; they are rare, not impossible.
+ *   instances of a service do not publish the same document at the same time; a send that outlives
+ *   its timeout keeps it, renewed, until kafkajs settles it. The lease can still expire under a
+ *   stalled process, so duplicates are possible; they are rare, not impossible.
  * - Every event carries a unique id; consumers remember processed ids per group and apply state
  *   changes conditionally on the id (see consumer.ts), so a duplicate is a no-op. Together:
  *   at-least-once delivery + idempotent consumers = each event's effect happens once.
@@ -375,9 +376,11 @@ export class OutboxRelay {
       this.published += claimed.reduce((n, c) => n + c.events.length, 0);
       return claimed.length;
     } catch (err) {
-      // Timed out (Kafka away), not refused: going document by document would send them all again.
-      if (claimed.length === 1 || this.late) {
-        for (const c of claimed) await this.release(c).catch(() => {});
+      // Timed out (Kafka away), not refused: going document by document would send them all again,
+      // and so would another instance if they were let go — they stay ours until the send settles.
+      if (this.late) throw err;
+      if (claimed.length === 1) {
+        await this.release(claimed[0] as Claimed).catch(() => {});
         throw err;
       }
     }
@@ -397,6 +400,7 @@ export class OutboxRelay {
         ok += 1;
       } catch (err) {
         lastError = err;
+        if (this.late) continue; // its send timed out and may still deliver: kept (see publishAndMark)
         this.log.error({ err, docId: String(c._id) }, 'outbox document could not be published');
         // Let the next round (here or in another instance) retry it without waiting out the lease.
         await this.release(c).catch(() => {});
@@ -447,10 +451,21 @@ export class OutboxRelay {
     } catch (err) {
       // Refused (e.g. an event too large): nothing is in flight, the documents are tried one by one.
       if (settled) throw err;
-      this.late = send.then(
-        () => Promise.all(claimed.map((c) => this.markPublished(c, false))).then(() => {}),
-        () => {},
-      );
+      // Meanwhile the documents stay leased to this relay (renewed, as kafkajs may retry for longer
+      // than a lease): let go, another instance would send them a second time.
+      const renew = () => {
+        for (const c of claimed) this.renew(c).catch(() => {});
+      };
+      renew();
+      const renewal = setInterval(renew, this.opts.leaseMs / 2);
+      renewal.unref();
+      this.late = send
+        .then(
+          () => Promise.all(claimed.map((c) => this.markPublished(c, false))),
+          () => Promise.all(claimed.map((c) => this.release(c).catch(() => {}))),
+        )
+        .then(() => {})
+        .finally(() => clearInterval(renewal));
       this.late.catch(() => {});
       throw err;
     }
@@ -524,6 +539,13 @@ export class OutboxRelay {
       { $set: { outboxLeaseUntil: null, outboxLeaseOwner: null } },
     );
     if (released.modifiedCount === 0) this.hint(_id);
+  }
+
+  private async renew({ coll, _id }: Claimed): Promise<void> {
+    await coll.updateOne(
+      { _id, outboxLeaseOwner: this.owner },
+      { $set: { outboxLeaseUntil: new Date(Date.now() + this.opts.leaseMs) } },
+    );
   }
 
   private async release({ coll, _id }: Claimed): Promise<void> {
