@@ -291,7 +291,11 @@ test('a send that outlives its timeout stays with its relay: another instance do
       return send;
     },
   };
-  const slow: Publisher = { ...publisher, producer: slowProducer, isConnected: () => publisher.isConnected() };
+  const slow: Publisher = {
+    ...publisher,
+    producer: slowProducer,
+    isConnected: () => publisher.isConnected(),
+  };
   const errors: string[] = [];
   const first = new OutboxRelay({
     logger: pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line).err?.message) }),
