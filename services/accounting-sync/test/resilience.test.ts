@@ -74,7 +74,7 @@ describe('QuickBooks failures', () => {
     expect((await qboStats(realmId)).grants.refresh_token).toBe(grantsBefore + 1);
     const docNumbers = estimates.map((e) => e.DocNumber);
     expect(new Set(docNumbers).size).toBe(docNumbers.length);
-  });
+  }, 120_000); // 11 s alone; a loaded full run took over the default minute for the 200 jobs
 
   it('parks jobs while the connection is revoked (not failed, not lost) and lands them after reconnecting', async () => {
     await emulatorCall(`/__emulator/realms/${realmId}/revoke`, { method: 'POST' });
