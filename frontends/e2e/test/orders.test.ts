@@ -27,11 +27,24 @@ async function disabledWithTooltip(page: Page, name: string, reason: string): Pr
   if (!(await item.isVisible())) await page.getByRole('button', { name: 'Options' }).click();
   await visible(item);
   expect(await item.getAttribute('aria-disabled')).toBe('true');
+  await settled(page.locator('.ant-dropdown').filter({ has: item }));
   // The last item's tooltip fades out first: on a loaded run it still showed when the next one did,
   // and two tooltips of the same reason could not be told apart.
   await until(() => page.getByRole('tooltip').count(), 0, 'no tooltip showing');
-  await item.getByText(name, { exact: true }).hover();
-  await visible(page.getByRole('tooltip').filter({ hasText: reason }));
+  const tooltip = page.getByRole('tooltip').filter({ hasText: reason });
+  // A loaded full run once hovered the item and saw no tooltip for 15 s (the pointer on it, the menu
+  // open and still): the pointer leaves and comes back, three times at most.
+  for (let hover = 1; ; hover++) {
+    await item.getByText(name, { exact: true }).hover();
+    const shown = await tooltip.waitFor({ state: 'visible', timeout: 5000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown || hover === 3) break;
+    process.stderr.write(`orders journey: no tooltip on '${name}' after hover ${hover}; hovering again\n`);
+    await page.mouse.move(0, 0);
+  }
+  await visible(tooltip);
 }
 
 it('lets the customer request the invoice of an Open estimate, and staff send it to QuickBooks and complete it', async () => {
