@@ -296,32 +296,40 @@ test('a send that outlives its timeout stays with its relay: another instance do
     producer: slowProducer,
     isConnected: () => publisher.isConnected(),
   };
+  // A collection of its own: neither relay may find another test's leftovers.
+  const lateSchema = new Schema<UserDoc>({ email: String });
+  lateSchema.plugin(outboxPlugin);
+  const Late = conn.model<UserDoc>('LateUser', lateSchema);
   const errors: string[] = [];
   const first = new OutboxRelay({
     logger: pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line).err?.message) }),
-    models: [Users],
+    models: [Late],
     publisher: slow,
     topicPrefix: run,
     pollIntervalMs: 100,
     publishTimeoutMs: 300,
     leaseMs: 500,
   });
-  relays.push(first);
-  const user = await Users.create({ email: 'late@example.com' });
-  await Users.updateOne({ _id: user._id }, { $push: { outbox: noted(user, 1) } });
-  const before = await messagesIn(topicFor(run, 'user'));
-  first.start();
-  await waitFor(async () => (await Users.findById(user._id).lean())?.outboxLeaseOwner === first.owner);
-  const second = relay(100); // scans every 100 ms for documents nobody holds
-  second.start();
-  await waitFor(async () => (await effectOf(user))?.count === 1);
-  await waitFor(async () => (await Users.findById(user._id).lean())?.outbox.length === 0);
-  expect(errors).toContain('Kafka did not ack 1 events within 300 ms'); // else this proves nothing
-  await Promise.allSettled(sends);
-  await new Promise((res) => setTimeout(res, 500)); // the second relay scans five times more
-  expect(await messagesIn(topicFor(run, 'user'))).toBe(before + 1);
-  expect(second.health().published).toBe(0);
-  await Promise.all([first.stop(), second.stop()]);
+  // Scans every 100 ms for documents nobody holds.
+  const second = new OutboxRelay({ models: [Late], publisher, topicPrefix: run, pollIntervalMs: 100 });
+  relays.push(first, second);
+  try {
+    const user = await Late.create({ email: 'late@example.com' });
+    await Late.updateOne({ _id: user._id }, { $push: { outbox: noted(user, 1) } });
+    const before = await messagesIn(topicFor(run, 'user'));
+    first.start();
+    await waitFor(async () => (await Late.findById(user._id).lean())?.outboxLeaseOwner === first.owner);
+    second.start();
+    await waitFor(async () => (await effectOf(user))?.count === 1);
+    await waitFor(async () => (await Late.findById(user._id).lean())?.outbox.length === 0);
+    expect(errors).toContain('Kafka did not ack 1 events within 300 ms'); // else this proves nothing
+    await Promise.allSettled(sends);
+    await new Promise((res) => setTimeout(res, 500)); // the second relay scans five times more
+    expect(await messagesIn(topicFor(run, 'user'))).toBe(before + 1);
+    expect(second.health().published).toBe(0);
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
 });
 
 test('notify() wakes the relay: every event delivered long before the next poll', async () => {
