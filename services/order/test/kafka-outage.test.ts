@@ -1,8 +1,8 @@
 /**
  * Issue 16, "Kafka down": the order service on a Kafka broker of its own, reached through a relay
  * the test cuts. A submission answers 503 with a message within 3 s (it could not read where the
- * carts topic ends, and stores nothing); an edit made meanwhile is kept and its event goes out
- * exactly once when Kafka is back; then submissions work again.
+ * carts topic ends, and stores nothing); an edit made meanwhile answers within 5 s, is kept and its
+ * event goes out exactly once when Kafka is back; then submissions work again.
  */
 import { UNAVAILABLE_MESSAGES } from '@decor/contracts';
 import { type KafkaBehindRelay, kafkaBehindRelay } from '@decor/kit/testing';
@@ -20,6 +20,11 @@ import {
 } from './support';
 
 const KAFKA_BOUND_MS = 3000;
+/**
+ * The edit succeeds and then waits for its event to be on Kafka (`eventsPublished`), a wait capped at
+ * ~2 s; a loaded full run added 1.6 s of its own to that (3.6 s). Bounded, not 10-30 s, is the point.
+ */
+const EDIT_BOUND_MS = 5000;
 
 let kafka: KafkaBehindRelay;
 let service: Order;
@@ -54,7 +59,7 @@ it(`while Kafka is away: a submission answers 503 within ${KAFKA_BOUND_MS} ms an
     location: 'Garden Terrace',
   });
   expect(edit.status).toBe(200);
-  expect(Date.now() - started).toBeLessThan(KAFKA_BOUND_MS);
+  expect(Date.now() - started).toBeLessThan(EDIT_BOUND_MS);
   expect((await service.ctx.estimates.findById(id, { outbox: 1 }).lean())?.outbox).toHaveLength(1);
 
   await kafka.relay.restore();
