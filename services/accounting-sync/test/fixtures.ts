@@ -1,7 +1,6 @@
 import { CompanyUpserted, EstimateSubmitted, ProductUpserted, UserCreated } from '@decor/contracts';
-import { newEvent, publishEnvelopes } from '@decor/kit';
-import { eventually, RUN_ID } from '@decor/kit/testing';
-import { newId, publish, type Sync } from './support';
+import { eventually } from '@decor/kit/testing';
+import { newId, publish, publishAll, type Sync } from './support';
 
 /** A company, a customer under it and one product, all in QuickBooks: what an estimate needs. */
 export async function customerWithProduct(sync: Sync, name: string) {
@@ -79,14 +78,11 @@ export async function submittedEstimates(
 ): Promise<string[]> {
   const ids = Array.from({ length: count }, () => newId());
   // One batch, not one acked send each: 200 sends in a row took much of a loaded run's minute.
-  const events = ids.map((id) =>
-    newEvent(EstimateSubmitted, {
-      aggregateId: id,
-      payload: estimatePayload(id, userId, sku),
-      correlationId: `test-${newId()}`,
-    }),
+  await publishAll(
+    sync,
+    EstimateSubmitted,
+    ids.map((id) => [id, estimatePayload(id, userId, sku)]),
   );
-  await publishEnvelopes(sync.ctx.publisher.producer, RUN_ID, events);
   await eventually(
     async () =>
       (await sync.ctx.records.countDocuments({ recordId: { $in: ids } })) === count ? true : undefined,

@@ -98,7 +98,19 @@ export async function publish<C extends EventContract>(
   aggregateId: string,
   payload: Static<C['payload']>,
 ): Promise<EventEnvelope<Static<C['payload']>>> {
-  const event = newEvent(contract, { aggregateId, payload, correlationId: `test-${newId()}` });
-  await publishEnvelopes(service.ctx.publisher.producer, RUN_ID, [event]);
-  return event;
+  const [event] = await publishAll(service, contract, [[aggregateId, payload]]);
+  return event as EventEnvelope<Static<C['payload']>>;
+}
+
+/** `publish` for many aggregates in one acked batch (one send, not one per event). */
+export async function publishAll<C extends EventContract>(
+  service: Sync,
+  contract: C,
+  items: [aggregateId: string, payload: Static<C['payload']>][],
+): Promise<EventEnvelope<Static<C['payload']>>[]> {
+  const events = items.map(([aggregateId, payload]) =>
+    newEvent(contract, { aggregateId, payload, correlationId: `test-${newId()}` }),
+  );
+  await publishEnvelopes(service.ctx.publisher.producer, RUN_ID, events);
+  return events;
 }
