@@ -37,7 +37,7 @@ type Api = (
   body: { result?: unknown; message?: string } | undefined;
 }>;
 
-function apiOf(gatewayUrl: string): Api {
+function apiOf(gatewayUrl: string, interrupted: AbortSignal): Api {
   return async (path, init = {}) => {
     const res = await fetch(`${gatewayUrl}/api${path}`, {
       method: init.method ?? 'GET',
@@ -46,7 +46,7 @@ function apiOf(gatewayUrl: string): Api {
         ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.any([AbortSignal.timeout(10_000), interrupted]),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
@@ -55,11 +55,17 @@ function apiOf(gatewayUrl: string): Api {
 
 const dayIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  interrupted: AbortSignal,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
+    interrupted.throwIfAborted();
     if (Date.now() > deadline) throw new Error(`demo orders: gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -71,13 +77,17 @@ async function signIn(api: Api, email: string, password: string): Promise<string
   return res.headers.get('token') as string;
 }
 
-/** Books the demo orders unless the shop already has estimates; answers how many it submitted. */
+/**
+ * Books the demo orders unless the shop already has estimates; answers how many it submitted.
+ * `interrupted` (a Ctrl-C during start-up) ends it at the next request.
+ */
 export async function seedDemoOrders(
   gatewayUrl: string,
   env: Record<string, string | undefined> = process.env,
+  interrupted: AbortSignal = new AbortController().signal,
 ): Promise<number> {
   if (env.DEMO_ORDERS === 'false') return 0;
-  const api = apiOf(gatewayUrl);
+  const api = apiOf(gatewayUrl, interrupted);
   const password = env.DEMO_PASSWORD || 'demo1234';
   const staff = await signIn(api, env.DEMO_ADMIN_EMAIL || 'staff@decor.example', password);
   const existing = await api('/estimate?limit=1', { token: staff });
@@ -87,20 +97,28 @@ export async function seedDemoOrders(
   let submitted = 0;
   for (const order of DEMO_ORDERS) {
     // After each submission the cart service makes the customer a new active cart.
-    const cartId = await until('the customer’s active cart', async () => {
-      const id = ((await api('/auth/jwt', { token: customer })).body?.result as { cart?: { id: string } })
-        ?.cart?.id;
-      return id && !usedCarts.has(id) ? id : undefined;
-    });
+    const cartId = await until(
+      'the customer’s active cart',
+      async () => {
+        const id = ((await api('/auth/jwt', { token: customer })).body?.result as { cart?: { id: string } })
+          ?.cart?.id;
+        return id && !usedCarts.has(id) ? id : undefined;
+      },
+      interrupted,
+    );
     usedCarts.add(cartId);
-    const saved = await until('the demo products in the cart', async () => {
-      const res = await api('/saveBulk/cartProduct', {
-        method: 'POST',
-        token: customer,
-        json: order.lines.map((l) => ({ CartId: cartId, ProductId: l.sku, qty: l.qty, price: 1 })),
-      });
-      return res.status === 200 ? res : undefined;
-    });
+    const saved = await until(
+      'the demo products in the cart',
+      async () => {
+        const res = await api('/saveBulk/cartProduct', {
+          method: 'POST',
+          token: customer,
+          json: order.lines.map((l) => ({ CartId: cartId, ProductId: l.sku, qty: l.qty, price: 1 })),
+        });
+        return res.status === 200 ? res : undefined;
+      },
+      interrupted,
+    );
     if (saved.status !== 200) continue;
     const res = await api('/estimate', {
       method: 'POST',

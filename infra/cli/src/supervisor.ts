@@ -10,7 +10,8 @@
  * line saying so (restart.ts). The rest keep running throughout: a crash in one service should not
  * take down Kafka and the person's session. One given up on makes the exit code 1 (a restarted one
  * that is running again stops cleanly). If start-up fails anywhere, what started is stopped and the
- * cause printed (exit 1).
+ * cause printed (exit 1); interrupted once the infrastructure is up, the starts under way stop their
+ * processes and what started stops layer by layer as above (exit 130).
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -159,7 +160,13 @@ interface Watch {
   stopping(): boolean;
 }
 
-function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string, watch: Watch): Promise<Started> {
+function launch(
+  p: Planned,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  watch: Watch,
+  signal: AbortSignal,
+): Promise<Started> {
   const url = `http://127.0.0.1:${p.port}`;
   const prefix = prefixFor(p.name);
   const spec: ProcessSpec = {
@@ -184,6 +191,7 @@ function launch(p: Planned, env: NodeJS.ProcessEnv, logDir: string, watch: Watch
     readyTimeoutMs: READY_TIMEOUT_MS,
     probeIntervalMs: 200,
     stopGraceMs: STOP_GRACE_MS,
+    signal,
   };
   return superviseProcess(spec, {
     announce: (line) => out(line),
@@ -198,6 +206,8 @@ class Supervisor {
   private readonly started: Started[] = [];
   private stopReason: string | undefined;
   private up = false;
+  /** Aborts the starts still under way once the infrastructure is up (see requestStop). */
+  private readonly interrupt = new AbortController();
 
   constructor(private readonly t0: number) {}
 
@@ -207,15 +217,23 @@ class Supervisor {
     this.stopReason = reason;
     if (this.up) {
       void this.stopAll().then((clean) => process.exit(clean ? 0 : 1));
-    } else {
-      // Mid-start: some children are not ours to stop yet (still in startProcess/startInfra), so
-      // everything in our session gets SIGTERM; the pending starts then fail and run() cleans up.
-      out(`\n■ ${reason}: interrupting start-up`);
-      try {
-        process.kill(-process.pid, 'SIGTERM');
-      } catch {
-        // not a group leader (started by hand): run() still stops what it knows
-      }
+      return;
+    }
+    out(`\n■ ${reason}: interrupting start-up`);
+    if (this.infra) {
+      // Services, workers or the gateway are starting: each pending start stops its child and fails,
+      // and run() then stops the rest a layer at a time — the infrastructure after them, as after
+      // start-up (all at once, services lost Mongo and Kafka while still shutting down).
+      this.interrupt.abort();
+      return;
+    }
+    // The infrastructure and the builds are starting, nothing depends on them yet, and their children
+    // are not ours to stop until their starts return: everything in our session gets SIGTERM; the
+    // pending starts then fail and run() cleans up.
+    try {
+      process.kill(-process.pid, 'SIGTERM');
+    } catch {
+      // not a group leader (started by hand): run() still stops what it knows
     }
   }
 
@@ -271,7 +289,7 @@ class Supervisor {
       planned
         .filter((p) => p.kind !== 'gateway')
         .map((p) =>
-          launch(p, env, logs, this.watcher).then((s) => {
+          launch(p, env, logs, this.watcher, this.interrupt.signal).then((s) => {
             this.started.push(s);
             out(`✓ ${s.name.padEnd(10)} ${s.url} ready ${seconds(servicesStarted)}`);
             return s;
@@ -279,6 +297,7 @@ class Supervisor {
         ),
     );
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    if (this.stopReason) for (const failure of failures) out(`· ${failure.split('\n')[0]}`);
     if (failures.length > 0) throw new Error(failures.join('\n'));
     this.checkInterrupted();
 
@@ -293,15 +312,19 @@ class Supervisor {
       { ...env, ...urls, FRONTENDS_DIR: frontends },
       logs,
       this.watcher,
-    );
+      this.interrupt.signal,
+    ).catch((err: Error) => {
+      if (this.stopReason) out(`· ${err.message.split('\n')[0]}`);
+      throw err;
+    });
     this.started.push(gateway);
     out(`✓ gateway    ${gateway.url} ready ${seconds(servicesStarted)}`);
     this.checkInterrupted();
     // A fresh installation's demo orders (availability has something to show); never fails the start.
     const demoStarted = Date.now();
-    await seedDemoOrders(gateway.url).then(
+    await seedDemoOrders(gateway.url, process.env, this.interrupt.signal).then(
       (n) => n > 0 && out(`✓ demo       ${n} orders booked over the coming weeks ${seconds(demoStarted)}`),
-      (err: Error) => out(`! demo orders not booked: ${err.message}`),
+      (err: Error) => this.stopReason || out(`! demo orders not booked: ${err.message}`),
     );
     this.checkInterrupted();
     this.up = true;

@@ -3,7 +3,8 @@
  * infrastructure ports, service ports shifted by DECOR_PORT_OFFSET, own Redis key prefix) so it runs
  * beside the test infrastructure and a developer's running `npm start`. Through the printed URLs:
  * sign-in, session, a reset e-mail in the printed inbox; Ctrl-C stops everything in order and leaves
- * no process behind; a second start on the same data finds the same users and the same inbox.
+ * no process behind; a second start on the same data finds the same users and the same inbox; Ctrl-C
+ * while the services start stops them before the infrastructure.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -59,38 +60,62 @@ async function copyEnv(dataDir: string): Promise<Record<string, string>> {
   };
 }
 
-/** Runs start.ts like `npm start` does and resolves once it printed the ready block. */
-function startCopy(env: Record<string, string>): Promise<Copy> {
+type Launched = Omit<Copy, 'gatewayUrl' | 'inboxUrl'> & {
+  /** Resolves at the first output line matching `pattern` (rejects if start.ts exits first or in 150 s). */
+  line(pattern: RegExp): Promise<string>;
+  tail(): string;
+};
+
+/** Runs start.ts like `npm start` does. */
+function launchCopy(env: Record<string, string>): Launched {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/src/start.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const waiting = new Set<(line: string) => void>();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const tail = () => lines.slice(-40).join('\n');
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready within 150 s:\n${tail()}`)), 150_000);
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`start.ts exited (${code ?? signal}) before it was ready:\n${tail()}`));
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no line ${pattern} within 150 s:\n${tail()}`)),
+        150_000,
+      );
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`start.ts exited (${code ?? signal}) before a line ${pattern}:\n${tail()}`));
+      });
+      const check = (l: string) => {
+        if (!pattern.test(l)) return;
+        waiting.delete(check);
+        clearTimeout(timer);
+        resolve(l);
+      };
+      waiting.add(check);
     });
-    const onLine = (line: string) => {
-      lines.push(line);
-      if (!line.includes('Ctrl-C stops everything')) return;
-      clearTimeout(timer);
-      const find = (label: string) =>
-        lines.map((l) => new RegExp(`^\\s+${label}\\s+(http\\S+)`).exec(l)?.[1]).find(Boolean);
-      const gatewayUrl = find('Product');
-      const inboxUrl = find('Mail inbox');
-      if (!gatewayUrl || !inboxUrl) reject(new Error(`no Product / Mail inbox URL printed:\n${tail()}`));
-      else resolve({ child, lines, exited, gatewayUrl, inboxUrl });
-    };
-    if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
-    if (child.stderr) createInterface({ input: child.stderr }).on('line', onLine);
-  });
+  const onLine = (l: string) => {
+    lines.push(l);
+    for (const check of [...waiting]) check(l);
+  };
+  if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+  if (child.stderr) createInterface({ input: child.stderr }).on('line', onLine);
+  return { child, lines, exited, line, tail };
+}
+
+/** Runs start.ts like `npm start` does and resolves once it printed the ready block. */
+async function startCopy(env: Record<string, string>): Promise<Copy> {
+  const { child, lines, exited, line, tail } = launchCopy(env);
+  await line(/Ctrl-C stops everything/);
+  const find = (label: string) =>
+    lines.map((l) => new RegExp(`^\\s+${label}\\s+(http\\S+)`).exec(l)?.[1]).find(Boolean);
+  const gatewayUrl = find('Product');
+  const inboxUrl = find('Mail inbox');
+  if (!gatewayUrl || !inboxUrl) throw new Error(`no Product / Mail inbox URL printed:\n${tail()}`);
+  return { child, lines, exited, gatewayUrl, inboxUrl };
 }
 
 /** The program, not comm: Node names its main thread 'MainThread'. */
@@ -159,6 +184,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-start-test-'));
 let env: Record<string, string>;
 let first: Copy | undefined;
 let second: Copy | undefined;
+let third: Launched | undefined;
 let firstRun: { userId: string; mailIds: string[] } | undefined;
 
 beforeAll(async () => {
@@ -166,7 +192,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const copy of [first, second]) {
+  for (const copy of [first, second, third]) {
     if (!copy?.child.pid || copy.child.exitCode !== null || copy.child.signalCode !== null) continue;
     for (const p of descendants(copy.child.pid)) {
       try {
@@ -297,5 +323,52 @@ describe('npm start', () => {
     // The mail catcher kept its messages on disk.
     expect((await resetMails(second.inboxUrl)).map((m) => m.ID)).toEqual(firstRun.mailIds);
     await stopWithCtrlC(second);
+  }, 160_000);
+
+  test('Ctrl-C while the services start: the starts under way stop their processes, the rest stops layer by layer, and the infrastructure outlives every service', async () => {
+    third = launchCopy(env);
+    // The infrastructure is up and the services are starting (the gateway starts after all of them).
+    await third.line(/^✓ [\w-]+\s+http:\/\/127\.0\.0\.1:\d+ ready/);
+    const procs = descendants(third.child.pid as number);
+    const services = procs.filter(
+      (p) => p.argv.includes('dist/main.js') || p.argv.includes('dist/worker.js'),
+    );
+    const infrastructure = procs.filter(
+      (p) => program(p) === 'java' || p.argv.some((a) => a.endsWith('serve.ts')),
+    );
+    // When each process went, seen from /proc every 20 ms.
+    const goneAt = new Map<number, number>();
+    const watch = setInterval(() => {
+      for (const p of procs) if (!goneAt.has(p.pid) && !stillAlive(p)) goneAt.set(p.pid, Date.now());
+    }, 20);
+    try {
+      third.child.kill('SIGINT');
+      const { code } = await within(third.exited, 60_000, 'exit after SIGINT');
+      expect({ code, tail: code === 130 ? '' : third.tail() }).toEqual({ code: 130, tail: '' });
+      const deadline = Date.now() + 3_000;
+      while (procs.some(stillAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(procs.filter(stillAlive)).toEqual([]);
+    } finally {
+      clearInterval(watch);
+    }
+    const { lines } = third;
+    expect(lines).toContain('■ Ctrl-C: interrupting start-up');
+    // Kafka, Mongo, S3, mail and QuickBooks were still there while every service and worker shut down
+    // (all at once, services lost them mid-shutdown and some ran out of their 20 s).
+    expect(services.length).toBeGreaterThanOrEqual(7);
+    expect(infrastructure.length).toBeGreaterThanOrEqual(5);
+    const lastService = Math.max(...services.map((p) => goneAt.get(p.pid) ?? Number.NaN));
+    const firstInfrastructure = Math.min(...infrastructure.map((p) => goneAt.get(p.pid) ?? Number.NaN));
+    expect(firstInfrastructure).toBeGreaterThan(lastService);
+    // Each one the start had under way ('·') and each one already up ('✓') is reported, before the
+    // infrastructure's stop; none ran out of time.
+    const stops = lines.flatMap((l, i) =>
+      /^(✓ (?!infrastructure)[\w-]+ stopped|· [\w-]+ stopped before it was ready)/.test(l) ? [i] : [],
+    );
+    expect(lines.some((l) => /^✓ (?!infrastructure)[\w-]+ stopped/.test(l))).toBe(true);
+    const infraStopped = lines.findIndex((l) => l.startsWith('✓ infrastructure stopped'));
+    expect(infraStopped).toBeGreaterThan(Math.max(...stops));
+    expect(lines.filter((l) => /while stopping|did not stop within|not finished within/.test(l))).toEqual([]);
+    expect(lines.some((l) => l.startsWith('■ all stopped'))).toBe(true);
   }, 160_000);
 });

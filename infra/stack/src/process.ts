@@ -32,6 +32,11 @@ export interface ProcessSpec {
   hint?: string;
   /** How to install `command` when it is not on PATH, e.g. 'apt-get install openjdk-17-jre-headless'. */
   installHint?: string;
+  /**
+   * Aborted while the child is not ready yet: it is stopped (as `stop()` does) and the start rejects
+   * once it is gone — so a caller interrupting a start-up knows nothing it started is left running.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunningProcess {
@@ -180,6 +185,7 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
   });
 
   let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
   const outcome = await Promise.race([
     becameReady.then(() => ({ kind: 'ready' as const })),
     spawnError.then((error) => ({ kind: 'spawn-error' as const, error })),
@@ -187,9 +193,15 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
     new Promise<{ kind: 'timeout' }>((resolve) => {
       timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
     }),
+    new Promise<{ kind: 'aborted' }>((resolve) => {
+      onAbort = () => resolve({ kind: 'aborted' });
+      if (spec.signal?.aborted) onAbort();
+      else spec.signal?.addEventListener('abort', onAbort, { once: true });
+    }),
   ]);
   settled = true;
   clearTimeout(timer);
+  spec.signal?.removeEventListener('abort', onAbort);
 
   switch (outcome.kind) {
     case 'ready':
@@ -205,6 +217,12 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
       const { code, signal } = outcome.how;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       throw new ProcessStartError(`${spec.name} ${how} before it was ready${hint}`, spec.name, lastLines());
+    }
+    case 'aborted': {
+      await stop();
+      const { code, signal } = await exited;
+      const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+      throw new ProcessStartError(`${spec.name} stopped before it was ready (${how})`, spec.name, []);
     }
     case 'timeout': {
       await stop();

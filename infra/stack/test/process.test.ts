@@ -91,6 +91,26 @@ test('a child that never becomes ready times out with its last lines, and is sto
   );
 });
 
+test('a start aborted before the child is ready stops the child, then rejects', async () => {
+  const abort = new AbortController();
+  let pid = 0;
+  const started = startProcess({
+    name: 'starting',
+    command: node,
+    args: ['-e', 'console.log(process.pid); setInterval(() => {}, 1000)'],
+    ready: /^never$/,
+    signal: abort.signal,
+    log: (line) => {
+      pid = Number(line.replace('[starting] ', ''));
+      abort.abort();
+    },
+  });
+  await expect(started).rejects.toThrow('starting stopped before it was ready (killed by SIGTERM)');
+  // Gone by the time the start rejected.
+  expect(pid).toBeGreaterThan(0);
+  expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+});
+
 test('a missing command is named, with how to install it', async () => {
   await expect(
     startProcess({ name: 'x', command: 'decor-no-such-command', installHint: 'apt-get install decor', log }),
