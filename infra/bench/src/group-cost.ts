@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { ensureTopics } from '@decor/kit';
 import { freePort, startKafka } from '@decor/stack';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 
@@ -50,9 +51,8 @@ async function main(): Promise<void> {
     logLevel: logLevel.NOTHING,
   });
   const topic = 'group-cost';
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 6 }], waitForLeaders: true });
+  // The kit's: kafkajs' own wait for leaders gives up on a busy broker's first "unknown topic".
+  await ensureTopics(kafka, [topic]);
   const producer = kafka.producer();
   await producer.connect();
   const rows: string[] = [];
@@ -112,7 +112,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await producer.disconnect().catch(() => {});
-    await admin.disconnect().catch(() => {});
     await broker.stop();
     rmSync(dir, { recursive: true, force: true });
   }
