@@ -82,6 +82,8 @@ it('the product loads and works under its Content-Security-Policy, with no viola
 
   // Signed in, the API works (connect-src): add to the cart, see the cart and the orders.
   await signInFully(page, CUSTOMER);
+  // Add is a loading button (clicks ignored) until the active cart has loaded; the badge shows it has.
+  await visible(page.getByRole('button', { name: /^Cart total / }));
   const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to the cart$/, disabled: false });
   await add.first().click();
   await visible(page.getByText('Success!', { exact: true }).first());

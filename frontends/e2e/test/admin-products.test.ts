@@ -44,7 +44,12 @@ it('staff add a product with two images (limits first); a customer sees it; set 
     await screenshot(staff, 'admin-products-size-limit');
 
     await dialog.getByRole('button', { name: 'Save Product' }).click();
-    expect(await dialog.getByText('This field is required', { exact: true }).count()).toBe(5);
+    // antd shows a form's errors after its validation settles, not with the click.
+    await until(
+      () => dialog.getByText('This field is required', { exact: true }).count(),
+      5,
+      'five required fields flagged',
+    );
     await visible(dialog.getByText('This field is required', { exact: true }).first());
     await dialog.getByLabel('Name', { exact: true }).fill(NAME);
     await dialog.getByLabel('SKU', { exact: true }).fill(SKU);

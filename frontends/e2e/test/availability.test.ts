@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF } from './support/orders';
-import { signInFully, until, visible } from './support/ui';
+import { settled, signInFully, until, visible } from './support/ui';
 
 const { product, open, fail } = useBrowserStack({ quickBooks: true, name: 'availability' });
 let staffToken: string;
@@ -186,6 +186,7 @@ it('staff see the booking on the calendar, open the orders of the day, overbook 
         new RegExp(`^Only \\d+ ${NAME} are available on ${formatLongDate(EVENT)} \\(2 asked\\)$`),
       ),
     );
+    await settled(confirm);
     await confirm.getByRole('button', { name: 'Book anyway' }).click();
     await visible(page.getByText('Your order has been updated!', { exact: true }));
     // The confirmation is recorded on the order, and the conflicts list says who confirmed it.

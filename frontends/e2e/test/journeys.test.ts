@@ -18,6 +18,7 @@ import {
   gone,
   openedDialog,
   pathOf,
+  settled,
   signIn,
   signInFully,
   texts,
@@ -119,7 +120,7 @@ it("signing in on an inventory page shows that page's prices and add-to-cart at 
   // The list fetched for the visitor carries no price or stock: signing in must fetch it again.
   const item = card(page, priced.name);
   try {
-    await item.getByText(dollars(priced.price), { exact: true }).waitFor({ timeout: 8000 });
+    await item.getByText(dollars(priced.price), { exact: true }).waitFor({ timeout: 15_000 });
     expect(await item.getByRole('button', { name: `Add ${priced.name} to the cart` }).isEnabled()).toBe(true);
     expect(await item.getByLabel('Qty').isEnabled()).toBe(true);
   } finally {
@@ -382,6 +383,7 @@ it('carts: create one, make it active, delete the inactive one (the active one c
   await until(() => renames.count(), 2, 'two carts again');
   await page.getByRole('button', { name: `Delete ${firstName}` }).click();
   await visible(page.getByText('Delete this cart?', { exact: true }));
+  await settled(page.locator('.ant-popover').filter({ hasText: 'Delete this cart?' }));
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await until(() => renames.count(), 1, 'one cart left');
   expect(await texts(page.getByRole('main').getByRole('link', { name: newName }))).toEqual([newName]);

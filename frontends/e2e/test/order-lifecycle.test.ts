@@ -317,7 +317,7 @@ it("clears 'Pending Update' after an edit of a field on the QuickBooks document 
     });
     expect(edit.status).toBe(200);
     expect(edit.body.result).toMatchObject({ [field]: value, hasBeenModified: true });
-    await stream.until(() => updatesFor().length === heard + 1, 10_000, `the ${field} edit on the stream`);
+    await stream.until(() => updatesFor().length === heard + 1, 30_000, `the ${field} edit on the stream`);
 
     await projected(o);
     const update = await call(api, '/qbo/estimate/', {
@@ -328,7 +328,7 @@ it("clears 'Pending Update' after an edit of a field on the QuickBooks document 
     expect([200, 202]).toContain(update.status);
     await becomes(o, 'Open');
     // The customer's open page hears the flag clear (it reads the order again on this event).
-    await stream.until(() => updatesFor().length === heard + 2, 10_000, `the ${field} update on the stream`);
+    await stream.until(() => updatesFor().length === heard + 2, 30_000, `the ${field} update on the stream`);
     const after = await estimateInQbo();
     if (onDocument) expect(after.SyncToken).not.toBe(syncToken);
     else expect(after.SyncToken).toBe(syncToken);

@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
-import { until, visible } from './support/ui';
+import { clickInPopup, until, visible } from './support/ui';
 
 const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'orders-lines' });
 let setup: ReturnType<typeof orderSetup>;
@@ -31,10 +31,10 @@ async function quickAdd(page: Page, typed: string, name: string, qty: number): P
   const search = region.getByRole('combobox', { name: 'Product to add' });
   await search.click();
   await search.fill(typed);
-  await page
+  const option = page
     .locator('.ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${escapeRegex(name)} \\(`) })
-    .click();
+    .filter({ hasText: new RegExp(`^${escapeRegex(name)} \\(`) });
+  await clickInPopup(option, '.ant-select-dropdown');
   await region.getByLabel('Quantity to add').fill(String(qty));
   await region.getByRole('button', { name: 'Add', exact: true }).click();
 }

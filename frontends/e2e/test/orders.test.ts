@@ -163,6 +163,7 @@ it('cancels a Pending estimate through the modal, and explains disabled actions 
     await modal.waitFor({ state: 'hidden' });
     await visible(statusTag(page, 'Pending'));
     await chooseOption(page, 'Cancel Order');
+    await settled(modal);
     await modal.getByRole('button', { name: 'Yes, cancel the order' }).click();
     await visible(page.getByText('The order has been cancelled.', { exact: true }));
     await modal.waitFor({ state: 'hidden' });

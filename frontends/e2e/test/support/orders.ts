@@ -8,7 +8,7 @@ import { call, eventually } from '@decor/kit/testing';
 import { consentRedirect as qboConsentRedirect } from '@decor/qbo-emulator';
 import type { Page } from 'playwright-core';
 import { newEmulatorCompany } from './quickbooks';
-import { settled, until } from './ui';
+import { clickInPopup, until } from './ui';
 
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234', displayName: 'Sam Reyes' };
 export const CUSTOMER = {
@@ -113,13 +113,8 @@ export function orderSetup(api: string) {
 export const statusTag = (page: Page, text: string) =>
   page.locator('section.page .ant-tag').filter({ hasText: new RegExp(`^${text}$`) });
 
-/**
- * Picks `name` from the order screen's options menu, once the menu has stopped sliding in: on a loaded
- * full run a click on 'Update it in Quickbooks' while it moved was lost (the menu stayed open).
- */
+/** Picks `name` from the order screen's options menu. */
 export async function chooseOption(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'Options' }).click();
-  const item = page.getByRole('menuitem', { name, exact: true });
-  await settled(page.locator('.ant-dropdown').filter({ has: item }));
-  await item.click();
+  await clickInPopup(page.getByRole('menuitem', { name, exact: true }), '.ant-dropdown');
 }

@@ -48,6 +48,18 @@ export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' })
 export const settled = (locator: Locator) =>
   until(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).length), 0, 'animations ended');
 
+/**
+ * Clicks `item` of an antd popup (a dropdown menu, a select's list) once the popup has stopped
+ * sliding in: on a loaded full run a click on an item still moving was lost (the popup stayed open).
+ */
+export async function clickInPopup(
+  item: Locator,
+  popup: '.ant-dropdown' | '.ant-select-dropdown',
+): Promise<void> {
+  await settled(item.page().locator(popup).filter({ has: item }));
+  await item.click();
+}
+
 /** The dialog named `name`, once it has `settled` (for a first click in a dialog just opened). */
 export async function openedDialog(page: Page, name: string): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name });
@@ -130,7 +142,7 @@ export const userMenuButton = (page: Page, displayName: string) =>
 /** Opens the top bar's user menu and picks `item` (Profile, Carts, Orders, Checkout, Logout). */
 export async function fromUserMenu(page: Page, displayName: string, item: string): Promise<void> {
   await userMenuButton(page, displayName).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
+  await clickInPopup(page.getByRole('menuitem', { name: item, exact: true }), '.ant-dropdown');
 }
 
 /** The path (and query) the page shows now. */
