@@ -1,5 +1,5 @@
 import { Route, Routes } from '@decor/web-core/router';
-import { Spin } from '@decor/web-core/ui';
+import { Loading } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
 
 // Each feature is its own chunk, loaded when its route is first visited.
@@ -15,7 +15,7 @@ const HomeRoutes = lazy(() => import('./features/home/routes'));
  */
 export default function BackOffice() {
   return (
-    <Suspense fallback={<Spin aria-label="Loading" style={{ margin: 48 }} />}>
+    <Suspense fallback={<Loading label="Loading" style={{ margin: 48 }} />}>
       <Routes>
         <Route path="sync/*" element={<SyncRoutes />} />
         <Route path="orders/*" element={<Orders />} />

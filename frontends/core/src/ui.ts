@@ -30,3 +30,4 @@ export {
   Space,
   Spin,
 } from 'antd';
+export { Loading } from './loading';

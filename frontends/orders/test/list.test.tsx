@@ -159,7 +159,7 @@ describe('orders list', () => {
         }),
     );
     renderOrders('/orders');
-    expect(await screen.findByLabelText('Loading orders')).toBeInTheDocument();
+    expect(await screen.findByRole('status', { name: 'Loading orders' })).toBeInTheDocument();
     await waitFor(() => expect(listCalls('/estimate')).toHaveLength(1));
     release();
     expect(await screen.findByText('An error occurred while retrieving your orders')).toBeInTheDocument();

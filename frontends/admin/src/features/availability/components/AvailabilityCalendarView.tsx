@@ -1,6 +1,6 @@
 import type { AvailabilityCalendar } from '@decor/contracts/rules';
 import { addDays, formatLongDate } from '@decor/contracts/rules';
-import { Alert, Button, Empty, Flex, LeftOutlined, RightOutlined, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Empty, Flex, LeftOutlined, Loading, RightOutlined } from '@decor/web-core/ui';
 import { Select } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
 import { useGetCalendarQuery, useGetCategoryNamesQuery } from '../api/availability-api';
@@ -59,9 +59,7 @@ export function AvailabilityCalendarView({
         />
       </Flex>
       {calendar.isError ? <Alert type="error" showIcon role="alert" title={T.calendarError} /> : null}
-      {calendar.isFetching && !data ? (
-        <Spin aria-label="Loading the calendar" style={{ margin: 32 }} />
-      ) : null}
+      {calendar.isFetching && !data ? <Loading label="Loading the calendar" style={{ margin: 32 }} /> : null}
       {data && data.products.length === 0 ? <Empty description={T.noProducts} /> : null}
       {data && data.products.length > 0 ? (
         <div style={{ overflowX: 'auto', opacity: calendar.isFetching ? 0.6 : 1 }}>

@@ -1,5 +1,5 @@
 import { formatLongDate } from '@decor/contracts/rules';
-import { Alert, Empty, Spin } from '@decor/web-core/ui';
+import { Alert, Empty, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { useGetConflictsQuery } from '../api/availability-api';
 import { AVAILABILITY_TEXTS as T } from '../texts';
@@ -8,7 +8,7 @@ import { HoldsList } from './HoldsList';
 /** Runs of days, from today, where a product is booked beyond the units owned, with the orders involved. */
 export function ConflictsList() {
   const conflicts = useGetConflictsQuery(undefined, { refetchOnMountOrArgChange: true });
-  if (conflicts.isFetching && !conflicts.data) return <Spin aria-label="Loading the conflicts" />;
+  if (conflicts.isFetching && !conflicts.data) return <Loading label="Loading the conflicts" />;
   if (conflicts.isError) return <Alert type="error" showIcon role="alert" title={T.conflictsError} />;
   if (!conflicts.data || conflicts.data.length === 0) return <Empty description={T.noConflicts} />;
   return (

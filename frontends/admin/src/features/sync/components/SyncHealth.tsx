@@ -1,5 +1,5 @@
 import { isSuperadmin, QboSessionBanner, useAppSelector } from '@decor/web-core';
-import { Alert, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Flex, Loading } from '@decor/web-core/ui';
 import { Typography } from '@decor/web-core/ui-forms';
 import { useDocumentVisible } from '../../../hooks/use-document-visible';
 import { useGetQboStatusQuery } from '../api/sync-api';
@@ -40,7 +40,7 @@ export function SyncHealth() {
           <QueuesTable queues={status.data.queues} />
         </>
       ) : status.isLoading ? (
-        <Spin aria-label="Loading" style={{ margin: 24 }} />
+        <Loading label="Loading" style={{ margin: 24 }} />
       ) : null}
       <FailedJobsTable pollingInterval={pollingInterval} />
       <DeadLettersTable pollingInterval={pollingInterval} />

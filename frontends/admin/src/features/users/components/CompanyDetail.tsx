@@ -1,5 +1,5 @@
 import { useNavigate, useParams } from '@decor/web-core/router';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { Modal, Typography } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
@@ -35,7 +35,7 @@ export function CompanyDetail() {
     }
   };
 
-  if (company.isLoading) return <Spin aria-label="Loading" size="large" style={{ margin: 48 }} />;
+  if (company.isLoading) return <Loading label="Loading" size="large" style={{ margin: 48 }} />;
   if (!company.data) {
     return (
       <section

@@ -1,5 +1,5 @@
 import { QboSessionBanner } from '@decor/web-core';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading, Spin } from '@decor/web-core/ui';
 import { Checkbox } from '@decor/web-core/ui-data';
 import { Modal, Typography } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
@@ -201,7 +201,7 @@ function ImportBody({ onClose }: { onClose: () => void }) {
 
   if (listing.isLoading) {
     return (
-      <Spin aria-label={USERS_TEXTS.importLoading} size="large" style={{ display: 'block', margin: 32 }} />
+      <Loading label={USERS_TEXTS.importLoading} size="large" style={{ display: 'block', margin: 32 }} />
     );
   }
   return (

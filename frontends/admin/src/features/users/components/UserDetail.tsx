@@ -1,6 +1,6 @@
 import { isStaff } from '@decor/web-core';
 import { Link, useParams } from '@decor/web-core/router';
-import { Alert, ArrowLeftOutlined, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, ArrowLeftOutlined, Flex, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { Typography } from '@decor/web-core/ui-forms';
 import { OrdersList } from '@decor/web-orders';
@@ -29,7 +29,7 @@ export function UserDetail() {
   const companyId = user.data?.CompanyId ?? null;
   const company = useGetCompanyQuery(companyId ?? '', { skip: !companyId });
 
-  if (user.isLoading) return <Spin aria-label="Loading" size="large" style={{ margin: 48 }} />;
+  if (user.isLoading) return <Loading label="Loading" size="large" style={{ margin: 48 }} />;
   if (!user.data) {
     return (
       <section

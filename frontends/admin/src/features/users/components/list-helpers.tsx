@@ -1,5 +1,5 @@
 import { useBottomSentinel } from '@decor/web-core';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading } from '@decor/web-core/ui';
 import { Input } from '@decor/web-core/ui-forms';
 import { USERS_TEXTS } from '../texts';
 
@@ -69,7 +69,7 @@ export function ListState({
 }) {
   if (isError)
     return <Alert type="error" showIcon role="alert" title={errorMessage} style={{ marginBottom: 16 }} />;
-  if (isLoading) return <Spin aria-label="Loading" size="large" style={{ display: 'block', margin: 48 }} />;
+  if (isLoading) return <Loading label="Loading" size="large" style={{ display: 'block', margin: 48 }} />;
   if (empty) return <p>{USERS_TEXTS.nothingFound}</p>;
   return null;
 }

@@ -7,7 +7,7 @@ import {
 } from '@decor/contracts/rules';
 import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
-import { Alert, Button, DownOutlined, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, DownOutlined, Flex, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { Dropdown, Form, type FormInstance, type MenuProps, Modal, Tooltip } from '@decor/web-core/ui-forms';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
@@ -132,7 +132,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   const invoiceKey = useRef<string | null>(null);
 
   if (isLoading)
-    return <Spin aria-label="Loading the order" size="large" style={{ display: 'block', margin: 48 }} />;
+    return <Loading label="Loading the order" size="large" style={{ display: 'block', margin: 48 }} />;
   if (isError || !data) {
     return (
       <section className="page">

@@ -7,7 +7,7 @@ import {
   useDebounced,
 } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading } from '@decor/web-core/ui';
 import { Table, type TableColumnsType, Tabs } from '@decor/web-core/ui-data';
 import { Input, Select } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
@@ -89,7 +89,7 @@ function OrderTable({
       />
       {isError ? <Alert type="error" showIcon role="alert" title={TEXTS.listError} /> : null}
       {isLoading ? (
-        <Spin aria-label="Loading orders" size="large" style={{ display: 'block', margin: 48 }} />
+        <Loading label="Loading orders" size="large" style={{ display: 'block', margin: 48 }} />
       ) : null}
       {!isLoading && !isError && orders.length === 0 ? <p>{TEXTS.nothingFound}</p> : null}
       {orders.length > 0 ? (

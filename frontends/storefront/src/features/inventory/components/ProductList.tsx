@@ -7,7 +7,7 @@ import {
   useListProductsInfiniteQuery,
 } from '@decor/web-core';
 import { useNavigate, useParams } from '@decor/web-core/router';
-import { Alert, Button, Empty, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Empty, Loading, Spin } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
 import { TEXTS } from '../../../texts';
 import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
@@ -79,7 +79,7 @@ export function ProductList() {
       </ul>
       <div ref={sentinel} data-testid="products-bottom" style={{ height: 1 }} />
       {isFetchingNextPage ? (
-        <Spin aria-label="Loading more products" style={{ display: 'block', margin: 24 }} />
+        <Loading label="Loading more products" style={{ display: 'block', margin: 24 }} />
       ) : null}
     </section>
   );

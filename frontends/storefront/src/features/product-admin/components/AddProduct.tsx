@@ -1,5 +1,5 @@
 import { api, fetchCategories, QboSessionBanner, useAppDispatch, useAppSelector } from '@decor/web-core';
-import { Alert, Button, Flex, PlusOutlined, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading, PlusOutlined } from '@decor/web-core/ui';
 import { Modal } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
 import {
@@ -164,7 +164,7 @@ function AddProductDialog({
             </Flex>
           </>
         ) : loading ? (
-          <Spin aria-label="Loading the categories" style={{ margin: 24 }} />
+          <Loading label="Loading the categories" style={{ margin: 24 }} />
         ) : (
           <>
             {categoriesFailed ? <Alert type="error" showIcon title={T.categoriesError} /> : null}

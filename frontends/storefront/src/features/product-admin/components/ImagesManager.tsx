@@ -1,5 +1,5 @@
 import type { Product } from '@decor/web-core';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading } from '@decor/web-core/ui';
 import { Tag } from '@decor/web-core/ui-data';
 import { useState } from 'react';
 import {
@@ -61,7 +61,7 @@ export function ImagesManager({ product }: { product: Product }) {
     setPicker((n) => n + 1);
   };
 
-  if (images.isLoading) return <Spin aria-label="Loading the images" style={{ margin: 24 }} />;
+  if (images.isLoading) return <Loading label="Loading the images" style={{ margin: 24 }} />;
   if (images.isError) return <Alert type="error" showIcon title={T.imagesLoadError} />;
 
   return (
