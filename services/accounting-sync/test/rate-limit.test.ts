@@ -19,10 +19,11 @@ describe('the shared QuickBooks rate limiter (real Redis)', () => {
     // 600 a minute: one slot every 100 ms, shared by both limiters.
     const a = redisRateLimiter(redis, `${RUN_ID}-rl1`, () => 600);
     const b = redisRateLimiter(redis, `${RUN_ID}-rl1`, () => 600);
-    const waits: number[] = [];
-    for (let i = 0; i < 10; i++) waits.push(await (i % 2 ? a : b).reserve('realm'));
+    // Ten callers at once, taking turns between the two: the slots are handed out in the order Redis
+    // runs the calls. (One after another, a loaded run let a slot pass between two calls: wait 0 twice.)
+    const waits = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).reserve('realm')));
     expect(waits[0]).toBe(0);
-    // Each wait is one slot later than the one before (less the few ms the calls themselves took).
+    // Each wait is one slot later than the one before (less the moments between the calls in Redis).
     for (let i = 1; i < 10; i++) expect((waits[i] as number) - (waits[i - 1] as number)).toBeGreaterThan(80);
     expect(waits[9]).toBeGreaterThan(800);
     // Another company has its own slots.
@@ -38,8 +39,8 @@ describe('the shared QuickBooks rate limiter (real Redis)', () => {
     );
     await limiter.take('realm');
     await new Promise((r) => setTimeout(r, 1000)); // ten slots went unused
-    const waits: number[] = [];
-    for (let i = 0; i < 6; i++) waits.push(await limiter.reserve('realm'));
+    // Six callers at once (one after another, a slow call could let the next slot come meanwhile).
+    const waits = await Promise.all(Array.from({ length: 6 }, () => limiter.reserve('realm')));
     // The 3 caught-up slots and the one due now: at once. Then one every 100 ms again.
     expect(waits.slice(0, 4)).toEqual([0, 0, 0, 0]);
     expect(waits[4]).toBeGreaterThan(50);
