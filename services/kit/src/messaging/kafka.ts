@@ -9,6 +9,7 @@ import {
   type Producer,
   type RetryOptions,
 } from 'kafkajs';
+import { stopKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { type KitLogger, silentLogger } from './log';
 import { fetchTopicOffsets } from './topic-offsets';
 
@@ -22,9 +23,11 @@ export interface CreateKafkaOptions {
 
 /**
  * A kafkajs client whose own logs go to our pino logger. kafkajs INFO lines (joins, commits) are
- * routine, so they become pino `debug`; WARN and ERROR keep their level.
+ * routine, so they become pino `debug`; WARN and ERROR keep their level. Its connections do not wake
+ * the process while idle (kafkajs-idle-loop.ts).
  */
 export function createKafka({ clientId, brokers, logger = silentLogger, config }: CreateKafkaOptions): Kafka {
+  stopKafkajsIdleLoop();
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     ...config,
