@@ -47,6 +47,8 @@ describe('/reset/{token} and /callback (spec §2)', () => {
 
   it('stores the token, asks whom it belongs to, validates and sets the new password', async () => {
     reset('good.reset.token');
+    // While the link is asked about, a named status says what is happening (a screen reader hears it).
+    expect(screen.getByRole('status', { name: 'Checking the link' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Reset Your Password' })).toBeInTheDocument();
     expect(screen.getByText(demoUser.email)).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Password'), 'ab');
@@ -96,6 +98,7 @@ describe('/reset/{token} and /callback (spec §2)', () => {
   it('callback exchanges the query string once, then loads the signed-in user (GET /auth/jwt) and goes home', async () => {
     sessionStorage.setItem('token', 'jwt');
     const { store } = callback();
+    expect(screen.getByRole('status', { name: 'Signing you in' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/));
     expect(store.getState().session.user?.email).toBe(staffUser.email);
     expect(store.getState().session.token).toBe('jwt');

@@ -1,6 +1,6 @@
 import { useActiveCart } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
-import { Spin } from '@decor/web-core/ui';
+import { Loading } from '@decor/web-core/ui';
 import { CartView } from './components/CartView';
 import { EventForm } from './components/EventForm';
 import { Summary } from './components/Summary';
@@ -10,7 +10,9 @@ export default function Checkout() {
   const { cart, pending } = useActiveCart();
   const activeCartId = cart?.id;
   // The summary carries its cart; the cart and the event form wait for the active cart.
-  const waiting = pending ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null;
+  const waiting = pending ? (
+    <Loading label="Loading" size="large" style={{ display: 'block', margin: 48 }} />
+  ) : null;
   return (
     <Routes>
       <Route path="event" element={waiting ?? <EventForm activeCartId={activeCartId} />} />

@@ -1,6 +1,6 @@
 import { http, storedToken, useAppDispatch, validateSession } from '@decor/web-core';
 import { Navigate, useLocation, useNavigate } from '@decor/web-core/router';
-import { Alert, Spin } from '@decor/web-core/ui';
+import { Alert, Loading } from '@decor/web-core/ui';
 import { useEffect, useRef, useState } from 'react';
 
 export const EXTERNAL_LOGIN_FAILED = 'Something went wrong while logging in.';
@@ -52,5 +52,5 @@ export default function Callback() {
 
   if (!token) return <Navigate to="/" replace />;
   if (failed) return <Alert type="error" showIcon title={EXTERNAL_LOGIN_FAILED} style={{ margin: 24 }} />;
-  return <Spin style={{ margin: 48 }} />;
+  return <Loading label="Signing you in" style={{ margin: 48 }} />;
 }

@@ -1,5 +1,5 @@
 import { useGetProductsQuery } from '@decor/web-core';
-import { Alert, Spin } from '@decor/web-core/ui';
+import { Alert, Loading } from '@decor/web-core/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { Viewer, type ViewerImage } from './gallery/Viewer';
 
@@ -32,7 +32,7 @@ export default function Gallery() {
   return (
     <div className="page">
       <h1 style={{ marginTop: 0 }}>Gallery</h1>
-      {isLoading ? <Spin /> : null}
+      {isLoading ? <Loading label="Loading the gallery" /> : null}
       {isError ? (
         <Alert type="error" showIcon title="Uh oh, an error occurred while loading the products" />
       ) : null}

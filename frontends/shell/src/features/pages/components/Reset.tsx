@@ -1,7 +1,7 @@
 import { PASSWORD_TOO_SHORT } from '@decor/contracts/rules';
 import { type ApiError, http, TOKEN_KEY } from '@decor/web-core';
 import { Link, useNavigate, useParams } from '@decor/web-core/router';
-import { Alert, Button, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Loading } from '@decor/web-core/ui';
 import { Form, PasswordFields } from '@decor/web-core/ui-forms';
 import { useEffect, useState } from 'react';
 
@@ -60,7 +60,7 @@ export default function Reset() {
     }
   };
 
-  if (!owner) return <Spin style={{ margin: 48 }} />;
+  if (!owner) return <Loading label="Checking the link" style={{ margin: 48 }} />;
   return (
     <div className="page" style={{ maxWidth: 460 }}>
       <h1>{RESET_TEXTS.title}</h1>

@@ -7,7 +7,7 @@ import {
   useUpdateCartMutation,
 } from '@decor/web-core';
 import { Link, Route, Routes, useParams } from '@decor/web-core/router';
-import { Alert, Button, Flex, PlusOutlined, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading, PlusOutlined } from '@decor/web-core/ui';
 import { Card, Popconfirm, Tag } from '@decor/web-core/ui-data';
 import { Input } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
@@ -157,7 +157,9 @@ function CartList() {
       {isError ? (
         <Alert type="error" showIcon title={TEXTS.cartsLoadError} style={{ margin: '16px 0' }} />
       ) : null}
-      {isLoading ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}
+      {isLoading ? (
+        <Loading label="Loading your carts" size="large" style={{ display: 'block', margin: 48 }} />
+      ) : null}
       <div
         style={{
           display: 'grid',

@@ -8,7 +8,7 @@ import {
   useUpdateCartMutation,
 } from '@decor/web-core';
 import { Link, useLocation, useNavigate } from '@decor/web-core/router';
-import { Alert, Button, DeleteOutlined, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, DeleteOutlined, Flex, Loading } from '@decor/web-core/ui';
 import { Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Input, InputNumber } from '@decor/web-core/ui-forms';
 import { useEffect, useId, useState } from 'react';
@@ -67,7 +67,8 @@ export function CartView({ cartId }: { cartId: string | undefined }) {
 
   if (!cartId || isError)
     return <Alert type="error" showIcon title={TEXTS.cartLoadError} style={{ margin: 24 }} />;
-  if (isLoading || !cart) return <Spin size="large" style={{ display: 'block', margin: 48 }} />;
+  if (isLoading || !cart)
+    return <Loading label="Loading the cart" size="large" style={{ display: 'block', margin: 48 }} />;
 
   const saveName = async () => {
     const trimmed = name.trim();

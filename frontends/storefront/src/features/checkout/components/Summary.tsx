@@ -17,7 +17,7 @@ import {
   useSendNewEstimateMailMutation,
 } from '@decor/web-core';
 import { Link, Navigate, useLocation, useNavigate } from '@decor/web-core/router';
-import { Alert, Button, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Flex, Loading, Spin } from '@decor/web-core/ui';
 import { Checkbox, Collapse, Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Modal, Result } from '@decor/web-core/ui-forms';
 import { useMemo, useState } from 'react';
@@ -138,7 +138,7 @@ export function Summary() {
             render: (_: unknown, line: CartLine) => {
               const lineFit = fit.lines.get(line.CartProductId);
               if (!lineFit)
-                return fit.checking ? <Spin size="small" aria-label={TEXTS.checkingAvailability} /> : null;
+                return fit.checking ? <Loading label={TEXTS.checkingAvailability} size="small" /> : null;
               return (
                 <span
                   data-testid="line-availability"
@@ -176,7 +176,7 @@ export function Summary() {
           style={{ marginBottom: 12 }}
         />
       ) : null}
-      {isLoading ? <Spin /> : null}
+      {isLoading ? <Loading label="Loading the cart" /> : null}
       {cart ? (
         <div style={{ overflowX: 'auto' }}>
           <Table<CartLine>

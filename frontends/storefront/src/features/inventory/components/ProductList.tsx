@@ -7,7 +7,7 @@ import {
   useListProductsInfiniteQuery,
 } from '@decor/web-core';
 import { useNavigate, useParams } from '@decor/web-core/router';
-import { Alert, Button, Empty, Loading, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Empty, Loading } from '@decor/web-core/ui';
 import { lazy, Suspense } from 'react';
 import { TEXTS } from '../../../texts';
 import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
@@ -55,7 +55,9 @@ export function ProductList() {
       ) : null}
       <DateCheck />
       {isError ? <Alert type="error" showIcon title={TEXTS.productsError} /> : null}
-      {isFetching && !data ? <Spin size="large" style={{ display: 'block', margin: 48 }} /> : null}
+      {isFetching && !data ? (
+        <Loading label="Loading the products" size="large" style={{ display: 'block', margin: 48 }} />
+      ) : null}
       {products && products.length === 0 ? <Empty description={TEXTS.noProducts} /> : null}
       <ul
         style={{

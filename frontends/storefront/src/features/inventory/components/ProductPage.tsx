@@ -7,7 +7,7 @@ import {
   withMain,
 } from '@decor/web-core';
 import { Link, useParams } from '@decor/web-core/router';
-import { Alert, ArrowLeftOutlined, Empty, Flex, Spin } from '@decor/web-core/ui';
+import { Alert, ArrowLeftOutlined, Empty, Flex, Loading } from '@decor/web-core/ui';
 import { lazy, Suspense, useState } from 'react';
 import { TEXTS } from '../../../texts';
 import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
@@ -53,7 +53,8 @@ export function ProductPage() {
     </Link>
   );
 
-  if (isFetching && !product) return <Spin size="large" style={{ display: 'block', margin: 48 }} />;
+  if (isFetching && !product)
+    return <Loading label="Loading the product" size="large" style={{ display: 'block', margin: 48 }} />;
   if (notFound) {
     return (
       <section style={{ flex: 1, padding: 24 }}>

@@ -8,7 +8,7 @@ import {
   useAppSelector,
 } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
-import { Button, DownOutlined, Grid, MenuOutlined, RightOutlined, Spin } from '@decor/web-core/ui';
+import { Button, DownOutlined, Grid, Loading, MenuOutlined, RightOutlined } from '@decor/web-core/ui';
 
 /** Spec §9: the side navigation is 250 px wide. */
 export const SIDE_NAV_WIDTH = 250;
@@ -58,7 +58,9 @@ export function SideNav() {
         Categories
       </Button>
       <nav id="side-nav" aria-label="Inventory categories" className={visible ? 'open' : undefined}>
-        {loading && shown.length === 0 ? <Spin style={{ margin: 16 }} /> : null}
+        {loading && shown.length === 0 ? (
+          <Loading label="Loading the categories" style={{ margin: 16 }} />
+        ) : null}
         <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {shown.map((category) => {
             const expanded = openedCategory === category.name;

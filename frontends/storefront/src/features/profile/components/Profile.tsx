@@ -6,7 +6,7 @@ import {
   useChangeTruckingFeeMutation,
   useGetTruckingFeeQuery,
 } from '@decor/web-core';
-import { Alert, Button, Spin } from '@decor/web-core/ui';
+import { Alert, Button, Loading } from '@decor/web-core/ui';
 import { Form, Input, InputNumber, PasswordFields } from '@decor/web-core/ui-forms';
 import { useEffect, useState } from 'react';
 import { SUCCESS_BANNER_MS, TEXTS } from '../../../texts';
@@ -65,7 +65,7 @@ function ChangeTruckingFee() {
   const { data: fee, error, isLoading } = useGetTruckingFeeQuery();
   const [change, { isLoading: saving }] = useChangeTruckingFeeMutation();
   const [outcome, setOutcome] = useOutcome();
-  if (isLoading) return <Spin />;
+  if (isLoading) return <Loading label="Loading your profile" />;
   if (error || !fee) {
     return (
       <Alert
