@@ -37,6 +37,30 @@ describe('gallery viewer (spec §1, §9)', () => {
     expect(screen.getByRole('img')).toHaveStyle({ opacity: '0', transition: 'opacity 0.3s ease' });
   });
 
+  it('a key pressed the moment the photo has loaded is not lost (the listener is current once the arrows are enabled)', async () => {
+    // As in a browser: the load is an event outside act, so React commits it in a task of its own and
+    // runs passive effects in a later one; the key comes in between, when the arrows are enabled.
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      render(<Viewer images={images} start={0} onClose={() => {}} />);
+      const next = screen.getByRole('button', { name: 'Next image' });
+      const pressed = new Promise<void>((resolve) => {
+        new MutationObserver((_records, observer) => {
+          if ((next as HTMLButtonElement).disabled) return;
+          observer.disconnect();
+          window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+          resolve();
+        }).observe(next, { attributes: true });
+      });
+      screen.getByRole('img').dispatchEvent(new Event('load'));
+      await pressed;
+      expect(await screen.findByText('2 of 3')).toBeInTheDocument();
+    } finally {
+      actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
+    }
+  });
+
   it('Escape and the close button close it; opening scrolls to the top', () => {
     const scrollTo = jest.spyOn(window, 'scrollTo').mockImplementation(() => {});
     const onClose = jest.fn();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** Spec §9 viewer defaults: fade 0.3 s, counter separator ' of '. */
 export const FADE_SECONDS = 0.3;
@@ -55,7 +55,10 @@ export function Viewer({
     };
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the listener holding the new `loaded` is in place when the enabled arrows are
+  // committed. A passive effect ran later, so a key pressed as soon as the photo showed went to the
+  // previous listener, which still thought the photo was loading, and was lost (seen in CI's journey).
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Tab') keepFocusInside(event, dialogRef.current);
       else if (event.key === 'Escape') onClose();
