@@ -11,7 +11,7 @@ export default function Checkout() {
   const activeCartId = cart?.id;
   // The summary carries its cart; the cart and the event form wait for the active cart.
   const waiting = pending ? (
-    <Loading label="Loading" size="large" style={{ display: 'block', margin: 48 }} />
+    <Loading label="Loading the cart" size="large" style={{ display: 'block', margin: 48 }} />
   ) : null;
   return (
     <Routes>

@@ -65,7 +65,7 @@ function ChangeTruckingFee() {
   const { data: fee, error, isLoading } = useGetTruckingFeeQuery();
   const [change, { isLoading: saving }] = useChangeTruckingFeeMutation();
   const [outcome, setOutcome] = useOutcome();
-  if (isLoading) return <Loading label="Loading your profile" />;
+  if (isLoading) return <Loading label="Loading the trucking fee" />;
   if (error || !fee) {
     return (
       <Alert
