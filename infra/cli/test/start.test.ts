@@ -339,7 +339,9 @@ describe('npm start', () => {
     // When each process went, seen from /proc every 20 ms.
     const goneAt = new Map<number, number>();
     const watch = setInterval(() => {
-      for (const p of procs) if (!goneAt.has(p.pid) && !stillAlive(p)) goneAt.set(p.pid, Date.now());
+      // One time per look: the processes found gone in the same look went together.
+      const now = Date.now();
+      for (const p of procs) if (!goneAt.has(p.pid) && !stillAlive(p)) goneAt.set(p.pid, now);
     }, 20);
     try {
       third.child.kill('SIGINT');
