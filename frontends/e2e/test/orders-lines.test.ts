@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
-import { clickInPopup, until, visible } from './support/ui';
+import { escapeRegex, pickSelectOption, until, visible } from './support/ui';
 
 const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'orders-lines' });
 let setup: ReturnType<typeof orderSetup>;
@@ -21,7 +21,6 @@ beforeAll(async () => {
   await setup.connectQuickBooks('Quick Add Co');
 });
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const dollars = (n: number) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
@@ -31,10 +30,7 @@ async function quickAdd(page: Page, typed: string, name: string, qty: number): P
   const search = region.getByRole('combobox', { name: 'Product to add' });
   await search.click();
   await search.fill(typed);
-  const option = page
-    .locator('.ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${escapeRegex(name)} \\(`) });
-  await clickInPopup(option, '.ant-select-dropdown');
+  await pickSelectOption(page, new RegExp(`^${escapeRegex(name)} \\(`));
   await region.getByLabel('Quantity to add').fill(String(qty));
   await region.getByRole('button', { name: 'Add', exact: true }).click();
 }

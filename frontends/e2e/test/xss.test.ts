@@ -16,7 +16,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { orderSetup, STAFF } from './support/orders';
-import { pathOf, signInFully, until, visible } from './support/ui';
+import { escapeRegex, pathOf, signInFully, until, visible } from './support/ui';
 
 // Each screen checks its own page's errors (expectInert), so pages are opened on `chromium` directly.
 const { product, chromium } = useBrowserStack({ quickBooks: true, name: 'xss' });
@@ -165,7 +165,7 @@ it("a customer sees the product's and the company's markup as text on the list, 
   await visible(main.getByText('Success!', { exact: true }));
   await page.getByRole('button', { name: /^Cart total / }).click();
   await until(async () => pathOf(page), '/checkout/cart', 'the cart page');
-  await visible(main.getByRole('cell', { name: new RegExp(escapeRegExp(NAME)) }).first());
+  await visible(main.getByRole('cell', { name: new RegExp(escapeRegex(NAME)) }).first());
   expect(await main.textContent()).toContain(NAME);
   await expectInert(watched, 'cart');
 
@@ -213,7 +213,3 @@ it("staff see the company's and the product's markup as text on the orders list 
   await screenshot(page, 'x3-staff-order-markup-as-text');
   await expectInert(watched, "staff's order page");
 });
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

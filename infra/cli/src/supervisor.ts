@@ -257,6 +257,11 @@ class Supervisor {
     if (this.stopReason) throw new Error(`start-up interrupted (${this.stopReason})`);
   }
 
+  /** A start that an interruption ended, in one line ('· user stopped before it was ready (…)'). */
+  private reportInterrupted(failure: string): void {
+    if (this.stopReason) out(`· ${failure.split('\n')[0]}`);
+  }
+
   /** Starts everything; throws (after stopping what started) on any failure. */
   async run(): Promise<void> {
     const offset = portOffset();
@@ -297,7 +302,7 @@ class Supervisor {
         ),
     );
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
-    if (this.stopReason) for (const failure of failures) out(`· ${failure.split('\n')[0]}`);
+    for (const failure of failures) this.reportInterrupted(failure);
     if (failures.length > 0) throw new Error(failures.join('\n'));
     this.checkInterrupted();
 
@@ -314,7 +319,7 @@ class Supervisor {
       this.watcher,
       this.interrupt.signal,
     ).catch((err: Error) => {
-      if (this.stopReason) out(`· ${err.message.split('\n')[0]}`);
+      this.reportInterrupted(err.message);
       throw err;
     });
     this.started.push(gateway);

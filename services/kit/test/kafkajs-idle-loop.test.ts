@@ -2,17 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventEnvelope } from '@decor/contracts';
 import { testEndpoints } from '@decor/stack';
 import { createKafka, ensureTopics } from '../src/messaging';
+import { type RequestQueueInternals as Queue, RequestQueue } from '../src/messaging/kafkajs-idle-loop';
 import { RUN_ID, topicEvents } from '../src/testing';
-
-/** kafkajs' request queue, as its own connections use it (the fix patches its prototype). */
-interface Queue {
-  pending: unknown[];
-  throttledUntil: number;
-  throttleCheckTimeoutId: NodeJS.Timeout | null;
-  checkPendingRequests(): void;
-  scheduleCheckPendingRequests(): void;
-}
-const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: Queue };
 
 /** Counts the queue's checks of its pending requests, in every kafkajs connection of this process. */
 function countChecks() {

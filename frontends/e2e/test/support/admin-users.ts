@@ -11,7 +11,7 @@ import {
 } from '@decor/qbo-emulator';
 import type { Locator, Page } from 'playwright-core';
 import { emulator } from './quickbooks';
-import { clickInPopup, openedDialog, visible } from './ui';
+import { escapeRegex, openedDialog, pickSelectOption, visible } from './ui';
 
 export const ADMIN = { email: 'staff@decor.example', password: 'demo1234', displayName: 'Sam Reyes' };
 export const SUPERADMIN = { email: 'owner@decor.example', password: 'demo1234', displayName: 'Olivia Grant' };
@@ -72,10 +72,7 @@ export async function openImport(page: Page): Promise<Locator> {
 export async function pickOption(page: Page, field: Locator, typed: string, name: string): Promise<void> {
   await field.click();
   await field.fill(typed);
-  const option = page
-    .locator('.ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-  await clickInPopup(option, '.ant-select-dropdown');
+  await pickSelectOption(page, new RegExp(`^${escapeRegex(name)}$`));
 }
 
 const RESET_LINK = /(https?:\/\/\S+\/reset\/[\w.%-]+)/;

@@ -60,6 +60,13 @@ export async function clickInPopup(
   await item.click();
 }
 
+/** Picks the option whose text matches `text` from the antd select list open on `page`. */
+export const pickSelectOption = (page: Page, text: RegExp) =>
+  clickInPopup(page.locator('.ant-select-item-option').filter({ hasText: text }), '.ant-select-dropdown');
+
+/** `text` taken literally in a regular expression. */
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The dialog named `name`, once it has `settled` (for a first click in a dialog just opened). */
 export async function openedDialog(page: Page, name: string): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name });

@@ -12,15 +12,17 @@
  * nothing waits on the removed wake-ups.
  */
 
-interface RequestQueueInternals {
+/** The parts of kafkajs' request queue the fix (and its test) use. */
+export interface RequestQueueInternals {
   pending: unknown[];
   throttledUntil: number;
   throttleCheckTimeoutId: NodeJS.Timeout | null;
+  checkPendingRequests(): void;
   scheduleCheckPendingRequests(): void;
 }
 
 // kafkajs exports no types for its internals; the path is the one its own Connection requires.
-const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as {
+export const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as {
   prototype: RequestQueueInternals;
 };
 
