@@ -149,6 +149,11 @@ export const SESSION_MESSAGES = {
   suspended: 'Your account is suspended. Please contact us.',
   deleted: 'This account no longer exists.',
   ended: 'Your session has ended. Please sign in again.',
+  /**
+   * 503: this process has not yet read which sessions ended (just started, or Kafka unreadable), so it
+   * can neither accept nor refuse a token; anonymous routes and signing in still work.
+   */
+  unchecked: 'Sessions cannot be checked right now, try again shortly',
 } as const;
 
 /** A company (a customer's parent record) was created or changed: its whole current state. */

@@ -219,8 +219,16 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       if (!state.ready) throw new Error(JSON.stringify(state));
     });
     app.addReadinessCheck('redis', () => pingRedis(redis));
+    // Until every ended session is known, tokens answer 503 (the auth hooks): not ready either.
+    app.addReadinessCheck('sessions', () => {
+      if (!sessions.caughtUp) throw new Error('ended sessions not read yet (user topic)');
+    });
     await def.routes(app, ctx);
     await def.onReady?.(ctx);
+    // The port opens once they are (well under a second on a quiet topic), or after a bounded wait:
+    // then tokens answer 503 and /readyz says why until the reader catches up.
+    if (!(await sessions.whenCaughtUp(SESSIONS_START_WAIT_MS)))
+      log.warn('ended sessions not read yet: session tokens answer 503 until they are');
 
     const running = await runService({
       app,
@@ -236,6 +244,9 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     throw err;
   }
 }
+
+/** How long a starting service waits for the ended sessions before opening its port anyway. */
+const SESSIONS_START_WAIT_MS = 10_000;
 
 /** The user topic read from a token lifetime (and a minute for clocks) ago, in a group of its own. */
 export function sessionVersionsFor(

@@ -1,4 +1,11 @@
-import { isCustomer, isPermission, isStaff, isSuperadmin, type Permission } from '@decor/contracts';
+import {
+  isCustomer,
+  isPermission,
+  isStaff,
+  isSuperadmin,
+  type Permission,
+  SESSION_MESSAGES,
+} from '@decor/contracts';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -80,6 +87,23 @@ export interface AuthOptions {
 /** Why a verified token of `userId` with session version `sv` is refused, or undefined. */
 export interface SessionCheck {
   refusal(userId: string, sv: unknown): string | undefined;
+  /** false while the ended sessions are not all known yet (just started): tokens then answer 503. */
+  readonly caughtUp?: boolean;
+  /** Resolves whether it caught up within `timeoutMs`. */
+  whenCaughtUp?(timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * A token arriving before the ended sessions are known waits this long for them (a process just
+ * started reads them in well under a second), then answers 503: never accepted unchecked.
+ */
+export const SESSIONS_WAIT_MS = 2_000;
+
+/** 503 for a session token while ended sessions cannot be told apart from live ones. */
+export async function sessionsKnown(sessions: SessionCheck | undefined, waitMs = SESSIONS_WAIT_MS) {
+  if (sessions?.caughtUp !== false) return;
+  if (await sessions.whenCaughtUp?.(waitMs)) return;
+  throw new HttpError(503, SESSION_MESSAGES.unchecked, { 'retry-after': '5' });
 }
 
 export const AUTH_MESSAGES = {
@@ -149,7 +173,7 @@ export const authPlugin = fp(
       ? new VerifiedTokens<TokenClaims & { exp?: number }>(opts.verifyCacheSize)
       : undefined;
 
-    const verify = (request: FastifyRequest, token: string) => {
+    const verify = async (request: FastifyRequest, token: string) => {
       let claims = verified?.get(token);
       if (!claims) {
         let decoded: unknown;
@@ -163,6 +187,8 @@ export const authPlugin = fp(
         claims = decoded;
         verified?.set(token, claims);
       }
+      // After the signature (a forgery is a 401 whatever else), before anything is accepted.
+      await sessionsKnown(opts.sessions);
       const ended = opts.sessions?.refusal(claims.sub, claims.sv);
       if (ended) throw unauthorized(ended, { [EXPIRED_HEADER]: 'true' });
       request.user = {
@@ -176,14 +202,14 @@ export const authPlugin = fp(
     const authenticate: AuthHook = async (request) => {
       const token = bearerToken(request);
       if (!token) throw unauthorized(AUTH_MESSAGES.missing);
-      verify(request, token);
+      await verify(request, token);
     };
 
     app.decorate('verifiedSession', (token: string) => verified?.get(token));
     app.decorate('authenticate', authenticate);
     app.decorate('optionalAuth', async (request: FastifyRequest) => {
       const token = bearerToken(request);
-      if (token) verify(request, token);
+      if (token) await verify(request, token);
     });
     app.decorate('requireRole', (...roles: Role[]): AuthHook => {
       if (roles.length === 0) throw new Error('requireRole needs at least one role');

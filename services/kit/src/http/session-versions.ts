@@ -10,6 +10,7 @@ import type { Kafka } from 'kafkajs';
 import { EVENT_HEADERS } from '../messaging/kafka';
 import type { KitLogger } from '../messaging/log';
 import { type OwnGroupConsumer, startOwnGroupConsumer } from '../messaging/own-group-consumer';
+import { fetchTopicOffsets } from '../messaging/topic-offsets';
 
 const WATCHED = new Set<string>([
   SessionsRevoked.type,
@@ -72,6 +73,11 @@ export class SessionVersions {
   private readonly reader: OwnGroupConsumer;
   /** Watched events applied (for tests). */
   applied = 0;
+  /** Where the topic ended when reading began (next offset per partition), until caught up. */
+  private ends: Map<number, bigint> | undefined;
+  private caught = false;
+  private stopped = false;
+  private watch: Promise<void> | undefined;
 
   constructor(private readonly opts: SessionVersionsOptions) {
     this.reader = startOwnGroupConsumer({
@@ -84,7 +90,12 @@ export class SessionVersions {
         const admin = kafka.admin();
         try {
           await admin.connect();
-          return await admin.fetchTopicOffsetsByTimestamp(topic, Date.now() - opts.lookbackMs);
+          const since = Date.now() - opts.lookbackMs;
+          // The ends first: every event published before this process started lies below them.
+          const ends = await fetchTopicOffsets(admin, topic);
+          const from = await admin.fetchTopicOffsetsByTimestamp(topic, since);
+          if (!this.caught) this.ends = new Map(ends.map((p) => [p.partition, BigInt(p.high)]));
+          return from;
         } finally {
           await admin.disconnect().catch(() => {});
         }
@@ -112,6 +123,39 @@ export class SessionVersions {
 
   get isListening(): boolean {
     return this.reader.isListening;
+  }
+
+  /**
+   * Whether every event that was on the topic when reading began has been read: until then this
+   * process cannot tell an ended session from a live one (after a restart its memory is empty), so
+   * the auth hooks answer 503 to tokens and /readyz says not ready. Once true it stays true (an
+   * outage later leaves what was read; the user service cannot publish while Kafka is away either).
+   */
+  get caughtUp(): boolean {
+    if (this.caught) return true;
+    if (!this.ends || !this.reader.isListening) return false;
+    const read = this.reader.positions();
+    for (const [partition, end] of this.ends) {
+      // A partition with nothing in the lookback window starts at its end: caught up at once.
+      const at = read.get(partition);
+      if (at === undefined || BigInt(at) < end) return false;
+    }
+    this.caught = true;
+    this.ends = undefined;
+    return true;
+  }
+
+  /** Resolves true once caught up, or false after `timeoutMs` (or once stopped). */
+  async whenCaughtUp(timeoutMs: number): Promise<boolean> {
+    if (this.caughtUp) return true;
+    // One watch for every waiter (a burst of requests at start-up does not poll once each).
+    this.watch ??= (async () => {
+      while (!this.caughtUp && !this.stopped) await new Promise((r) => setTimeout(r, 10).unref());
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.watch, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    return this.caughtUp;
   }
 
   /** No user is refused (the fast path). */
@@ -189,6 +233,7 @@ export class SessionVersions {
 
   /** Stops reading (waits at most 2 s for an attempt against a Kafka out of reach). */
   stop(): Promise<void> {
+    this.stopped = true;
     return this.reader.stop();
   }
 }
