@@ -1,5 +1,5 @@
 /**
- * The import rules of the tree (root README), checked on the source files: facts contracts owns are
+ * The import rules of the tree (services/README.md), checked on the source files: facts contracts owns are
  * not written again elsewhere (and a frontend takes contracts' lists from `@decor/contracts/rules`
  * only), a domain has no HTTP, and a route file does not import a route file.
  * Each rule fails with the offending files named.
