@@ -13,6 +13,7 @@ import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSessionRevocation } from './session-revocation';
+import { registerTooLargeClose } from './too-large';
 
 /**
  * Response headers the spec's clients read; CORS must expose them to the browser. The seed's
@@ -68,6 +69,7 @@ export async function buildGateway(
   app.decorate('internalUrl', await listenInternal(app, { port: config.INTERNAL_PORT, host: config.HOST }));
   app.addHook('onRequest', refuseUnsafePaths('/api'));
   registerSecurityHeaders(app);
+  registerTooLargeClose(app);
   registerCsp(app, {
     imageBaseUrl: config.S3_PUBLIC_URL,
     ...(config.S3_UPLOAD_ENDPOINT ? { uploadEndpoint: config.S3_UPLOAD_ENDPOINT } : {}),
