@@ -58,6 +58,7 @@ async function startGateway(extra: Record<string, string> = {}) {
   const app = await buildGateway(
     loadGatewayConfig({
       NODE_ENV: 'test',
+      DECOR_ALLOW_DEV_SECRETS: '1',
       JWT_SECRET,
       CATALOGUE_SERVICE_URL: catalogue.url,
       KAFKA_BROKERS: testEndpoints().kafkaBrokers.join(','),

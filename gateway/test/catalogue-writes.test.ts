@@ -29,6 +29,7 @@ beforeAll(async () => {
   gateway = await buildGateway(
     loadGatewayConfig({
       NODE_ENV: 'test',
+      DECOR_ALLOW_DEV_SECRETS: '1',
       JWT_SECRET: 'test-secret-shared-by-gateway-and-services',
       CATALOGUE_SERVICE_URL: catalogue.url,
       KAFKA_BROKERS: testEndpoints().kafkaBrokers.join(','),

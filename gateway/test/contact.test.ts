@@ -55,6 +55,7 @@ beforeAll(async () => {
     const gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET,
         NOTIFICATION_SERVICE_URL: instance.url,
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',

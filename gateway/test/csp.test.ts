@@ -23,6 +23,7 @@ describe('Content-Security-Policy of the pages and assets', () => {
     gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET: 'csp-test-secret-0123456789',
         FRONTENDS_DIR: dir,
         GATEWAY_CACHE_TTL_MS: '0',
@@ -84,6 +85,7 @@ describe('Content-Security-Policy of the pages and assets', () => {
     const plain = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET: 'csp-test-secret-0123456789',
         FRONTENDS_DIR: dir,
         GATEWAY_CACHE_TTL_MS: '0',

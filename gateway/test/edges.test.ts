@@ -131,7 +131,7 @@ describe("the operator's routes are on the internal port only", () => {
 describe('CORS in production', () => {
   const production = {
     NODE_ENV: 'production',
-    JWT_SECRET: 'a-production-secret-of-some-length',
+    JWT_SECRET: 'gT4pXw9LqZ2nV7sK0cYbR5mHjD8fA3eU6oWiN1tQxE_',
     INTERNAL_PORT: '8081',
     REDIS_URL: 'redis://redis:6379',
     KAFKA_BROKERS: 'kafka:9092',

@@ -33,6 +33,7 @@ describe('serving the built frontends', () => {
     gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET: 'frontends-test-secret',
         FRONTENDS_DIR: dir,
         GATEWAY_CACHE_TTL_MS: '0',
@@ -157,6 +158,7 @@ exports.sessionMark = { script: 'document.documentElement.className = "marked";'
     gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET: 'pages-test-secret',
         FRONTENDS_DIR: dir,
         GATEWAY_CACHE_TTL_MS: '60000',

@@ -50,6 +50,7 @@ async function startGateway(extra: Record<string, string> = {}): Promise<Gateway
   const app = await buildGateway(
     loadGatewayConfig({
       NODE_ENV: 'test',
+      DECOR_ALLOW_DEV_SECRETS: '1',
       JWT_SECRET,
       KAFKA_BROKERS: testEndpoints().kafkaBrokers.join(','),
       KAFKA_TOPIC_PREFIX: RUN_ID,

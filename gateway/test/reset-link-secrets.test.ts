@@ -73,6 +73,7 @@ describe('reset and welcome links stay out of logs, answers, Kafka and Redis', (
       'gateway/src/main.ts',
       {
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         LOG_LEVEL: 'debug',
         PORT: gatewayPort,
         JWT_SECRET: TEST_JWT_SECRET,

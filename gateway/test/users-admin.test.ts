@@ -41,6 +41,7 @@ beforeAll(async () => {
   second = await buildGateway(
     loadGatewayConfig({
       NODE_ENV: 'test',
+      DECOR_ALLOW_DEV_SECRETS: '1',
       JWT_SECRET,
       USER_SERVICE_URL: stack.user.url,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
@@ -333,6 +334,7 @@ describe('suspension and deletion, seen by every gateway instance', () => {
     const late = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET,
         USER_SERVICE_URL: stack.user.url,
         GATEWAY_CACHE_TTL_MS: '0',

@@ -72,6 +72,7 @@ export async function startStack(
 export function gatewayTestEnv(env: Record<string, string>): Record<string, string> {
   return {
     NODE_ENV: 'test',
+    DECOR_ALLOW_DEV_SECRETS: '1',
     JWT_SECRET,
     REDIS_URL: env.REDIS_URL as string,
     REDIS_PREFIX: env.REDIS_PREFIX as string,

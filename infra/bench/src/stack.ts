@@ -26,7 +26,9 @@ import {
 } from '@decor/stack';
 import { Redis } from 'ioredis';
 
-export const BENCH_JWT_SECRET = 'benchmark-secret-never-used-elsewhere';
+/** This run's own (48 random bytes): a published one is refused outside tests (services/kit config.ts). */
+export const BENCH_JWT_SECRET = randomBytes(48).toString('base64url');
+const BENCH_QBO_TOKEN_KEY = randomBytes(32).toString('base64');
 
 export interface BenchStack {
   endpoints: InfraEndpoints;
@@ -186,6 +188,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       REDIS_URL: endpoints.redisUrl,
       REDIS_PREFIX: runId,
       JWT_SECRET: BENCH_JWT_SECRET,
+      QBO_TOKEN_KEY: BENCH_QBO_TOKEN_KEY,
       SMTP_URL: `smtp://${endpoints.smtp.host}:${endpoints.smtp.port}`,
       S3_ENDPOINT: endpoints.s3.endpoint,
       S3_BUCKET: endpoints.s3.bucket,

@@ -10,6 +10,7 @@
  *                       copies on the machine's one Redis never take each other's jobs)
  *   JWT_SECRET          default: this installation's own, made on the first start and kept in
  *                       <data dir>/jwt-secret (installation-secret.ts)
+ *   QBO_TOKEN_KEY       default: likewise, <data dir>/qbo-token-key (encrypts the QuickBooks tokens)
  *   LOG_LEVEL, KAFKA_TOPIC_PREFIX, DEMO_*   passed on to the services
  *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
  *
@@ -22,7 +23,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { installationJwtSecret } from './installation-secret';
+import { installationJwtSecret, installationQboTokenKey } from './installation-secret';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -36,10 +37,11 @@ function main(): void {
   }
   const dataDir = process.env.DECOR_DATA_DIR ?? path.join(REPO_ROOT, 'infra', '.data');
   const JWT_SECRET = process.env.JWT_SECRET || installationJwtSecret(dataDir);
+  const QBO_TOKEN_KEY = process.env.QBO_TOKEN_KEY || installationQboTokenKey(dataDir);
   const supervisor = spawn(
     process.execPath,
     ['--import', 'tsx', '--disable-warning=TimeoutNegativeWarning', path.join(__dirname, 'supervisor.ts')],
-    { cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: { ...process.env, JWT_SECRET } },
+    { cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: { ...process.env, JWT_SECRET, QBO_TOKEN_KEY } },
   );
   let firstSignalAt = 0;
   const relay = (signal: NodeJS.Signals) => {

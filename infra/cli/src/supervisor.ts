@@ -136,8 +136,9 @@ function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): Nod
     S3_SECRET_ACCESS_KEY: e.s3.secretAccessKey,
     S3_PUBLIC_URL: `${e.s3.endpoint}/${e.s3.bucket}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-    // start.ts passes this installation's own (infra/.data/jwt-secret) unless one was given.
+    // start.ts passes this installation's own (infra/.data/jwt-secret, qbo-token-key) unless given.
     JWT_SECRET: process.env.JWT_SECRET,
+    QBO_TOKEN_KEY: process.env.QBO_TOKEN_KEY,
     ...qboEnv(e),
   };
 }

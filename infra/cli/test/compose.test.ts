@@ -21,7 +21,7 @@ interface ComposeService {
 
 /** What an operator sets before `docker compose up` (the file refuses to start without them). */
 const OPERATOR_ENV: Record<string, string> = {
-  JWT_SECRET: 'a-long-production-secret-value',
+  JWT_SECRET: 'gT4pXw9LqZ2nV7sK0cYbR5mHjD8fA3eU6oWiN1tQxE_',
   CORS_ORIGINS: 'https://rentals.example',
   S3_SECRET_ACCESS_KEY: 'minio-secret',
   QBO_CLIENT_ID: 'intuit-app-client-id',

@@ -13,6 +13,9 @@ import { type InfraHandle, startInfra } from '../src/infra';
 export const HANDLE_KEY = '__decorTestInfra';
 
 export default async function globalSetup(): Promise<void> {
+  // Test processes may use the published and short test secrets (services/kit config.ts): the workers
+  // and every process they start with this environment inherit the switch; nothing else sets it.
+  process.env.DECOR_ALLOW_DEV_SECRETS = '1';
   if (process.env[TEST_ENDPOINTS_ENV]) return;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const started = Date.now();

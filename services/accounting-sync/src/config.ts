@@ -1,5 +1,6 @@
 import {
   loadConfigOrExit,
+  PUBLISHED_DEFAULT,
   qboConnectConfigSchema,
   REQUIRED_IN_PRODUCTION,
   serviceConfigSchema,
@@ -7,7 +8,10 @@ import {
 import { Type } from '@sinclair/typebox';
 import { MAX_CALL_TIMEOUT_MS } from './qbo/time-box';
 
-/** A fixed key for local runs only: production must bring its own (QBO_TOKEN_KEY). */
+/**
+ * A fixed, published key: tests only (DECOR_ALLOW_DEV_SECRETS=1). `npm start` passes one made per
+ * installation (infra/.data/qbo-token-key); production must bring its own (QBO_TOKEN_KEY).
+ */
 const DEV_TOKEN_KEY = 'ZGVjb3ItbG9jYWwtcWJvLXRva2VuLWtleS0zMmJ5dGU=';
 
 export const accountingSyncConfigSchema = serviceConfigSchema({
@@ -43,6 +47,7 @@ export const accountingSyncConfigSchema = serviceConfigSchema({
     'x-message': 'must be 32 random bytes in base64 (openssl rand -base64 32)',
     default: DEV_TOKEN_KEY,
     [REQUIRED_IN_PRODUCTION]: true,
+    [PUBLISHED_DEFAULT]: true,
   }),
   /** Intuit allows 500 requests per minute per company; every process shares one limiter in Redis. */
   QBO_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 500 }),

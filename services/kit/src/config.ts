@@ -22,6 +22,12 @@ export class ConfigError extends Error {
 /** Schema option: the default is for local runs only; with NODE_ENV=production the variable must be set. */
 export const REQUIRED_IN_PRODUCTION = 'requiredInProduction';
 
+/**
+ * Schema option: the default is a published secret (this repository), for tests only: without
+ * DECOR_ALLOW_DEV_SECRETS=1 the variable must be set (`npm start` passes one made per installation).
+ */
+export const PUBLISHED_DEFAULT = 'publishedDefault';
+
 /** A comma-separated env value ("a:1,b:2") read as a list of non-empty, trimmed items. */
 export function commaList(
   options: { default?: string; description?: string; [REQUIRED_IN_PRODUCTION]?: boolean } = {},
@@ -86,7 +92,8 @@ export const commonConfigSchema = Type.Object({
   }),
   REDIS_PREFIX: Type.String({ minLength: 1, default: 'decor' }),
   /**
-   * Signs and checks every token. The default is published (this repository): refused outside tests
+   * Signs and checks every token. The default is published (this repository): refused unless
+   * DECOR_ALLOW_DEV_SECRETS=1 (tests), as is any value shorter or plainer than 32 random bytes
    * (loadConfig), so each installation needs its own (`npm start` generates one in infra/.data).
    */
   JWT_SECRET: Type.String({
@@ -170,6 +177,23 @@ function describe(name: string, error: ValueError): string {
 }
 
 /**
+ * The one switch that lets a process use the published development secrets and short test ones:
+ * set by the test support (serviceEnv) and jest's global setup, refused with NODE_ENV=production.
+ * NODE_ENV=test alone no longer does: any environment can say that.
+ */
+export const DEV_SECRETS_FLAG = 'DECOR_ALLOW_DEV_SECRETS';
+
+/**
+ * Why `value` is no signing/encryption secret, or undefined: at least 32 random bytes are wanted,
+ * i.e. 43+ characters (base64url of 32 bytes; 64 hex digits pass too) that are not a repetition of
+ * a few (a random 43-character base64 string has ~30 different ones; 'a' x 64 has 1).
+ */
+export function weakSecretProblem(name: string, value: string): string | undefined {
+  if (value.length >= 43 && new Set(value).size >= 10) return undefined;
+  return `${name} must be at least 32 random bytes: 43 or more characters of e.g. openssl rand -base64 48 (64 hex digits also do), not a short or repetitive value`;
+}
+
+/**
  * Reads `env` (process.env by default) against the schema once: empty strings count as unset,
  * defaults fill the gaps, numbers and booleans are converted from text, transforms (comma lists)
  * applied. Any problem throws a ConfigError naming every bad variable; the result is frozen.
@@ -194,20 +218,40 @@ export function loadConfig<T extends TObject>(
     }
   }
 
-  // Value.Default fills `raw` in place: note first whether a secret was given at all.
-  const secretGiven = raw.JWT_SECRET !== undefined;
+  // Value.Default fills `raw` in place: note first what was given at all.
+  const given = new Set(Object.keys(raw));
+  const secretGiven = given.has('JWT_SECRET');
   const candidate = Value.Convert(schema, Value.Default(schema, raw)) as Static<T>;
+  const seen = new Set<string>();
+  const devSecrets = env[DEV_SECRETS_FLAG] === '1';
+  if (devSecrets && production) {
+    problems.push(`${DEV_SECRETS_FLAG} is for tests only, never with NODE_ENV=production`);
+  }
+  const secret = (candidate as { JWT_SECRET?: unknown }).JWT_SECRET;
   if (
     'JWT_SECRET' in schema.properties &&
-    (candidate as { JWT_SECRET?: unknown }).JWT_SECRET === PUBLISHED_DEV_JWT_SECRET &&
-    (raw.NODE_ENV ?? env.NODE_ENV) !== 'test' &&
+    typeof secret === 'string' &&
+    !devSecrets &&
     !(production && !secretGiven) // already named as required
   ) {
-    problems.push(
-      'JWT_SECRET must be a secret of this installation, not the published development one (npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)',
-    );
+    const problem =
+      secret === PUBLISHED_DEV_JWT_SECRET
+        ? 'JWT_SECRET must be a secret of this installation, not the published development one (npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)'
+        : weakSecretProblem('JWT_SECRET', secret);
+    if (problem) {
+      problems.push(problem);
+      seen.add('JWT_SECRET');
+    }
   }
-  const seen = new Set<string>();
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const published = (prop as Record<string, unknown>)[PUBLISHED_DEFAULT] && !given.has(key);
+    if (published && !devSecrets && !production) {
+      problems.push(
+        `${key} must be a secret of this installation, not the published development default (npm start keeps one in infra/.data)`,
+      );
+      seen.add(key);
+    }
+  }
   for (const error of Value.Errors(schema, candidate)) {
     const name = error.path.split('/')[1] ?? '(root)';
     if (seen.has(name)) continue;

@@ -21,7 +21,10 @@ export {
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
-/** The JWT secret every test process passes explicitly (never the published development one). */
+/**
+ * The JWT secret every test process passes explicitly (never the published development one). Short
+ * and published, so accepted only with DECOR_ALLOW_DEV_SECRETS=1, which serviceEnv sets.
+ */
 export const TEST_JWT_SECRET = 'test-secret-shared-by-gateway-and-services';
 
 /** Env for one service process of this test file (pass `port` to pin it, e.g. for the gateway's table). */
@@ -32,6 +35,7 @@ export async function serviceEnv(
   const e = testEndpoints();
   return {
     NODE_ENV: 'test',
+    DECOR_ALLOW_DEV_SECRETS: '1',
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

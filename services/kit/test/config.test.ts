@@ -1,7 +1,23 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { ConfigError, commaList, commonConfigSchema, loadConfig, serviceConfigSchema } from '../src/config';
+import {
+  ConfigError,
+  commaList,
+  commonConfigSchema,
+  loadConfig,
+  PUBLISHED_DEFAULT,
+  serviceConfigSchema,
+} from '../src/config';
+
+const PRODUCTION_ADDRESSES = {
+  NODE_ENV: 'production',
+  MONGO_URL: 'mongodb://mongo:27017',
+  KAFKA_BROKERS: 'kafka:9092',
+  REDIS_URL: 'redis://redis:6379',
+  PUBLIC_BASE_URL: 'https://rentals.example',
+};
 
 function problemsOf(run: () => unknown): string {
   try {
@@ -14,7 +30,7 @@ function problemsOf(run: () => unknown): string {
 }
 
 /** Outside tests a process needs its installation's own JWT secret (npm start passes one). */
-const OWN_SECRET = { JWT_SECRET: 'this-installations-own-secret-0123' };
+const OWN_SECRET = { JWT_SECRET: 'q3VtX8nD2kLwP0rYbZ7sFhJcA9eGmTuQ1oRiN4yW6xE' };
 
 test('an environment with only the installation secret gives the local defaults', () => {
   const config = loadConfig(commonConfigSchema, OWN_SECRET);
@@ -35,7 +51,7 @@ test('an environment with only the installation secret gives the local defaults'
   expect(config.SERVICE_NAME).toBeUndefined();
 });
 
-test('the published development secret (the default) is refused outside tests, and only there accepted', () => {
+test('the published development secret (the default) is refused unless the explicit test flag is set', () => {
   const refusal =
     'Invalid environment: JWT_SECRET must be a secret of this installation, not the published development one ' +
     '(npm start keeps one in infra/.data/jwt-secret; elsewhere e.g. openssl rand -base64 48)';
@@ -46,9 +62,57 @@ test('the published development secret (the default) is refused outside tests, a
       loadConfig(commonConfigSchema, { JWT_SECRET: 'decor-local-development-secret-not-for-production' }),
     ),
   ).toBe(refusal);
-  expect(loadConfig(commonConfigSchema, { NODE_ENV: 'test' }).JWT_SECRET).toBe(
+  // NODE_ENV=test is no pass: any environment can say it.
+  expect(problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'test' }))).toBe(refusal);
+  expect(loadConfig(commonConfigSchema, { DECOR_ALLOW_DEV_SECRETS: '1' }).JWT_SECRET).toBe(
     'decor-local-development-secret-not-for-production',
   );
+});
+
+test('a secret must be 32 random bytes or more (43+ characters, not repetitive); the test flag only outside production', () => {
+  const weak =
+    'Invalid environment: JWT_SECRET must be at least 32 random bytes: 43 or more characters of e.g. ' +
+    'openssl rand -base64 48 (64 hex digits also do), not a short or repetitive value';
+  for (const JWT_SECRET of [
+    'short',
+    'test-secret-shared-by-gateway-and-services',
+    'a'.repeat(64),
+    'abab'.repeat(16),
+  ]) {
+    expect(problemsOf(() => loadConfig(commonConfigSchema, { JWT_SECRET }))).toBe(weak);
+    expect(problemsOf(() => loadConfig(commonConfigSchema, { NODE_ENV: 'test', JWT_SECRET }))).toBe(weak);
+  }
+  for (const bytes of [32, 48]) {
+    const base64url = randomBytes(bytes).toString('base64url');
+    expect(loadConfig(commonConfigSchema, { JWT_SECRET: base64url }).JWT_SECRET).toBe(base64url);
+    const hex = randomBytes(bytes).toString('hex');
+    expect(loadConfig(commonConfigSchema, { JWT_SECRET: hex }).JWT_SECRET).toBe(hex);
+  }
+  const flagged = { DECOR_ALLOW_DEV_SECRETS: '1', JWT_SECRET: 'test-secret-shared-by-gateway-and-services' };
+  expect(loadConfig(commonConfigSchema, flagged).JWT_SECRET).toBe(flagged.JWT_SECRET);
+  expect(problemsOf(() => loadConfig(commonConfigSchema, { ...flagged, JWT_SECRET: 'short' }))).toBe(
+    'Invalid environment: JWT_SECRET must be at least 16 characters',
+  );
+  expect(
+    problemsOf(() =>
+      loadConfig(commonConfigSchema, {
+        ...PRODUCTION_ADDRESSES,
+        ...flagged,
+        JWT_SECRET: randomBytes(48).toString('base64'),
+      }),
+    ),
+  ).toBe('Invalid environment: DECOR_ALLOW_DEV_SECRETS is for tests only, never with NODE_ENV=production');
+});
+
+test('a published default marked as such is refused unless the test flag is set, and a given value is kept', () => {
+  const schema = serviceConfigSchema({
+    TOKEN_KEY: Type.String({ default: 'published', [PUBLISHED_DEFAULT]: true }),
+  });
+  expect(problemsOf(() => loadConfig(schema, OWN_SECRET))).toBe(
+    'Invalid environment: TOKEN_KEY must be a secret of this installation, not the published development default (npm start keeps one in infra/.data)',
+  );
+  expect(loadConfig(schema, { ...OWN_SECRET, DECOR_ALLOW_DEV_SECRETS: '1' }).TOKEN_KEY).toBe('published');
+  expect(loadConfig(schema, { ...OWN_SECRET, TOKEN_KEY: 'own' }).TOKEN_KEY).toBe('own');
 });
 
 test('values are read from text: numbers converted, lists split, blanks treated as unset', () => {
@@ -118,21 +182,14 @@ test('in production the secret and every address must be set explicitly (no loca
       'REDIS_URL is required when NODE_ENV=production; JWT_SECRET is required when NODE_ENV=production; ' +
       'PUBLIC_BASE_URL is required when NODE_ENV=production',
   );
-  const addresses = {
-    NODE_ENV: 'production',
-    MONGO_URL: 'mongodb://mongo:27017',
-    KAFKA_BROKERS: 'kafka:9092',
-    REDIS_URL: 'redis://redis:6379',
-    PUBLIC_BASE_URL: 'https://rentals.example',
-  };
-  expect(problemsOf(() => loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'short' }))).toBe(
-    'Invalid environment: JWT_SECRET must be at least 16 characters',
-  );
-  const config = loadConfig(commonConfigSchema, {
-    ...addresses,
-    JWT_SECRET: 'a-long-production-secret-value',
-  });
-  expect(config.JWT_SECRET).toBe('a-long-production-secret-value');
+  const addresses = PRODUCTION_ADDRESSES;
+  expect(
+    problemsOf(() =>
+      loadConfig(commonConfigSchema, { ...addresses, JWT_SECRET: 'a-long-production-secret-value' }),
+    ),
+  ).toMatch(/^Invalid environment: JWT_SECRET must be at least 32 random bytes/);
+  const config = loadConfig(commonConfigSchema, { ...addresses, ...OWN_SECRET });
+  expect(config.JWT_SECRET).toBe(OWN_SECRET.JWT_SECRET);
   expect(config.KAFKA_BROKERS).toEqual(['kafka:9092']);
 });
 

@@ -108,6 +108,7 @@ export async function startQuickBooksStack(
     const gateway = await buildGateway(
       loadGatewayConfig({
         NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
         JWT_SECRET,
         USER_SERVICE_URL: user.url,
         CATALOGUE_SERVICE_URL: catalogue.url,
