@@ -134,4 +134,31 @@ describe('the staff connection to QuickBooks', () => {
     expect((await connect(sync, realmId)).status).toBe(200);
     expect((await request(sync.url, '/qbo/categories', { token })).status).toBe(200);
   });
+
+  it('refuses with 409 an admin signing in to another company, even once the connection is lost; a superadmin may switch', async () => {
+    const other = await newRealm('Someone Else Co');
+    const OTHER_COMPANY =
+      'QuickBooks is connected to another company. Only a superadmin can connect a different company.';
+    const refusedAdmin = await connect(sync, other);
+    expect(refusedAdmin).toMatchObject({ status: 409, body: { message: OTHER_COMPANY } });
+    // Refused before the code was exchanged: the other company granted nothing.
+    expect((await qboStats(other)).grants.authorization_code).toBe(0);
+    expect((await request(sync.url, '/qbo/status', { token: staffToken(sync) })).body.result).toMatchObject({
+      connected: true,
+      realmId,
+    });
+
+    // A lost connection still names its company: an admin cannot move the sync elsewhere meanwhile.
+    await emulatorCall(`/__emulator/realms/${realmId}/revoke`, { method: 'POST' });
+    await request(sync.url, '/qbo/get/renewToken', { token: staffToken(sync) });
+    expect((await request(sync.url, '/qbo/status', { token: staffToken(sync) })).body.result.connected).toBe(
+      false,
+    );
+    expect((await connect(sync, other)).status).toBe(409);
+    // The same company again is fine for any admin; a superadmin may switch.
+    expect((await connect(sync, realmId)).status).toBe(200);
+    const superadmin = staffToken(sync, newId(), 'superadmin');
+    const switched = await connect(sync, other, superadmin);
+    expect(switched).toMatchObject({ status: 200, body: { result: { realmId: other } } });
+  });
 });

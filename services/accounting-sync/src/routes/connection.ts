@@ -1,5 +1,5 @@
 import { qboAuthorizeUrl, redirectUri, signConnectState, verifyConnectState } from '@decor/contracts';
-import { badRequest, type ServiceApp } from '@decor/kit';
+import { badRequest, conflict, hasRole, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 import { invokeWith, quickBooksFor } from '../qbo/client';
@@ -20,7 +20,8 @@ export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncConte
       schema: {
         summary:
           'Finishes the QuickBooks sign-in: checks the state issued at staff sign-in (one use, 10 minutes, ' +
-          'same staff member), exchanges the code and keeps the tokens here (never in the answer)',
+          'same staff member), exchanges the code and keeps the tokens here (never in the answer); ' +
+          '409 when an admin signs in to a company other than the one on record (a superadmin may switch)',
         security: [{ session: [] }],
         querystring: Type.Object({
           code: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -37,6 +38,7 @@ export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncConte
             }),
           }),
           400: Message,
+          409: Message,
         },
       },
     },
@@ -54,6 +56,12 @@ export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncConte
       } catch (err) {
         if ((err as { code?: number }).code === 11000) throw badRequest(QBO_TEXTS.signInFailed);
         throw err;
+      }
+      // Before the code is exchanged: an admin cannot point every later sync at a company of theirs.
+      const onRecord = (await ctx.sessions.status()).realmId;
+      if (onRecord && onRecord !== realmId && !hasRole(request.user, 'superadmin')) {
+        request.log.warn({ realmId, onRecord }, 'refused a QuickBooks sign-in to another company');
+        throw conflict(QBO_TEXTS.otherCompany);
       }
       let tokens: Awaited<ReturnType<typeof exchangeCode>>;
       try {

@@ -7,6 +7,12 @@ export const QBO_TEXTS = {
   renewed: QBO_SESSION_TEXTS.renewed,
   renewFailed: QBO_SESSION_TEXTS.renewFailed,
   signInFailed: 'The QuickBooks sign-in could not be verified. Please sign in again.',
+  /**
+   * Not in the spec: an admin's sign-in to a company other than the one on record (connected or
+   * lost) would point every later sync at it; only a superadmin may switch companies.
+   */
+  otherCompany:
+    'QuickBooks is connected to another company. Only a superadmin can connect a different company.',
   /** Not in the spec: a live read (categories, the import listing) while QuickBooks is down or slow. */
   unavailable: 'QuickBooks is not answering right now. Please try again in a minute.',
 } as const;
