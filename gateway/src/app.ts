@@ -1,7 +1,7 @@
 import { createServiceApp, listenInternal, registerRateLimitStore, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
 import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
-import { type GatewayConfig, trustProxyOf } from './config';
+import { corsOriginsOf, type GatewayConfig, trustProxyOf } from './config';
 import { registerCsp } from './csp';
 import { apiDocs } from './docs';
 import { frontends, pageOrNotFound } from './frontends';
@@ -75,7 +75,8 @@ export async function buildGateway(
     ...(config.S3_UPLOAD_ENDPOINT ? { uploadEndpoint: config.S3_UPLOAD_ENDPOINT } : {}),
   });
   await app.register(cors, {
-    origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    // Only the listed origins, or the product's own (never any site): src/config.ts.
+    origin: corsOriginsOf(config),
     exposedHeaders: EXPOSED_HEADERS,
     allowedHeaders: ['content-type', 'authorization', 'idempotency-key', 'x-request-id'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],

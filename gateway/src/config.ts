@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError, commonConfigSchema, loadConfig, REQUIRED_IN_PRODUCTION } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 
@@ -17,7 +18,8 @@ export const gatewayConfigSchema = Type.Object({
   INTERNAL_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0, [REQUIRED_IN_PRODUCTION]: true }),
   /**
    * Whose X-Forwarded-For to believe for the client's ip (the rate limits' key): 'false' (default,
-   * the gateway is the edge), 'true' (any), or the load balancers' addresses/CIDRs, comma-separated.
+   * the gateway is the edge) or the load balancers' addresses/CIDRs, comma-separated. Not 'true':
+   * any client could then pick its own ip (trustProxyProblems).
    */
   TRUST_PROXY: Type.String({ default: 'false' }),
   /** Rate-limit counters, shared by every gateway instance. */
@@ -32,8 +34,11 @@ export const gatewayConfigSchema = Type.Object({
     [REQUIRED_IN_PRODUCTION]: true,
   }),
   NOTIFICATION_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:4106', [REQUIRED_IN_PRODUCTION]: true }),
-  /** Comma-separated origins allowed by CORS; '*' reflects any origin (local runs only: production needs the list). */
-  CORS_ORIGINS: Type.String({ default: '*', [REQUIRED_IN_PRODUCTION]: true }),
+  /**
+   * Comma-separated origins allowed by CORS. Unset (not in production): the product's own, the
+   * gateway's address and the frontends' dev servers (corsOriginsOf). Never '*' (any site).
+   */
+  CORS_ORIGINS: Type.String({ default: '', [REQUIRED_IN_PRODUCTION]: true }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   /** Requests per minute and client ip to each rate-limited prefix (sign-in, reset, contact form). */
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
@@ -82,8 +87,15 @@ export type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
 /** The config, or a ConfigError naming every bad variable. */
 export function parseGatewayConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(gatewayConfigSchema, env);
-  if (config.NODE_ENV === 'production' && config.CORS_ORIGINS.split(',').some((o) => o.trim() === '*'))
-    throw new ConfigError(['CORS_ORIGINS must list the allowed origins when NODE_ENV=production, not *']);
+  const problems = trustProxyProblems(config.TRUST_PROXY);
+  const origins = listOf(config.CORS_ORIGINS);
+  if (origins.includes('*') || (config.NODE_ENV === 'production' && origins.length === 0))
+    problems.push(
+      config.NODE_ENV === 'production'
+        ? 'CORS_ORIGINS must list the allowed origins when NODE_ENV=production, not *'
+        : "CORS_ORIGINS must list the allowed origins, not * (unset: the product's own)",
+    );
+  if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
@@ -98,7 +110,53 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   }
 }
 
-/** TRUST_PROXY as Fastify's `trustProxy`. */
-export function trustProxyOf(value: string): boolean | string {
-  return value === 'true' ? true : value === 'false' ? false : value;
+/** TRUST_PROXY as Fastify's `trustProxy`: false, or the list of addresses and CIDRs. */
+export function trustProxyOf(value: string): false | string[] {
+  return value.trim() === 'false' ? false : listOf(value);
+}
+
+const listOf = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+/**
+ * TRUST_PROXY's problems: 'true' would believe the X-Forwarded-For of any client, who could then
+ * pick a new ip per request (rate limits) or pose as another's; only named balancers are trusted.
+ */
+export function trustProxyProblems(value: string): string[] {
+  if (value.trim() === 'false') return [];
+  if (value.trim() === 'true')
+    return [
+      "TRUST_PROXY=true would believe any client's X-Forwarded-For: name the load balancers' addresses " +
+        'or CIDRs, comma-separated (e.g. 10.0.0.0/8,192.168.1.5), or leave it unset',
+    ];
+  const entries = listOf(value);
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (entries.length > 0 && bad.length === 0) return [];
+  return [
+    `TRUST_PROXY must be false or addresses/CIDRs, comma-separated (e.g. 10.0.0.0/8,192.168.1.5)${
+      bad.length > 0 ? `: not ${bad.map((b) => JSON.stringify(b)).join(', ')}` : ''
+    }`,
+  ];
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** The own origins: this gateway's address and the frontends' dev servers (3000 shell, 3001-3002 remotes). */
+export function ownOrigins(port: number): string[] {
+  return [port, 3000, 3001, 3002].flatMap((p) => [`http://127.0.0.1:${p}`, `http://localhost:${p}`]);
+}
+
+/** The origins CORS allows: CORS_ORIGINS, or (unset, outside production) the product's own. */
+export function corsOriginsOf(config: { CORS_ORIGINS: string; PORT: number }): string[] {
+  const listed = listOf(config.CORS_ORIGINS);
+  return listed.length > 0 ? listed : ownOrigins(config.PORT);
 }

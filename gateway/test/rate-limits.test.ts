@@ -83,7 +83,7 @@ describe('per client ip, at the gateway, in Redis', () => {
 
 describe('per account, where sign-in is decided, in Redis', () => {
   it('stops guessing one account from many ips, through the gateway and on the service port alike', async () => {
-    const base = `${await gateway({ TRUST_PROXY: 'true', AUTH_RATE_LIMIT_PER_MINUTE: '1000' })}/api`;
+    const base = `${await gateway({ TRUST_PROXY: '127.0.0.1', AUTH_RATE_LIMIT_PER_MINUTE: '1000' })}/api`;
     const victim = 'staff@decor.example';
     const statuses: number[] = [];
     for (let i = 0; i < ACCOUNT_FAILURES; i++) {
