@@ -12,6 +12,9 @@
  *                       <data dir>/jwt-secret (installation-secret.ts)
  *   QBO_TOKEN_KEY       default: likewise, <data dir>/qbo-token-key (encrypts the QuickBooks tokens)
  *   LOG_LEVEL, KAFKA_TOPIC_PREFIX, DEMO_*   passed on to the services
+ *   HOST                loopback only (127.x, ::1, localhost): the copy has demo logins whose password
+ *                       is published, so it refuses to listen on a network (serve one with the
+ *                       production build instead, docker-compose.yml)
  *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
  *
  * This process only runs the supervisor and relays signals to it. Why two: Ctrl-C in a terminal
@@ -27,11 +30,25 @@ import { installationJwtSecret, installationQboTokenKey } from './installation-s
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: what only this machine reaches. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
 function main(): void {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) {
     console.error(
       `Node ${process.versions.node} is too old: run \`npm start\` (it uses the Node 24 of the 'node' devDependency).`,
+    );
+    process.exit(1);
+  }
+  const host = process.env.HOST?.trim();
+  if (host && !isLoopback(host)) {
+    console.error(
+      `HOST=${host} refused: \`npm start\` runs a development copy whose demo logins have a published password, ` +
+        'so it listens on this machine only (127.0.0.1, ::1 or localhost). To serve a network, run the production build (docker-compose.yml).',
     );
     process.exit(1);
   }
