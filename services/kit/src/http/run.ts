@@ -6,12 +6,15 @@ export interface Closer {
   close: () => Promise<unknown> | unknown;
 }
 
+/** The default shutdown budget; an orchestrator's grace period must exceed it (infra/kubernetes). */
+export const SHUTDOWN_BUDGET_MS = 20_000;
+
 export interface RunServiceOptions {
   app: FastifyInstance;
   port: number;
   host: string;
   onClose?: Closer[];
-  /** Whole shutdown budget; past it the process exits 1 rather than hang. Default 20 s. */
+  /** Whole shutdown budget; past it the process exits 1 rather than hang. Default SHUTDOWN_BUDGET_MS. */
   shutdownTimeoutMs?: number;
   /** Injected in tests; defaults to process.exit. */
   exit?: (code: number) => void;
@@ -55,7 +58,7 @@ export async function runService(opts: RunServiceOptions): Promise<RunningServic
   const { app } = opts;
   const log = app.log;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
-  const budgetMs = opts.shutdownTimeoutMs ?? 20_000;
+  const budgetMs = opts.shutdownTimeoutMs ?? SHUTDOWN_BUDGET_MS;
   let stopping: Promise<number> | undefined;
   if (opts.keepAliveOnStrayRejection ?? opts.exit === undefined) keepAliveOnStrayRejection(log);
 
