@@ -1,9 +1,11 @@
+import { SESSION_MESSAGES } from '@decor/contracts';
 import {
   AUDIENCES,
   bearerToken,
   createKafka,
   EXPIRED_HEADER,
   type KitLogger,
+  SESSIONS_WAIT_MS,
   type SessionVersions,
   sessionVersionsFor,
 } from '@decor/kit';
@@ -25,6 +27,9 @@ declare module 'fastify' {
  * user's: a password change or reset, a sign-out): 401 with the reason and `expiredtoken: true`
  * (the session is over: the spec's client drops it). The token is only decoded here: refusing
  * never depends on its signature, and accepting is still up to the usual checks after this hook.
+ * Until every ended session is known (just started: its memory is empty; Kafka unreadable), a
+ * session token waits up to SESSIONS_WAIT_MS for them, then answers 503 — never accepted unchecked;
+ * anonymous requests and signing in go on, and `/readyz` says not ready meanwhile.
  * Reading starts with `start()` (the gateway calls it last).
  */
 export function registerSessionRevocation(
@@ -41,14 +46,28 @@ export function registerSessionRevocation(
   // The same projection every service's auth hooks use (the kit), in a group of this instance's own.
   const revocations = sessionVersionsFor(kafka, config, 'gateway', logger);
   app.decorate('sessionRevocations', revocations);
+  app.addReadinessCheck('sessions', () => {
+    if (!revocations.caughtUp) throw new Error('ended sessions not read yet (user topic)');
+  });
   // Not async: it runs on every request, and answers nothing on almost all of them.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const refused = refusal(request);
-    if (refused) reply.code(401).header(EXPIRED_HEADER, 'true').send({ message: refused });
-    else done();
+    if (revocations.caughtUp && revocations.isEmpty) return done();
+    const session = sessionOf(request);
+    if (!session) return done();
+    const answer = () => {
+      const refused = revocations.refusal(session.sub, session.sv);
+      if (refused) reply.code(401).header(EXPIRED_HEADER, 'true').send({ message: refused });
+      else done();
+    };
+    if (revocations.caughtUp) return answer();
+    void revocations.whenCaughtUp(SESSIONS_WAIT_MS).then((known) => {
+      if (known) return answer();
+      reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
+    });
   });
-  const refusal = (request: FastifyRequest): string | undefined => {
-    if (revocations.isEmpty || !request.url.startsWith('/api/')) return undefined;
+  /** The user and session version of the session token an /api request carries, if any. */
+  const sessionOf = (request: FastifyRequest): { sub: string; sv?: unknown } | undefined => {
+    if (!request.url.startsWith('/api/')) return undefined;
     // Signing in again must work whatever stale token the client still sends along (the user
     // service itself refuses a suspended account's sign-in, with its own 403).
     if (request.url.split('?', 1)[0] === SIGN_IN_PATH) return undefined;
@@ -56,7 +75,7 @@ export function registerSessionRevocation(
     if (!token) return undefined;
     // A session verified before needs no decoding (its audience is the session's).
     const remembered = app.verifiedSession(token);
-    if (remembered) return revocations.refusal(remembered.sub, remembered.sv);
+    if (remembered) return remembered;
     let claims: { sub?: unknown; sv?: unknown; aud?: unknown } | null = null;
     try {
       claims = app.jwt.decode<{ sub?: unknown; sv?: unknown; aud?: unknown }>(token);
@@ -67,7 +86,7 @@ export function registerSessionRevocation(
     // Only sessions have versions: a set-password link (its own audience, one use, checked by the
     // user service) still opens after a suspension and re-enabling bumped the user's version.
     if (claims.aud !== AUDIENCES.session) return undefined;
-    return revocations.refusal(claims.sub, claims.sv);
+    return { sub: claims.sub, sv: claims.sv };
   };
   app.addHook('onClose', () => revocations.stop());
   return revocations;
