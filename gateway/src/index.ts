@@ -1,3 +1,3 @@
 /** The package entry for other workspaces' tests and benches; main.ts starts the process. */
 export { buildGateway } from './app';
-export { gatewayConfigSchema, loadGatewayConfig } from './config';
+export { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { accountingSyncConfigSchema } from '@decor/accounting-sync';
 import { cartConfigSchema } from '@decor/cart';
 import { catalogueConfigSchema } from '@decor/catalogue';
-import { gatewayConfigSchema } from '@decor/gateway';
+import { gatewayConfigSchema, parseGatewayConfig } from '@decor/gateway';
 import { ConfigError, createServiceApp, listenInternal, loadConfig, SHUTDOWN_BUDGET_MS } from '@decor/kit';
 import { notificationConfigSchema } from '@decor/notification';
 import { orderConfigSchema } from '@decor/order';
@@ -61,6 +61,8 @@ interface Process {
   portEnv: 'PORT' | 'WORKER_PORT';
   internalPort?: number;
   schema: TObject;
+  /** How its main reads the env (the gateway adds rules of its own: TRUST_PROXY, CORS_ORIGINS). */
+  load?: (env: Record<string, string | undefined>) => unknown;
 }
 const SCHEMAS: Record<string, TObject> = {
   user: userConfigSchema,
@@ -95,6 +97,7 @@ const PROCESSES: Process[] = [
     portEnv: 'PORT',
     internalPort: GATEWAY.internalPort,
     schema: gatewayConfigSchema,
+    load: parseGatewayConfig,
   },
 ];
 /** Read outside config.ts: ENTRY by the image's CMD (node-app.Dockerfile), WORKER_PORT by worker.ts. */
@@ -419,7 +422,7 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
         const processEnv = p.portEnv === 'WORKER_PORT' ? { ...env, PORT: env.WORKER_PORT } : env;
         let problems: string[] = [];
         try {
-          loadConfig(p.schema, processEnv);
+          (p.load ?? ((env) => loadConfig(p.schema, env)))(processEnv);
         } catch (err) {
           if (!(err instanceof ConfigError)) throw err;
           problems = err.problems;
