@@ -14,7 +14,7 @@ import { createMetricsRegistry } from '../metrics/registry';
 import { type AuthOptions, authPlugin } from './auth';
 import { errorHandlerPlugin, type NotFoundHandler } from './error-handler';
 import { healthPlugin } from './health';
-import { redactedRequestLog } from './tokens';
+import { redactedRequestLog } from './log-redaction';
 import { buildValidatorFactory } from './validation';
 
 /** A service's Fastify instance, with TypeBox schemas typing `request.body/query/params`. */
@@ -83,13 +83,18 @@ function requestId(req: IncomingMessage): string {
 export async function createServiceApp(opts: ServiceAppOptions): Promise<ServiceApp> {
   const app = Fastify({
     ...(opts.logger
-      ? { loggerInstance: opts.logger.child({ service: opts.name }) }
+      ? {
+          loggerInstance: opts.logger.child(
+            { service: opts.name },
+            { serializers: { req: redactedRequestLog } },
+          ),
+        }
       : {
           logger: {
             level: opts.logLevel ?? 'info',
             base: { service: opts.name },
             redact: ['req.headers.authorization', 'req.headers.cookie'],
-            // A reset link's page (`/reset/<token>`) must not leave its token in the access log.
+            // No secret of a URL (a reset link's token, an OAuth code, a stream ticket) in the access log.
             serializers: { req: redactedRequestLog },
           },
         }),

@@ -4,6 +4,7 @@ export * from './error-handler';
 export * from './errors';
 export * from './health';
 export * from './internal';
+export * from './log-redaction';
 export * from './rate-limit';
 export * from './run';
 export * from './session-versions';

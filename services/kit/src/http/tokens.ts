@@ -67,25 +67,3 @@ export function verifyResetToken(secret: string, token: string): ResetLinkClaims
     throw new Error('not a reset link token');
   return claims as ResetLinkClaims;
 }
-
-/** `/reset/<token>` (a reset link's page) with the token replaced: for access logs. */
-export function redactSecretPaths(url: string): string {
-  return url.replace(/\/reset\/[^/?#]*/g, '/reset/[redacted]');
-}
-
-/** Fastify's default request log fields, with the URL's secrets redacted. */
-export function redactedRequestLog(request: {
-  method: string;
-  url: string;
-  host?: string;
-  ip?: string;
-  socket?: { remotePort?: number };
-}) {
-  return {
-    method: request.method,
-    url: redactSecretPaths(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
