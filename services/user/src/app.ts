@@ -17,7 +17,7 @@ export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise
   const limits = await signInLimits(app, ctx);
   await app.register(async (scope) => authRoutes(scope as ServiceApp, ctx, limits));
   await app.register(async (scope) => passwordResetRoutes(scope as ServiceApp, ctx, limits));
-  await app.register(async (scope) => userRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => userRoutes(scope as ServiceApp, ctx, limits));
   await app.register(async (scope) => adminUserRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => companyRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => welcomeRoutes(scope as ServiceApp, ctx));

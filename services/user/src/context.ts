@@ -2,6 +2,7 @@ import { qboAuthorizeUrl, signConnectState, WelcomeEmailRequested } from '@decor
 import {
   type BaseContext,
   type BroadcastInvalidation,
+  Counter,
   hasRole,
   type KitLogger,
   startBroadcastInvalidation,
@@ -27,6 +28,11 @@ export interface UserContext extends BaseContext<UserConfig> {
   /** The staff lists' in-memory index of every live user (store/user-roster.ts says why). */
   roster: UserRoster;
   rosterInvalidation: BroadcastInvalidation;
+  /**
+   * Password checks run (each costs a scrypt), by purpose (`sign-in`, `password-change`): a guessing
+   * attack shows here, and the per-account limit must keep it at the limit (routes/sign-in-limits.ts).
+   */
+  passwordChecks: Counter<'purpose'>;
   /**
    * Staff get the QuickBooks authorize URL at sign-in while the company is not connected (spec:
    * 'Re-directing to Quickbooks...'), with a state bound to them that accounting-sync accepts once.
@@ -63,6 +69,12 @@ export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
     companies: companyModel(base.connection),
     activeCarts: activeCartModel(base.connection),
     accountingConnection,
+    passwordChecks: new Counter({
+      name: 'user_password_checks_total',
+      help: 'Password checks run (sign-in, currentPassword of a password change), by purpose',
+      labelNames: ['purpose'],
+      registers: [base.metrics],
+    }),
     async accountingSignInUrl(user) {
       const session = { id: user._id.toString(), permissions: user.permissions, email: user.email };
       if (!hasRole(session, 'staff')) return undefined;

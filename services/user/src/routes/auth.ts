@@ -4,19 +4,26 @@ import type { UserContext } from '../context';
 import { verifyPassword } from '../domain/password';
 import { isRefused, MESSAGES } from '../domain/refusals';
 import { signIn } from '../domain/sign-in';
+import { normaliseEmail } from '../domain/user';
 import { sessionCart } from '../events/cart-events';
 import { signOut } from '../store/password-writes';
 import { publicUser } from '../store/user-model';
 import { accountByEmail, activeCartOf, sessionAccount } from '../store/user-reads';
 import { orNotFound, orRefuse } from './refusals';
 import { Email, MessageResult, SessionUserView, UserView } from './schemas';
-import type { SignInLimits } from './sign-in-limits';
+import { onAttempt, type SignInLimits } from './sign-in-limits';
+
+/** The account and spec §8's answer for the password; counted in `user_password_checks_total`. */
+async function checkSignIn(ctx: UserContext, email: string, password: string) {
+  const account = await accountByEmail(ctx, email);
+  ctx.passwordChecks.inc({ purpose: 'sign-in' });
+  return signIn(account, await verifyPassword(password, account?.passwordHash));
+}
 
 export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: SignInLimits): Promise<void> {
   app.post(
     '/auth/user',
     {
-      preHandler: limits.signInFailures.check,
       schema: {
         summary:
           'Sign in with e-mail and password; the session token comes in the `token` header and the body',
@@ -37,12 +44,19 @@ export async function authRoutes(app: ServiceApp, ctx: UserContext, limits: Sign
       },
     },
     async (request, reply) => {
-      const account = await accountByEmail(ctx, request.body.email);
-      const passwordOk = await verifyPassword(request.body.password, account?.passwordHash);
-      const outcome = signIn(account, passwordOk);
-      if (isRefused(outcome) && outcome.refused.code === 'incorrectLogin')
-        await limits.signInFailures.add(request);
-      const user = orRefuse(outcome);
+      // Keyed by the e-mail whether or not it has an account: a limited address tells nothing.
+      const key = normaliseEmail(request.body.email);
+      const attempt = await onAttempt(
+        limits.signInFailures,
+        key,
+        request,
+        reply,
+        () => checkSignIn(ctx, request.body.email, request.body.password),
+        // A wrong password or an unknown e-mail; not a suspended account's right password.
+        (outcome) => isRefused(outcome) && outcome.refused.code === 'incorrectLogin',
+      );
+      if ('limited' in attempt) return reply;
+      const user = orRefuse(attempt.outcome);
       const token = app.signToken(
         { id: user._id.toString(), permissions: user.permissions, email: user.email },
         { sessionVersion: user.sessionVersion ?? 0 },

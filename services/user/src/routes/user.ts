@@ -11,16 +11,18 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserContext } from '../context';
 import { RESET_PURPOSE } from '../domain/password-reset';
-import { MESSAGES, refuse } from '../domain/refusals';
+import { isRefused, MESSAGES, refuse } from '../domain/refusals';
 import { newPasswordRefusal, ownPasswordChangeRefusal } from '../domain/sign-in';
+import { normaliseEmail } from '../domain/user';
 import { checkUserChange, type UserChanges, userPutKind } from '../domain/user-changes';
 import { parentCompany } from '../store/companies';
 import { changeOwnPassword, setPasswordWithReset } from '../store/password-writes';
 import { publicUser } from '../store/user-model';
-import { liveAccount, liveUser, usableResetUser } from '../store/user-reads';
+import { activeAccount, liveAccount, liveUser, usableResetUser } from '../store/user-reads';
 import { changeUser } from '../store/user-writes';
 import { orNotFound, orRefuse, refusalError, refuseIf } from './refusals';
 import { MessageResult, UserChangeFields, UserView } from './schemas';
+import { onAttempt, type SignInLimits } from './sign-in-limits';
 
 /** A reset link's token (it has a purpose claim); checked for real by `usableResetUser`. */
 function isResetToken(app: ServiceApp, token: string): boolean {
@@ -31,7 +33,7 @@ function isResetToken(app: ServiceApp, token: string): boolean {
   }
 }
 
-export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
+export async function userRoutes(app: ServiceApp, ctx: UserContext, limits: SignInLimits): Promise<void> {
   // The gateway lets every /user call through (a reset token has no permissions claim), so the
   // token is checked here, before the id is validated: no token or a bad one is a 401 whatever the path.
   const sessionOrResetToken = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -122,9 +124,18 @@ export async function userRoutes(app: ServiceApp, ctx: UserContext): Promise<voi
           : refusalError(refuse('userNotFound'));
       }
       refuseIf(ownPasswordChangeRefusal(newPassword, currentPassword));
-      const { user, sessionVersion } = orRefuse(
-        await changeOwnPassword(ctx, id, currentPassword as string, newPassword, request.id),
+      const account = orNotFound(await activeAccount(ctx, id), 'userNotFound');
+      // A wrong current password is a guess at it: the account's sign-in attempts pay for it.
+      const attempt = await onAttempt(
+        limits.signInFailures,
+        normaliseEmail(account.email),
+        request,
+        reply,
+        () => changeOwnPassword(ctx, account, currentPassword as string, newPassword, request.id),
+        (outcome) => isRefused(outcome) && outcome.refused.code === 'currentPasswordWrong',
       );
+      if ('limited' in attempt) return reply;
+      const { user, sessionVersion } = orRefuse(attempt.outcome);
       // This session goes on with a token of the new version.
       const fresh = app.signToken(
         { id, permissions: user.permissions, email: user.email },

@@ -4,7 +4,7 @@ import { type Refused, refuse } from '../domain/refusals';
 import { endSessions } from './sessions';
 import { passwordResetRequest } from './user-events';
 import type { User } from './user-model';
-import { activeAccount, activeAccountByEmail, liveAccount, type ResetUser } from './user-reads';
+import { activeAccountByEmail, liveAccount, type ResetUser } from './user-reads';
 
 /**
  * Passwords and sessions: each a single write of the user's document with its event in its outbox.
@@ -16,9 +16,10 @@ export async function requestPasswordReset(ctx: UserContext, email: string, corr
   const user = await activeAccountByEmail(ctx, email);
   if (!user) return;
   const { pending, event } = passwordResetRequest(user, correlationId);
-  // One document write: the pending reset and its event are saved together or not at all.
+  // One document write: the pending reset and its event are saved together or not at all; only while
+  // the account still has this address and is active (a change meanwhile spent links, this one too).
   await ctx.users.updateOne(
-    { _id: user._id },
+    { _id: user._id, email: user.email, active: true },
     { $set: { passwordReset: pending }, $push: { outbox: event } },
   );
   // The relay claims this document alone (no scan of every collection).
@@ -66,23 +67,23 @@ export async function setPasswordWithReset(
 }
 
 /**
- * One's own password change: the current one checked, then the new hash in one write that also
- * spends any pending reset link and ends every session; conditional on the hash just checked, so two
- * changes racing cannot both pass. Answers the new session version (the caller's session goes on).
+ * One's own password change: the current one checked (counted in `user_password_checks_total`), then
+ * the new hash in one write that also spends any pending reset link and ends every session;
+ * conditional on the hash just checked, so two changes racing cannot both pass. `user`: the active
+ * account as just read (`activeAccount`). Answers the new session version (the caller's session goes on).
  */
 export async function changeOwnPassword(
   ctx: UserContext,
-  id: string,
+  user: User,
   currentPassword: string,
   password: string,
   correlationId: string,
 ): Promise<{ user: User; sessionVersion: number } | Refused> {
-  const user = await activeAccount(ctx, id);
-  if (!user) return refuse('userNotFound');
+  ctx.passwordChecks.inc({ purpose: 'password-change' });
   if (!(await verifyPassword(currentPassword, user.passwordHash))) return refuse('currentPasswordWrong');
   const ended = endSessions(user, 'password-changed', correlationId);
   const changed = await ctx.users.updateOne(
-    { _id: id, active: true, passwordHash: user.passwordHash },
+    { _id: user._id, active: true, deletedAt: null, passwordHash: user.passwordHash },
     {
       $set: {
         passwordHash: await hashPassword(password),
