@@ -66,6 +66,21 @@ export function changedFields(
   );
 }
 
+/**
+ * What a staff change takes away. A new e-mail address, a suspension or an Enable spends every reset
+ * or welcome link e-mailed before (it went to the old address, or predates the decision); a new
+ * address or a suspension also ends every session. An Enable finds none to end: the suspension ended
+ * them all and a suspended account gets none (its old tokens keep the suspension's answer).
+ */
+export function accessRevoked(
+  changed: (keyof UserChanges)[],
+  next: { active: boolean },
+): { links: boolean; sessions: boolean } {
+  const email = changed.includes('email');
+  const active = changed.includes('active');
+  return { links: email || active, sessions: email || (active && !next.active) };
+}
+
 /** Deleting an account: admins only by a superadmin, never oneself. */
 export function deleteUserRefusal(actor: Actor, target: Target): Refused | undefined {
   if (!mayManage(actor.permissions, target.permissions)) return refuse('onlySuperadmin');

@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@decor/contracts';
 import type { UserContext } from '../context';
 import { isRefused, type Refused, refuse } from '../domain/refusals';
-import { changedFields, type UserChanges } from '../domain/user-changes';
+import { accessRevoked, changedFields, type UserChanges } from '../domain/user-changes';
 import { parentCompany } from './companies';
 import { endSessions } from './sessions';
 import { runSteps } from './steps';
@@ -67,9 +67,10 @@ export async function createAccount(
 
 /**
  * Staff's change of a user's state or profile (`changes` as the rules accepted them) with UserUpdated,
- * and for Suspend / Enable its event; a suspension also ends every session of the user for good
- * (after an Enable only new sign-ins work). Resolves once the events are on Kafka: a suspension must
- * reach every gateway quickly.
+ * and for Suspend / Enable its event. A new e-mail address, a suspension or an Enable also spends any
+ * pending reset or welcome link, and a new address or a suspension ends every session of the user
+ * (SessionsRevoked; after an Enable only new sign-ins work), in the same write (`accessRevoked`).
+ * Resolves once the events are on Kafka: a suspension must reach every gateway quickly.
  */
 export async function changeUser(
   ctx: UserContext,
@@ -90,13 +91,14 @@ export async function changeUser(
         const at = new Date().toISOString();
         const events: EventEnvelope[] = [userUpdatedEvent(next, correlationId)];
         const set: Record<string, unknown> = { ...changes, ...derivedKeys(next) };
-        if (changed.includes('active')) {
-          events.push(userStateEvent(next, correlationId, at));
-          if (!next.active) {
-            const ended = endSessions(current, 'suspended', correlationId, new Date(at));
-            set.sessionVersion = ended.sessionVersion;
-            events.push(ended.event);
-          }
+        if (changed.includes('active')) events.push(userStateEvent(next, correlationId, at));
+        const revoked = accessRevoked(changed, next);
+        if (revoked.links) set.passwordReset = null;
+        if (revoked.sessions) {
+          const reason = next.active ? 'signed-out' : 'suspended';
+          const ended = endSessions(current, reason, correlationId, new Date(at));
+          set.sessionVersion = ended.sessionVersion;
+          events.push(ended.event);
         }
         return { set, events };
       },
@@ -152,7 +154,10 @@ export async function deleteUser(
   return isRefused(done) ? done : undefined;
 }
 
-/** A new welcome e-mail (its link replacing any pending one) with WelcomeEmailRequested, in one write. */
+/**
+ * A new welcome e-mail (its link replacing any pending one) with WelcomeEmailRequested, in one write;
+ * only while the account still has the address read and is active (a change meanwhile spent links).
+ */
 export async function sendWelcome(
   ctx: UserContext,
   user: Pick<User, '_id' | 'email' | 'firstName' | 'lastName' | 'displayName'>,
@@ -160,7 +165,7 @@ export async function sendWelcome(
 ): Promise<void> {
   const { pending, event } = welcomeRequest(user, correlationId);
   await ctx.users.updateOne(
-    { _id: user._id, deletedAt: null },
+    { _id: user._id, email: user.email, active: true, deletedAt: null },
     { $set: { passwordReset: pending }, $push: { outbox: event } },
   );
   ctx.eventsWritten();
