@@ -9,8 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import mongoose from 'mongoose';
+import { answersCell, availabilityProblems } from './answers';
 import { api, createCustomers, fillCart, inBatches, until } from './checkouts';
 import { sessionToken } from './orders';
+import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
 import { percentile } from './stats';
 
@@ -248,16 +250,13 @@ const METHOD = [
   'Goals: p99 < 1 s for the race, p95 < 30 ms for the date check, p95 < 150 ms for the calendar.',
 ].join('\n');
 
-export function availabilityRow(
-  machine: { date: string; cores: number; memoryGb: number; node: string },
-  f: AvailabilityFigures,
-): string {
+export function availabilityRow(machine: Machine, f: AvailabilityFigures): string {
   const cells = [
     `availability ${machine.date}`,
-    `${machine.cores} cores, ${machine.memoryGb} GB`,
+    machineCell(machine),
     machine.node,
     f.load.toFixed(2),
-    `${f.booked} / ${f.owned}, ${f.refused409}, ${f.other}`,
+    answersCell(availabilityProblems(f), `${f.booked} / ${f.owned}, ${f.refused409}, ${f.other}`),
     `${r0(f.raceP50)} / ${r0(f.raceP99)}`,
     f.bookings.toLocaleString('en-US'),
     `${r1(f.pageP50)} / ${r1(f.pageP95)}`,

@@ -2,15 +2,24 @@
  * `npm run bench`: gateway overhead, catalogue reads, event-pipeline latency, checkouts, the orders list and live order status, the
  * back office's users and companies lists, the
  * frontends' budgets and the QuickBooks sync under its rate limit on this machine. Prints figures and records them in infra/bench/bench-results.md;
- * nothing passes or fails on a number.
+ * nothing passes or fails on a number, but a part whose checked answers are wrong fails (answers.ts: its
+ * row says FAILED, the run exits 1). Each row carries the machine's calibration (calibration.ts), which
+ * the regression guard compares by (regressions.ts).
  *   tsx infra/bench/src/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000,3000] [--warmup-events 300] [--rate 50,500] [--customers 50] [--visits 5]
  *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability]
- *     [--log-level warn] [--out infra/bench/bench-results.md] [--no-write]
+ *     [--log-level warn] [--out infra/bench/bench-results.md] [--no-write] [--help]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@decor/cli';
+import {
+  availabilityProblems,
+  checkoutProblems,
+  importProblems,
+  ordersProblems,
+  usersProblems,
+} from './answers';
 import {
   type AvailabilityFigures,
   availabilityRow,
@@ -19,12 +28,13 @@ import {
   measureAvailability,
   writeAvailabilityRows,
 } from './availability';
+import { measureCalibration } from './calibration';
 import { measureCatalogueReads } from './catalogue-reads';
 import { measureCheckouts } from './checkouts';
 import { measureEventPipeline } from './event-pipeline';
 import {
   AVAILABILITY_FIGURES,
-  figureWarnings,
+  figureGuard,
   IMPORT_FIGURES,
   ORDERS_FIGURES,
   QBO_FIGURES,
@@ -80,8 +90,33 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'infra', 'bench', 'bench-results.md') },
     'no-write': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+
+const PARTS = [
+  'gateway',
+  'pipeline',
+  'catalogue',
+  'checkout',
+  'frontend',
+  'qbo',
+  'orders',
+  'users',
+  'import',
+  'availability',
+];
+
+const USAGE = `npm run bench [-- options]: the product's figures on this machine, recorded in infra/bench/bench-results.md
+  --only <part>        one part: ${PARTS.join(', ')} (default: all, ~16 minutes)
+  --seconds 10 --warmup-seconds 10 --connections 50     load of gateway and catalogue
+  --events 1000,3000 --warmup-events 300 --rate 50,500  event pipeline, per rate
+  --customers 50 (checkout)  --visits 5 (frontend)  --qbo-limit 1200 (qbo)
+  --log-level warn  --out <file>  --no-write (print only)
+A part fails (exit 1, FAILED in its row) when it throws or any answer it checks is wrong. Each row
+carries a calibration of the machine (fingerprint, a CPU loop, a bare Fastify rate); the guard
+compares new rows with the last row of the same machine, else with a calibrated row of another
+machine scaled by the two calibrations, and says which.`;
 
 function positive(name: keyof typeof args, max: number, text = args[name]): number {
   const n = Number(text);
@@ -109,6 +144,10 @@ let interrupted = false;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
+  if (args.help) {
+    log(USAGE);
+    return;
+  }
   const options = {
     seconds: positive('seconds', 600),
     warmupSeconds: positive('warmup-seconds', 600),
@@ -120,19 +159,7 @@ async function main(): Promise<void> {
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
   };
-  const parts = [
-    'gateway',
-    'pipeline',
-    'catalogue',
-    'checkout',
-    'frontend',
-    'qbo',
-    'orders',
-    'users',
-    'import',
-    'availability',
-  ];
-  if (args.only && !parts.includes(args.only)) throw new Error(`--only must be one of ${parts.join(', ')}`);
+  if (args.only && !PARTS.includes(args.only)) throw new Error(`--only must be one of ${PARTS.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
   log(
@@ -161,6 +188,11 @@ async function main(): Promise<void> {
       accountingSync: runs('qbo') || runs('import'),
     });
     const stack = await starting;
+    // Before any part, on the machine as the parts find it; without it the guard compares nothing.
+    machine.calibration = await measureCalibration(log).catch((err: unknown) => {
+      log(`calibration failed, the guard will compare nothing: ${err instanceof Error ? err.message : err}`);
+      return undefined;
+    });
     const roles = processRoles(stack.pids);
     const results: Results = {
       machine,
@@ -223,6 +255,7 @@ async function main(): Promise<void> {
       results.checkouts = await part.run('checkout', () =>
         measureCheckouts({ ...stack, mailApiUrl: stack.endpoints.mailApiUrl }, options.customers, log),
       );
+      if (results.checkouts) part.check('checkout', checkoutProblems(results.checkouts));
     }
     // Last of all: it starts the accounting-sync service, which syncs what the others created too.
     if (runs('qbo')) {
@@ -259,6 +292,7 @@ async function main(): Promise<void> {
           log,
         ),
       );
+      if (orders) part.check('orders', ordersProblems(orders));
     }
     // Then the users lists (10,000 customers and 1,000 companies in the user database).
     let users: UsersFigures | undefined;
@@ -276,6 +310,7 @@ async function main(): Promise<void> {
           log,
         ),
       );
+      if (users) part.check('users', usersProblems(users));
     }
     // Bookings by date: the race for the last units, and reads with 100,000 bookings in the store.
     let availability: AvailabilityFigures | undefined;
@@ -292,19 +327,23 @@ async function main(): Promise<void> {
           log,
         ),
       );
+      if (availability) part.check('availability', availabilityProblems(availability));
     }
     // After the QuickBooks sync (it connects the service to a company of its own): the import dialog's call.
     let importListing: ImportFigures | undefined;
     if (runs('import')) {
-      importListing = await measureImportListing(
-        {
-          emulatorUrl: stack.endpoints.qbo.url,
-          jwtSecret: BENCH_JWT_SECRET,
-          startAccountingSync: stack.startAccountingSync,
-        },
-        { requests: 100 },
-        log,
+      importListing = await part.run('import', () =>
+        measureImportListing(
+          {
+            emulatorUrl: stack.endpoints.qbo.url,
+            jwtSecret: BENCH_JWT_SECRET,
+            startAccountingSync: stack.startAccountingSync,
+          },
+          { requests: 100 },
+          log,
+        ),
       );
+      if (importListing) part.check('import', importProblems(importListing));
     }
     log(formatTable(results));
     if (qbo) log(formatQboSync(qbo));
@@ -313,33 +352,53 @@ async function main(): Promise<void> {
     if (importListing) log(formatImportListing(importListing));
     if (availability) log(formatAvailability(availability));
     const out = args.out as string;
-    // Each part's new rows against the last recorded row of the same part: loud when > 50 % worse.
+    // Each part's new rows against an earlier row of the same part (same machine, else scaled by
+    // the calibrations): loud when > 50 % worse.
     const { machine: _m, processes: _p, ...runFigures } = results;
-    const warnings = figureWarnings(out, [
+    const guard = figureGuard(out, [
       {
+        part: 'runs table',
         earlier: recordedRuns(out),
         rows: Object.values(runFigures).some((f) => f !== undefined) ? runRows(results) : [],
         figures: RUNS_FIGURES,
         kind: runKind,
       },
-      { earlier: qboSyncRows(out), rows: qbo ? [qboSyncRow(machine, qbo)] : [], figures: QBO_FIGURES },
-      { earlier: orderRows(out), rows: orders ? [orderRow(machine, orders)] : [], figures: ORDERS_FIGURES },
-      { earlier: usersRows(out), rows: users ? [usersRow(machine, users)] : [], figures: USERS_FIGURES },
       {
+        part: 'qbo',
+        earlier: qboSyncRows(out),
+        rows: qbo ? [qboSyncRow(machine, qbo)] : [],
+        figures: QBO_FIGURES,
+      },
+      {
+        part: 'orders',
+        earlier: orderRows(out),
+        rows: orders ? [orderRow(machine, orders)] : [],
+        figures: ORDERS_FIGURES,
+      },
+      {
+        part: 'users',
+        earlier: usersRows(out),
+        rows: users ? [usersRow(machine, users)] : [],
+        figures: USERS_FIGURES,
+      },
+      {
+        part: 'import',
         earlier: importListingRows(out),
         rows: importListing ? [importListingRow(machine, importListing)] : [],
         figures: IMPORT_FIGURES,
       },
       {
+        part: 'availability',
         earlier: availabilityRows(out),
         rows: availability ? [availabilityRow(machine, availability)] : [],
         figures: AVAILABILITY_FIGURES,
       },
     ]);
+    log(`\n${guard.lines.join('\n')}`);
     log(
-      warnings.length > 0
-        ? `\n${warnings.join('\n')}`
-        : '\nno figure is more than 50 % worse than the last recorded row of its part',
+      guard.alarms > 0
+        ? `${guard.alarms} figure(s) more than 50 % worse than their comparison (above)`
+        : 'no figure is more than 50 % worse than its comparison',
     );
     if (!args['no-write']) {
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.

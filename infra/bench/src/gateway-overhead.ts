@@ -75,7 +75,7 @@ app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
 `;
 
-async function startBareFastify(log: (line: string) => void) {
+export async function startBareFastify(log: (line: string) => void) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/healthz`;
   const child = await startProcess({

@@ -13,8 +13,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { answersCell, importProblems } from './answers';
+import { BENCH_SHAPE, importSearches, seedImportBook } from './import-shape';
 import { connect, json, queueOf, staffToken } from './qbo-sync';
-import type { Machine } from './report';
+import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
 import { percentile } from './stats';
 
@@ -40,42 +42,6 @@ export interface ImportFigures {
   seedMs: number;
   calls: ImportCallFigures[];
   load: number;
-}
-
-const COMPANIES = 250;
-const PER_COMPANY = 19;
-const FIRST = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Omar', 'Iris', 'Theo', 'Lena', 'Ezra'];
-
-/** 250 companies ('Import Co 001'), each with 19 customers ('Ava Import 001-01', e-mail …@co001.example). */
-async function seed(emulatorUrl: string, realmId: string): Promise<number> {
-  const at = `${emulatorUrl}/__emulator/realms/${realmId}/records/Customer`;
-  const co = (i: number) => String(i + 1).padStart(3, '0');
-  const { ids } = await json<{ ids: string[] }>(at, {
-    method: 'POST',
-    json: {
-      records: Array.from({ length: COMPANIES }, (_, i) => ({
-        DisplayName: `Import Co ${co(i)}`,
-        CompanyName: `Import Co ${co(i)}`,
-        PrimaryEmailAddr: { Address: `office@co${co(i)}.example` },
-      })),
-    },
-  });
-  const people = ids.flatMap((parent, i) =>
-    Array.from({ length: PER_COMPANY }, (_, j) => {
-      const n = `${co(i)}-${String(j + 1).padStart(2, '0')}`;
-      return {
-        DisplayName: `${FIRST[j % FIRST.length]} Import ${n}`,
-        GivenName: FIRST[j % FIRST.length],
-        FamilyName: `Import ${n}`,
-        Job: true,
-        ParentRef: { value: parent },
-        // Every tenth without an e-mail: not selectable, as in a real book.
-        ...(j % 10 === 9 ? {} : { PrimaryEmailAddr: { Address: `p${n}@co${co(i)}.example` } }),
-      };
-    }),
-  );
-  await json(at, { method: 'POST', json: { records: people } });
-  return COMPANIES * (1 + PER_COMPANY);
 }
 
 async function measure(
@@ -134,10 +100,10 @@ export async function measureImportListing(
     json: { name: `Import bench ${randomBytes(3).toString('hex')}` },
   });
   log(
-    `import: seeding ${(COMPANIES * (1 + PER_COMPANY)).toLocaleString('en-US')} Customers in company ${realmId} …`,
+    `import: seeding ${(BENCH_SHAPE.companies * (1 + BENCH_SHAPE.perCompany)).toLocaleString('en-US')} Customers in company ${realmId} …`,
   );
   const t0 = Date.now();
-  await seed(emu, realmId);
+  await seedImportBook(emu, realmId, BENCH_SHAPE);
   const seedMs = Date.now() - t0;
   log(`  seeded in ${seedMs} ms; starting accounting-sync and connecting …`);
   const sync = await stack.startAccountingSync();
@@ -190,22 +156,16 @@ export async function measureImportListing(
       (_, total, rows) => (total === shown && rows === 20 ? undefined : `total ${total}, ${rows} rows`),
     ),
   );
-  // A company (its 19 customers and itself), a person's name across companies, one e-mail.
-  const searches: Array<[string, number]> = [
-    ['import co 042', 1 + PER_COMPANY],
-    ['zoe', COMPANIES * 2],
-    ['p117-03@co117', 1],
-    ['liam import 117', 2],
-  ];
+  const searches = importSearches(BENCH_SHAPE);
   calls.push(
     await measure(
       'search',
       opts.requests,
       (i) =>
-        `${base}?hideOnSite=true&offset=0&limit=20&search=${encodeURIComponent(searches[i % searches.length]?.[0] ?? '')}`,
+        `${base}?hideOnSite=true&offset=0&limit=20&search=${encodeURIComponent(searches[i % searches.length]?.search ?? '')}`,
       token,
       (i, total, rows) => {
-        const want = searches[i % searches.length]?.[1] ?? 0;
+        const want = searches[i % searches.length]?.total ?? 0;
         return total === want && rows === Math.min(20, want)
           ? undefined
           : `total ${total} (want ${want}), ${rows} rows`;
@@ -271,12 +231,12 @@ export function importListingRow(machine: Machine, f: ImportFigures): string {
   const all = f.calls.reduce((n, c) => n + c.requests, 0);
   const cells = [
     `import ${machine.date}`,
-    `${machine.cores} cores, ${machine.memoryGb} GB`,
+    machineCell(machine),
     machine.node,
     f.load.toFixed(2),
     f.customers.toLocaleString('en-US'),
     ...[0, 1, 2, 3].map((k) => cell(f.calls[k])),
-    `${right}/${all}`,
+    answersCell(importProblems(f), `${right}/${all}`),
   ];
   return `| ${cells.join(' | ')} |`;
 }

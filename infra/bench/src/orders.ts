@@ -26,7 +26,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EstimateStatusChanged } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import mongoose from 'mongoose';
-import type { Machine } from './report';
+import { answersCell, ordersProblems } from './answers';
+import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, percentile, processRoles } from './stats';
 
@@ -608,16 +609,22 @@ export function orderRow(machine: Machine, f: OrdersFigures): string {
   const day = new Date(`${machine.date.replace(' ', 'T').replace(/Z$/, ':00Z')}`).toUTCString().slice(0, 3);
   const cells = [
     `${day} ${machine.date}`,
-    `${machine.cores} cores, ${machine.memoryGb} GB`,
+    machineCell(machine),
     machine.node,
     `${f.load.list.toFixed(2)} / ${f.load.live.toFixed(2)} / ${f.load.held.toFixed(2)}`,
     (f.cores.others ?? Number.NaN).toFixed(2),
     `${r1(prefix.p50)} / ${r1(prefix.p95)}, ${r0(prefix.reqPerSecond)}`,
     `${r1(status.p50)} / ${r1(status.p95)}, ${r0(status.reqPerSecond)}`,
-    `${prefix.totalCount}/${prefix.expected}, ${status.totalCount}/${status.expected}${prefix.rowsOk && status.rowsOk ? '' : ' (rows WRONG)'}`,
+    answersCell(
+      ordersProblems(f).filter((p) => !p.startsWith('orders streams')),
+      `${prefix.totalCount}/${prefix.expected}, ${status.totalCount}/${status.expected}${prefix.rowsOk && status.rowsOk ? '' : ' (rows WRONG)'}`,
+    ),
     `${r0(f.live.p50)} / ${r0(f.live.p99)} (${f.live.received}/${f.live.changes})`,
     `${r1(f.held.rssBeforeMb)} → ${r1(f.held.rssAfterMb)} (${r1(f.held.perStreamKb)} KB); heap ${r1(f.held.heapBeforeMb)} → ${r1(f.held.heapAfterMb)}`,
-    `${f.held.customersOk}/${f.held.streams - f.held.staff} / ${f.held.staffOk}/${f.held.staff}`,
+    answersCell(
+      ordersProblems(f).filter((p) => p.startsWith('orders streams')),
+      `${f.held.customersOk}/${f.held.streams - f.held.staff} / ${f.held.staffOk}/${f.held.staff}`,
+    ),
   ];
   return `| ${cells.join(' | ')} |`;
 }

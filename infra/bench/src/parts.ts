@@ -1,6 +1,7 @@
 /**
- * Each part of `npm run bench` stands alone: one that fails is reported and the others still run, and
- * every figure measured is still printed and recorded before the run exits with the failure.
+ * Each part of `npm run bench` stands alone: one that fails (throws, or answers wrong: `check`) is
+ * reported and the others still run, and every figure measured is still printed and recorded before
+ * the run exits with the failure.
  */
 export class BenchParts {
   readonly failed: string[] = [];
@@ -17,6 +18,16 @@ export class BenchParts {
       this.log(`${name}: FAILED, no figures: ${text}`);
       return undefined;
     }
+  }
+
+  /**
+   * A part whose figures came with wrong answers (answers.ts): its figures are kept and printed, its
+   * row says FAILED, and it fails the run as a part that threw does.
+   */
+  check(name: string, problems: readonly string[]): void {
+    if (problems.length === 0) return;
+    if (!this.failed.includes(name)) this.failed.push(name);
+    for (const p of problems) this.log(`${name}: FAILED, wrong answers: ${p}`);
   }
 
   /** After printing: the run fails if a part did. */

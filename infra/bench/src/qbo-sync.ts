@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CompanyUpserted, UserCreated } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import { consentRedirect } from '@decor/qbo-emulator';
-import type { Machine } from './report';
+import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, processRoles } from './stats';
 
@@ -428,7 +428,7 @@ const METHOD = [
 export function qboSyncRow(machine: Machine, f: QboSyncFigures): string {
   const cells = [
     `${machine.date.replace(' ', 'T')}`,
-    `${machine.cores} cores, ${machine.memoryGb} GB`,
+    machineCell(machine),
     machine.node,
     f.othersPeak.toFixed(2),
     `L ${int(f.limit)}/min (limiter ${Math.round(f.share * 100)} %), ${f.concurrency} workers; ${f.companies} companies + ${int(f.customers)} customers`,

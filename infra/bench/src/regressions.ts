@@ -1,9 +1,13 @@
 /**
- * The bench guards its own figures: each new row is compared with the last recorded row of the same
- * part (same table; for the event pipeline, the same rate), and a figure more than 50 % worse gets a
- * loud line. Worse means slower or fewer: a time or size grown past 1.5×, or a rate shrunk below
- * 1/1.5 of the last one. Nothing fails on it: the machine is shared, and the line asks a person to look.
+ * The bench guards its own figures: each new row is compared with an earlier row of the same part
+ * (same table; for the event pipeline, the same rate) and a figure more than 50 % worse gets a loud
+ * line. Worse means slower or fewer: a time or size grown past 1.5×, or a rate shrunk below 1/1.5.
+ * Which earlier row, by the calibration each row carries (calibration.ts): the last row of the same
+ * machine, figures as they are; else the last row of another calibrated machine, its figures scaled
+ * by how much slower this machine is; never a row without a calibration (another machine's speed is
+ * not a regression). Nothing fails on it: the machine is shared, and the line asks a person to look.
  */
+import { type Calibration, calibrationIn, slowness } from './calibration';
 
 /** One figure in a results table: which cell, which number in it, and which way is better. */
 export interface WatchedFigure {
@@ -17,6 +21,8 @@ export interface WatchedFigure {
   unit: string;
   /** A change smaller than this is never flagged (2 → 4 ms is noise, not a regression). Default 0. */
   minChange?: number;
+  /** False for what a machine's speed does not change (bytes of JS, a rate-limited sync). Default true. */
+  scales?: boolean;
 }
 
 export interface Regression {
@@ -28,6 +34,8 @@ export interface Regression {
   worse: number;
   /** The earlier row's first cell (its date). */
   beforeWhen: string;
+  /** What it was compared with: 'the last row of this machine (…)' or '… scaled by …'. */
+  basis: string;
 }
 
 /** The cells of a markdown table row, trimmed: "| a | b |" → ["a", "b"]. */
@@ -60,44 +68,104 @@ export function howMuchWorse(now: number, before: number, better: 'lower' | 'hig
   return now > 0 ? Math.max(0, before / now - 1) : before > 0 ? Number.POSITIVE_INFINITY : 0;
 }
 
+/** The earlier row a figure is compared with, and how; undefined when none may be. */
+interface Comparison {
+  row: string;
+  /** How much slower this machine is than the row's (1 on the same machine). */
+  slower: number;
+  basis: string;
+}
+
+const r2 = (n: number) => n.toFixed(2);
+
+function comparisonFor(rows: readonly string[], now: Calibration | undefined): Comparison | undefined {
+  if (!now) return undefined;
+  const same = rows.findLast((row) => calibrationIn(cellsOf(row))?.machine === now.machine);
+  if (same)
+    return {
+      row: same,
+      slower: 1,
+      basis: `compared with the last row of this machine (${now.machine}, ${cellsOf(same)[0]}), figures as they are`,
+    };
+  const other = rows.findLast((row) => calibrationIn(cellsOf(row)) !== undefined);
+  const then = other === undefined ? undefined : calibrationIn(cellsOf(other));
+  if (!other || !then) return undefined;
+  const slower = slowness(now, then);
+  return {
+    row: other,
+    slower,
+    basis: `compared with the last calibrated row (${cellsOf(other)[0]}, machine ${then.machine}), scaled: this machine ${now.machine} is ${r2(slower)}× as slow (loop ${Math.round(now.loopMs)} vs ${Math.round(then.loopMs)} ms, bare Fastify ${Math.round(now.fastifyPerSecond)} vs ${Math.round(then.fastifyPerSecond)}/s)`,
+  };
+}
+
 /**
- * The figures of `current` more than `threshold` worse than in the last of `earlier` that holds the
- * same figure and is of the same kind (`kind`, e.g. the pipeline's rate; rows of another kind, or
- * without the figure — a run of another part — are passed over).
+ * How `current` is compared, per figure: which earlier row (same kind, holding the figure) and how.
+ * `bases` say it in words; with no calibrated earlier row it says why nothing was compared.
  */
-export function regressions(opts: {
+export function guardRow(opts: {
   header: string[];
   earlier: readonly string[];
   current: string;
   figures: readonly WatchedFigure[];
   kind?: (cells: string[]) => string | undefined;
   threshold?: number;
-}): Regression[] {
+}): { found: Regression[]; bases: string[] } {
   const { header, earlier, current, figures, kind = () => undefined, threshold = 0.5 } = opts;
   const currentKind = kind(cellsOf(current));
+  const calibration = calibrationIn(cellsOf(current));
   const found: Regression[] = [];
+  const bases = new Set<string>();
   for (const f of figures) {
     const now = figureIn(header, current, f);
     if (now === undefined) continue;
-    const last = earlier.findLast(
+    const candidates = earlier.filter(
       (row) => figureIn(header, row, f) !== undefined && kind(cellsOf(row)) === currentKind,
     );
-    if (!last) continue;
-    const before = figureIn(header, last, f) as number;
+    if (candidates.length === 0) continue;
+    const c = comparisonFor(candidates, calibration);
+    if (!c) {
+      bases.add(
+        calibration
+          ? `nothing compared: no earlier row of this machine (${calibration.machine}) nor any with a calibration (${candidates.length} older rows carry none)`
+          : 'nothing compared: this row carries no calibration',
+      );
+      continue;
+    }
+    bases.add(c.basis);
+    const recorded = figureIn(header, c.row, f) as number;
+    const factor = f.scales === false ? 1 : f.better === 'lower' ? c.slower : 1 / c.slower;
+    const before = recorded * factor;
     const worse = howMuchWorse(now, before, f.better);
     if (worse > threshold && Math.abs(now - before) >= (f.minChange ?? 0)) {
-      found.push({ label: f.label, unit: f.unit, now, before, worse, beforeWhen: cellsOf(last)[0] ?? '' });
+      found.push({
+        label: f.label,
+        unit: f.unit,
+        now,
+        before: factor === 1 ? before : Math.round(before * 10) / 10,
+        worse,
+        beforeWhen: cellsOf(c.row)[0] ?? '',
+        basis:
+          c.slower === 1 ? 'the last row of this machine' : `the last calibrated row, scaled ×${r2(factor)}`,
+      });
     }
   }
-  return found;
+  return { found, bases: [...bases] };
+}
+
+/** The regressions alone (`guardRow`). */
+export function regressions(opts: Parameters<typeof guardRow>[0]): Regression[] {
+  return guardRow(opts).found;
 }
 
 const shown = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : String(n));
 
-/** "!!! REGRESSION: pipeline p99 412 ms is 65 % worse than the last row (250 ms, 2026-11-20 17:00Z)" */
+/**
+ * "!!! REGRESSION: pipeline p99 412 ms is 65 % worse than the last row of this machine (250 ms,
+ * 2026-11-20 17:00Z)"; scaled: "… than the last calibrated row, scaled ×1.93 (482.5 ms, …)".
+ */
 export function regressionLine(r: Regression): string {
   const pct = Number.isFinite(r.worse) ? `${Math.round(r.worse * 100)} %` : 'infinitely';
-  return `!!! REGRESSION: ${r.label} ${shown(r.now)} ${r.unit} is ${pct} worse than the last row (${shown(r.before)} ${r.unit}, ${r.beforeWhen})`;
+  return `!!! REGRESSION: ${r.label} ${shown(r.now)} ${r.unit} is ${pct} worse than ${r.basis} (${shown(r.before)} ${r.unit}, ${r.beforeWhen})`;
 }
 
 /** The header cells of the table in `text` that holds `row` (a row line already in the file). */

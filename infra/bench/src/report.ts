@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { answersCell, checkoutProblems } from './answers';
+import { type Calibration, calibrationText } from './calibration';
 import type { CatalogueReads } from './catalogue-reads';
 import { PRODUCT_LIST_PATH } from './catalogue-reads';
 import type { CheckoutFigures } from './checkouts';
@@ -22,6 +24,14 @@ export interface Machine {
   node: string;
   /** 1-minute load average just before the run: anything else busy on the machine shows here. */
   loadBefore: number;
+  /** Measured at the start of the run (calibration.ts); the regression guard reads it back. */
+  calibration?: Calibration;
+}
+
+/** "2 cores, 24 GB; machine 3f9a1c0d, loop 84 ms, bare Fastify 12,345/s": every table's machine cell. */
+export function machineCell(m: Machine): string {
+  const size = `${m.cores} cores, ${m.memoryGb} GB`;
+  return m.calibration ? `${size}; ${calibrationText(m.calibration)}` : size;
 }
 
 export function describeMachine(): Machine {
@@ -265,7 +275,7 @@ function runRow(r: Results, p: PipelineFigures | undefined): string {
   const g = r.gateway;
   const cells = [
     r.machine.date,
-    `${r.machine.cores} cores, ${r.machine.memoryGb} GB`,
+    machineCell(r.machine),
     r.machine.node,
     othersBusy(r),
     settings(r, p),
@@ -281,7 +291,12 @@ function runRow(r: Results, p: PipelineFigures | undefined): string {
     r.catalogue
       ? `${int(r.catalogue.products.requestsPerSecond)} (${ms(r.catalogue.products.p99Ms)}) vs ${int(r.catalogue.health.requestsPerSecond)} (${ms(r.catalogue.health.p99Ms)}): ${pct(r.catalogue.ratio)}`
       : '–',
-    r.checkouts ? `${r.checkouts.succeeded}/${r.checkouts.customers}, ${ms(r.checkouts.p99Ms)}` : '–',
+    r.checkouts
+      ? answersCell(
+          checkoutProblems(r.checkouts),
+          `${r.checkouts.succeeded}/${r.checkouts.customers}, ${ms(r.checkouts.p99Ms)}`,
+        )
+      : '–',
     r.checkouts
       ? `${r.checkouts.estimates} / ${r.checkouts.checkedOutCarts} / ${r.checkouts.customerEmails}+${r.checkouts.staffEmails}`
       : '–',

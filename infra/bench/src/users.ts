@@ -16,8 +16,9 @@
 import os from 'node:os';
 import { companyModel, userModel } from '@decor/user';
 import mongoose from 'mongoose';
+import { answersCell, usersProblems } from './answers';
 import { staffToken } from './qbo-sync';
-import type { Machine } from './report';
+import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
 import { cpuMeter, formatCores, percentile, processRoles } from './stats';
 
@@ -394,12 +395,12 @@ export function usersRow(machine: Machine, f: UsersFigures): string {
   const all = f.lists.reduce((n, l) => n + l.requests, 0);
   const cells = [
     `users ${machine.date}`,
-    `${machine.cores} cores, ${machine.memoryGb} GB`,
+    machineCell(machine),
     machine.node,
     f.load.toFixed(2),
     (f.cores.others ?? Number.NaN).toFixed(2),
     ...[0, 1, 2, 3].map((k) => cell(f.lists[k])),
-    `${right}/${all}`,
+    answersCell(usersProblems(f), `${right}/${all}`),
   ];
   return `| ${cells.join(' | ')} |`;
 }
