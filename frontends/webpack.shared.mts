@@ -136,7 +136,7 @@ export interface FrontendOptions {
   /** Folder name under frontends/ and the federation container name. */
   name: 'shell' | 'storefront' | 'admin';
   role: 'host' | 'remote';
-  /** Remotes: what they expose ('./Inventory': './src/features/inventory/routes.tsx'). */
+  /** Remotes: what they expose ('./Checkout': './src/features/checkout/routes.tsx'). */
   exposes?: Record<string, string>;
   /** Port of `npm run dev`. */
   devPort: number;

@@ -7,7 +7,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }) =>
     devPort: 3001,
     mode: argv.mode ?? 'production',
     exposes: {
-      './Inventory': './src/features/inventory/routes.tsx',
+      './Inventory': './src/inventory.tsx',
       './Checkout': './src/features/checkout/routes.tsx',
       './Carts': './src/features/carts/routes.tsx',
       './Profile': './src/features/profile/routes.tsx',

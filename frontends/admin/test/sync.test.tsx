@@ -13,8 +13,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import BackOffice from '../src/BackOffice';
-import type { DeadLetter, FailedJob, QboStatus } from '../src/features/sync/api/types';
 import { formatWhen } from '../src/features/sync/texts';
+import type { DeadLetter, FailedJob, QboStatus } from '../src/shared/api/sync/types';
 
 const EXPIRES = '2026-11-23T18:30:00.000Z';
 

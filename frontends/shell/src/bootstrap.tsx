@@ -4,7 +4,7 @@ import { ConfigProvider } from '@decor/web-core/ui';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { AppFrame, Gallery, Home, Tos } from './features/frame/components/AppFrame';
+import { App, Gallery, Home, Tos } from './app';
 import { type PublicPage, publicPageOf } from './public-pages';
 import { loadScreen } from './remotes';
 import { dropServerPage } from './session-mark';
@@ -39,7 +39,7 @@ async function start(root: HTMLElement): Promise<void> {
       <Provider store={store}>
         <ConfigProvider theme={theme}>
           <BrowserRouter>
-            <AppFrame />
+            <App />
           </BrowserRouter>
         </ConfigProvider>
       </Provider>

@@ -1,34 +1,17 @@
 /**
  * The one route table of the site (spec storefront §2, orders §2): each top-level path with its
  * screen, who may open it and its entries in the user menu. The router (AppFrame's AppRoutes), the
- * user menu (access.ts → UserMenu) and the list of server-rendered pages (public-pages.ts) are all
+ * user menu (shared/access.ts → UserMenu) and the list of server-rendered pages (public-pages.ts) are all
  * built from it; a screen's own sub-routes live in its feature's routes.tsx (or its remote's).
  */
 import { PERMISSIONS, type Permission } from '@decor/contracts/rules';
 import { Navigate } from '@decor/web-core/router';
-import type { ReactElement } from 'react';
-import { RemoteScreen } from './features/frame/components/RemoteScreen';
 import { Callback, Gallery, Home, Orders, Reset, Tos } from './features/pages/routes';
+import type { AppRoute } from './shared/access';
+import { RemoteScreen } from './shared/RemoteScreen';
 
-/** An entry of the user menu; `slot` is its place (spec §2: Profile, then Carts/Users, Orders, then Checkout/Availability). */
-export interface MenuEntry {
-  label: string;
-  to: string;
-  slot: number;
-}
-
-/** The public pages rendered on the server for visitors (issue 17). */
-export type ServerRenderedKind = 'home' | 'gallery' | 'tos' | 'inventory';
-
-export interface AppRoute {
-  /** A react-router path (`/*` for a screen with routes of its own). */
-  path: string;
-  screen: ReactElement;
-  /** Who may open it (the Protected guard); absent: anyone, signed in or not. 'admin' admits superadmin too. */
-  roles?: readonly Permission[];
-  menu?: readonly MenuEntry[];
-  serverRendered?: ServerRenderedKind;
-}
+// A row's shape (and the access rules over a table) are shared/access.ts'.
+export type { AppRoute, MenuEntry, ServerRenderedKind } from './shared/access';
 
 const SIGNED_IN = PERMISSIONS;
 const CUSTOMERS: readonly Permission[] = ['customer'];

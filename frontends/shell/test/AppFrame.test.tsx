@@ -4,7 +4,7 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { AppFrame } from '../src/features/frame/components/AppFrame';
+import { App } from '../src/app';
 import { loadScreen } from '../src/remotes';
 
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));
@@ -60,7 +60,7 @@ describe('the page frame (spec §2)', () => {
     render(
       <Provider store={store}>
         <MemoryRouter initialEntries={[path]}>
-          <AppFrame />
+          <App />
           <GoTo to="/gallery" />
         </MemoryRouter>
       </Provider>,

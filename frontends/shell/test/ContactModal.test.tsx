@@ -5,9 +5,9 @@ import { type ApiServer, demoUser, type Reply, startApiServer } from '@decor/web
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
+import { App } from '../src/app';
 import ContactModal, { CLOSE_AFTER_SUCCESS_MS } from '../src/features/contact/components/ContactModal';
 import { ContactProvider } from '../src/features/contact/components/contact';
-import { AppFrame } from '../src/features/frame/components/AppFrame';
 import { renderAt } from './support';
 
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn() }));
@@ -56,7 +56,7 @@ describe('the contact form (spec §7 POST /send/info)', () => {
     render(
       <Provider store={createAppStore()}>
         <MemoryRouter initialEntries={['/']}>
-          <AppFrame />
+          <App />
         </MemoryRouter>
       </Provider>,
     );

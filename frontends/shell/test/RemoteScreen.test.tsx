@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AREA_ERROR_TITLE, RemoteScreen } from '../src/features/frame/components/RemoteScreen';
 import { loadedScreen, loadScreen } from '../src/remotes';
+import { AREA_ERROR_TITLE, RemoteScreen } from '../src/shared/RemoteScreen';
 import { renderAt } from './support';
 
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));

@@ -2,8 +2,17 @@ import { createAppStore, signedIn } from '@decor/web-core';
 import { demoUser } from '@decor/web-core/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { FrameRoutes } from '../src/features/frame/components/frame-routes';
 import { TopBar } from '../src/features/frame/components/TopBar';
+import { ROUTES } from '../src/routes';
 import { renderAt } from './support';
+
+/** The top bar inside the frame, which the app hands the site's route table (the user menu's entries). */
+const inFrame = (
+  <FrameRoutes.Provider value={ROUTES}>
+    <TopBar />
+  </FrameRoutes.Provider>
+);
 
 const signedInAs = (permissions: string) => {
   const store = createAppStore();
@@ -20,7 +29,7 @@ const menuTrigger = () =>
   });
 
 const menuOf = async (permissions: string) => {
-  renderAt('/', <TopBar />, signedInAs(permissions));
+  renderAt('/', inFrame, signedInAs(permissions));
   await userEvent.click(await menuTrigger());
   await waitFor(() => expect(screen.getAllByRole('menuitem').length).toBeGreaterThan(0));
   return screen.getAllByRole('menuitem').map((item) => item.textContent);
@@ -28,7 +37,7 @@ const menuOf = async (permissions: string) => {
 
 describe('top bar by role (spec §2)', () => {
   it('logged out: Home, Gallery and Login', () => {
-    renderAt('/', <TopBar />);
+    renderAt('/', inFrame);
     expect(screen.getByRole('link', { name: 'Home' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Gallery' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
@@ -45,7 +54,7 @@ describe('top bar by role (spec §2)', () => {
   it('Logout signs out and goes home', async () => {
     sessionStorage.setItem('token', 'jwt');
     const store = signedInAs('customer');
-    renderAt('/carts', <TopBar />, store);
+    renderAt('/carts', inFrame, store);
     await userEvent.click(await menuTrigger());
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     expect(store.getState().session.user).toBeNull();

@@ -2,11 +2,17 @@ import type { Permission } from '@decor/contracts/rules';
 import { createAppStore, http, signedIn } from '@decor/web-core';
 import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testing';
 import { screen, waitFor } from '@testing-library/react';
-import { canOpen, menuFor, routeOf } from '../src/access';
 import { AppRoutes } from '../src/features/frame/components/AppFrame';
 import { loadScreen } from '../src/remotes';
 import { type AppRoute, ROUTES } from '../src/routes';
+import * as access from '../src/shared/access';
 import { renderAt } from './support';
+
+// The access rules over the site's table (the frame is handed the same table by src/app.tsx).
+const routeOf = (pathname: string) => access.routeOf(pathname, ROUTES);
+const canOpen = (permissions: Permission | null, pathname: string) =>
+  access.canOpen(permissions, pathname, ROUTES);
+const menuFor = (permissions: Permission | null) => access.menuFor(permissions, ROUTES);
 
 jest.mock('../src/remotes', () => ({ loadScreen: jest.fn(), loadedScreen: jest.fn() }));
 const load = loadScreen as jest.MockedFunction<typeof loadScreen>;
@@ -98,7 +104,7 @@ describe('the router built from the table guards each screen by its roles', () =
   it.each(cases)('%s as %s: the screen if the table admits the role, else back to /', async (path, role) => {
     const store = createAppStore();
     if (role) store.dispatch(signedIn({ user: { ...demoUser, permissions: role }, token: 'jwt' }));
-    renderAt(path, <AppRoutes />, store);
+    renderAt(path, <AppRoutes routes={ROUTES} />, store);
     if (canOpen(role, path)) {
       expect(await screen.findByText(/ screen$/, {}, { timeout: 10_000 })).toBeInTheDocument();
       expect(screen.getByLabelText('location')).toHaveTextContent(path);

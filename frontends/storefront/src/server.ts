@@ -3,10 +3,10 @@
  * same screens the remote exposes, imported as code where there is no federation runtime.
  */
 
-import { provideDayPicker } from './features/availability/components/DateField';
-import * as dayPicker from './features/availability/components/DayPicker';
+import { provideDayPicker } from './shared/availability/components/DateField';
+import * as dayPicker from './shared/availability/components/DayPicker';
 
 // The browser loads antd's pickers when they are needed; the server renders them into the page.
 provideDayPicker(dayPicker);
 
-export { default as Inventory } from './features/inventory/routes';
+export { default as Inventory } from './inventory';

@@ -9,10 +9,10 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { setCheckedDates } from '../src/features/availability/checked-dates';
 import { Summary } from '../src/features/checkout/components/Summary';
-import type { CheckoutState } from '../src/features/checkout/fields';
-import Inventory from '../src/features/inventory/routes';
+import Inventory from '../src/inventory';
+import { setCheckedDates } from '../src/shared/availability/checked-dates';
+import type { CheckoutState } from '../src/shared/cart/checkout-state';
 
 const LOAD = { timeout: 15_000 };
 const CUSTOMER = 'customer';
@@ -69,7 +69,7 @@ describe('availability by date on the storefront', () => {
   beforeAll(async () => {
     // The inventory loads antd's pickers in chunks of their own when first shown: loaded here, their
     // modules' loading (seconds on a busy machine) stays out of the first test's waits.
-    await Promise.all([import('../src/features/availability/components/DayPicker')]);
+    await Promise.all([import('../src/shared/availability/components/DayPicker')]);
     server = await startApiServer({
       'GET /categories': () => ({
         body: {

@@ -4,10 +4,10 @@ import { type ApiServer, demoUser, startApiServer } from '@decor/web-core/testin
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { CartView, EMPTY_CART_LINK } from '../src/features/checkout/components/CartView';
 import { EventForm } from '../src/features/checkout/components/EventForm';
 import { Summary } from '../src/features/checkout/components/Summary';
-import type { CheckoutState } from '../src/features/checkout/fields';
+import { CartView, EMPTY_CART_LINK } from '../src/shared/cart/CartView';
+import type { CheckoutState } from '../src/shared/cart/checkout-state';
 
 const line = (over: Record<string, unknown> = {}) => ({
   id: 'BAR-FR-001',

@@ -16,7 +16,7 @@ import {
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import Inventory from '../src/features/inventory/routes';
+import Inventory from '../src/inventory';
 import { TEXTS } from '../src/texts';
 
 /** Answers from the local server on a busy machine. */
@@ -71,7 +71,7 @@ describe('inventory (spec §2)', () => {
     // The inventory loads antd's pickers (and customers' Add to cart) in chunks of their own when first shown: loaded here, their
     // modules' loading (seconds on a busy machine) stays out of the first test's waits.
     await Promise.all([
-      import('../src/features/availability/components/DayPicker'),
+      import('../src/shared/availability/components/DayPicker'),
       import('../src/features/inventory/components/CustomerAddToCart').then((m) => m.preloadAddToCart()),
     ]);
     server = await startApiServer({

@@ -1,11 +1,12 @@
 /**
  * The import rules of the tree (services/README.md), checked on the source files: facts contracts owns are
  * not written again elsewhere (and a frontend takes contracts' lists from `@decor/contracts/rules`
- * only), a domain has no HTTP, and a route file does not import a route file.
+ * only), a frontend's feature imports no other feature, a domain has no HTTP, and a route file does
+ * not import a route file.
  * Each rule fails with the offending files named.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import * as contracts from '../src';
 import { ORDER_FIELDS, ORDER_STATUSES } from '../src';
 import * as browserRules from '../src/rules';
@@ -147,6 +148,121 @@ describe('a frontend takes the lists contracts owns from @decor/contracts/rules 
     const frontends = ALL.filter((f) => f.startsWith('frontends/'));
     expect(frontends.length).toBeGreaterThan(50);
     expect(frontends.flatMap((f) => frontendListProblems(f, read(join(ROOT, f))))).toEqual([]);
+  });
+});
+
+/** A frontend's feature folder: `frontends/<app>/src/features/<feature>/`. */
+const FEATURE = /^frontends\/[^/]+\/src\/features\/[^/]+\//;
+const featureOf = (file: string) => FEATURE.exec(file)?.[0];
+
+/** The files a source imports by relative path (static, dynamic, re-exports), resolved among `files`. */
+function localImports(file: string, files: ReadonlyMap<string, string>): string[] {
+  const text = files.get(file) ?? '';
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]*)['"]/g)) {
+    const base = posix.join(posix.dirname(file), m[1] as string);
+    const target = ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+      .map((ext) => base + ext)
+      .find((f) => files.has(f));
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+/**
+ * The zones of a frontend (bulletproof-react): a file of `src/features/<name>/` imports its own
+ * feature's files, the frontend's code outside the features (`src/shared/`, texts, hooks) and packages
+ * (`@decor/web-core`, `@decor/contracts/rules`, `@decor/web-orders` through their public entries) —
+ * never another feature, directly or through a file outside the features (the route table, say);
+ * what two features use lives in `src/shared/`, and the app's own files (bootstrap, routes) compose
+ * the features. Each reach-in is named with the way it goes.
+ */
+function featureReachIns(files: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  for (const file of files.keys()) {
+    const own = featureOf(file);
+    if (!own) continue;
+    const seen = new Set<string>();
+    const walk = (from: string, path: string[]) => {
+      for (const target of localImports(from, files)) {
+        if (target.startsWith(own) && path.length === 0) continue;
+        if (featureOf(target)) {
+          problems.push([file, ...path, target].join(' -> '));
+        } else if (!seen.has(target)) {
+          seen.add(target);
+          walk(target, [...path, target]);
+        }
+      }
+    };
+    walk(file, []);
+  }
+  return problems;
+}
+
+/** A file in a frontend's `src/shared/` imports no feature (shared code is below the features). */
+const sharedReachIns = (files: ReadonlyMap<string, string>) =>
+  [...files.keys()]
+    .filter((file) => /^frontends\/[^/]+\/src\/shared\//.test(file))
+    .flatMap((file) =>
+      localImports(file, files)
+        .filter((t) => featureOf(t))
+        .map((t) => `${file} -> ${t}`),
+    );
+
+describe("a frontend's feature imports its own folder, shared code and packages only", () => {
+  it('refuses a planted reach-in of each kind, and lets the allowed imports pass', () => {
+    const app = 'frontends/x/src';
+    const tree = (extra: Record<string, string>) =>
+      new Map(
+        Object.entries({
+          [`${app}/texts.ts`]: '',
+          [`${app}/shared/CartView.tsx`]: "import { TEXTS } from '../texts';",
+          [`${app}/features/carts/components/Cart.tsx`]: '',
+          [`${app}/features/checkout/components/Summary.tsx`]: '',
+          [`${app}/features/checkout/routes.tsx`]:
+            "import { Summary } from './components/Summary';\nimport { CartView } from '../../shared/CartView';\nimport { api } from '@decor/web-core';",
+          [`${app}/routes.tsx`]: "export const Checkout = lazy(() => import('./features/checkout/routes'));",
+          ...extra,
+        }),
+      );
+    expect(featureReachIns(tree({}))).toEqual([]);
+    expect(sharedReachIns(tree({}))).toEqual([]);
+    const cart = `${app}/features/carts/components/Cart.tsx`;
+    const direct = tree({ [cart]: "import { Summary } from '../../checkout/components/Summary';" });
+    expect(featureReachIns(direct)).toEqual([`${cart} -> ${app}/features/checkout/components/Summary.tsx`]);
+    const viaApp = tree({ [cart]: "import { Checkout } from '../../../routes';" });
+    expect(featureReachIns(viaApp)).toEqual([
+      `${cart} -> ${app}/routes.tsx -> ${app}/features/checkout/routes.tsx`,
+    ]);
+    const dynamic = tree({ [cart]: "const S = lazy(() => import('../../checkout/routes'));" });
+    expect(featureReachIns(dynamic)).toHaveLength(1);
+    const reexport = tree({ [cart]: "export { Summary } from '../../checkout/components/Summary';" });
+    expect(featureReachIns(reexport)).toHaveLength(1);
+    const typeOnly = tree({ [cart]: "import type { Summary } from '../../checkout/components/Summary';" });
+    expect(featureReachIns(typeOnly)).toHaveLength(1);
+    const sharedUp = tree({
+      [`${app}/shared/CartView.tsx`]: "import { Summary } from '../features/checkout/components/Summary';",
+    });
+    expect(sharedReachIns(sharedUp)).toHaveLength(1);
+  });
+
+  const frontendFiles = new Map(
+    ALL.filter((f) => f.startsWith('frontends/')).map((f) => [f, read(join(ROOT, f))] as const),
+  );
+
+  it('finds the features of every frontend', () => {
+    const features = new Set([...frontendFiles.keys()].map(featureOf).filter(Boolean));
+    for (const app of ['shell', 'storefront', 'admin', 'orders']) {
+      expect([...features].some((f) => f?.startsWith(`frontends/${app}/`))).toBe(true);
+    }
+  });
+
+  it('holds in every frontend: no feature reaches into another', () => {
+    expect(featureReachIns(frontendFiles)).toEqual([]);
+  });
+
+  it('holds in every frontend: shared code imports no feature', () => {
+    expect(sharedReachIns(frontendFiles)).toEqual([]);
   });
 });
 

@@ -25,7 +25,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
 import { StaticRouter } from 'react-router';
-import { AppFrame, Gallery, Home, Tos } from '../features/frame/components/AppFrame';
+import { App, Gallery, Home, Tos } from '../app';
 import { type PublicPage, publicPageOf } from '../public-pages';
 import { HELD_SCRIPT_TYPE, SESSION_BOOT, SESSION_MARK_SCRIPT, SESSION_MARK_STYLE } from '../session-mark';
 import { theme } from '../theme';
@@ -136,7 +136,7 @@ export async function renderPage(url: string): Promise<RenderedPage | null> {
         <Provider store={store}>
           <ConfigProvider theme={theme}>
             <StaticRouter location={pathname}>
-              <AppFrame />
+              <App />
             </StaticRouter>
           </ConfigProvider>
         </Provider>

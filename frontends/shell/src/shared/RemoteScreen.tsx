@@ -1,6 +1,6 @@
 import { Alert, Button } from '@decor/web-core/ui';
 import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
-import { loadedScreen, loadScreen, type RemoteName } from '../../../remotes';
+import { loadedScreen, loadScreen, type RemoteName } from '../remotes';
 import { PageLoader } from './PageLoader';
 
 export const AREA_ERROR_TITLE = 'This part of the site is not available right now';

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { preloadable } from '../frame/components/preloadable';
+import { preloadable } from '../../shared/preloadable';
 
 // The shell's own pages, each its own chunk loaded when first visited (the public pages also ahead
 // of hydrating their server-rendered HTML: preloadable). Where they are mounted and who may open

@@ -1,6 +1,6 @@
 import { availableOnText, isCalendarDay, type ShortLine, shortLineText } from '@decor/contracts/rules';
 import type { Cart } from '@decor/web-core';
-import { useGetAvailabilityQuery } from '../availability/api/availability-api';
+import { useGetAvailabilityQuery } from '../../shared/availability/api/availability-api';
 
 /** The days an order's lines are asked for: the earliest to the latest of the event and will-call dates. */
 export function orderDays(dates: (string | undefined)[]): { from: string; to: string } | undefined {

@@ -1,16 +1,10 @@
-import type { EventDetails, WillCall } from '@decor/contracts/rules';
-
 /*
  * The event and will-call fields (names, labels, kinds, limits, which are required or read-only)
  * are contracts' one table: EVENT_FIELD_SPECS / WILL_CALL_FIELD_SPECS from '@decor/contracts/rules'.
  */
 
-/** The navigation state carried from the cart to the event form to the summary. */
-export interface CheckoutState {
-  cartId: string;
-  event?: EventDetails;
-  willCall?: WillCall;
-}
+// The navigation state carried between the steps (CheckoutState) is shared/cart's: the cart screen is
+// also the carts feature's.
 
 /** Spec §2 terms (section 9 constants). */
 export const TERMS = [

@@ -1,7 +1,7 @@
 import { useActiveCart } from '@decor/web-core';
 import { Route, Routes } from '@decor/web-core/router';
 import { Loading } from '@decor/web-core/ui';
-import { CartView } from './components/CartView';
+import { CartView } from '../../shared/cart/CartView';
 import { EventForm } from './components/EventForm';
 import { Summary } from './components/Summary';
 

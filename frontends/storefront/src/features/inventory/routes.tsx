@@ -7,11 +7,12 @@ import {
 } from '@decor/web-core';
 import { Link, Route, Routes, useParams } from '@decor/web-core/router';
 import { useEffect } from 'react';
+import { inventoryPath } from '../../shared/inventory-path';
 import { CartBadge } from './components/CartBadge';
 import { preloadAddToCart } from './components/CustomerAddToCart';
 import { ProductList } from './components/ProductList';
 import { ProductPage } from './components/ProductPage';
-import { inventoryPath, SideNav } from './components/SideNav';
+import { SideNav } from './components/SideNav';
 
 /** Opens the side navigation according to the URL (spec §2). */
 function FromUrl({ children }: { children: React.ReactNode }) {
@@ -47,7 +48,7 @@ function Landing() {
   );
 }
 
-/** The storefront's inventory (exposed as storefront/Inventory, mounted by the shell at /inventory/*). */
+/** The storefront's inventory (exposed with staff's tools as storefront/Inventory: src/inventory.tsx). */
 export default function Inventory() {
   const customer = useAppSelector((s) => isCustomer(s.session.user?.permissions));
   useEffect(() => {

@@ -12,8 +12,8 @@ import { Alert, Button, DeleteOutlined, Flex, Loading } from '@decor/web-core/ui
 import { Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Input, InputNumber } from '@decor/web-core/ui-forms';
 import { useEffect, useId, useState } from 'react';
-import { TEXTS } from '../../../texts';
-import type { CheckoutState } from '../fields';
+import { TEXTS } from '../../texts';
+import type { CheckoutState } from './checkout-state';
 
 export const EMPTY_CART_LINK = '/inventory/BARS/Bar%20Front';
 

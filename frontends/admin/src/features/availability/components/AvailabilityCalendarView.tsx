@@ -3,7 +3,10 @@ import { addDays, formatLongDate } from '@decor/contracts/rules';
 import { Alert, Button, Empty, Flex, LeftOutlined, Loading, RightOutlined } from '@decor/web-core/ui';
 import { Select } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
-import { useGetCalendarQuery, useGetCategoryNamesQuery } from '../api/availability-api';
+import {
+  useGetCalendarQuery,
+  useGetCategoryNamesQuery,
+} from '../../../shared/api/availability/availability-api';
 import { monthTitle, shiftMonth } from '../month';
 import { AVAILABILITY_TEXTS as T } from '../texts';
 import { DayHolds } from './DayHolds';

@@ -1,7 +1,7 @@
 import { formatLongDate } from '@decor/contracts/rules';
 import { Alert, Empty, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
-import { useGetConflictsQuery } from '../api/availability-api';
+import { useGetConflictsQuery } from '../../../shared/api/availability/availability-api';
 import { AVAILABILITY_TEXTS as T } from '../texts';
 import { HoldsList } from './HoldsList';
 

@@ -2,7 +2,7 @@ import type { AvailabilityCalendar } from '@decor/contracts/rules';
 import { formatLongDate } from '@decor/contracts/rules';
 import { Alert, Empty, Loading } from '@decor/web-core/ui';
 import { Modal } from '@decor/web-core/ui-forms';
-import { useGetDayHoldsQuery } from '../api/availability-api';
+import { useGetDayHoldsQuery } from '../../../shared/api/availability/availability-api';
 import { AVAILABILITY_TEXTS as T } from '../texts';
 import { HoldsList } from './HoldsList';
 

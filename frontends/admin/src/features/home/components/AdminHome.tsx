@@ -4,8 +4,8 @@ import { Flex } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { Typography } from '@decor/web-core/ui-forms';
 import type { ReactNode } from 'react';
-import { useGetConflictsQuery } from '../../availability/api/availability-api';
-import { useGetDeadLettersQuery, useGetFailedJobsQuery } from '../../sync/api/sync-api';
+import { useGetConflictsQuery } from '../../../shared/api/availability/availability-api';
+import { useGetDeadLettersQuery, useGetFailedJobsQuery } from '../../../shared/api/sync/sync-api';
 import { type CountedList, useCountListQuery } from '../api/counts-api';
 import { HOME_TEXTS } from '../texts';
 

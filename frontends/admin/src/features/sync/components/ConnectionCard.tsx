@@ -1,7 +1,7 @@
 import { renewQboSession, useAppDispatch, useAppSelector, useQboConnect } from '@decor/web-core';
 import { Alert, Button, Flex, Space } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
-import type { QboStatus } from '../api/types';
+import type { QboStatus } from '../../../shared/api/sync/types';
 import { formatWhen, SYNC_TEXTS } from '../texts';
 
 /**

@@ -1,7 +1,7 @@
 import { Alert, Button } from '@decor/web-core/ui';
 import { Card, Table, type TableColumnsType } from '@decor/web-core/ui-data';
-import { useGetDeadLettersQuery, useReplayDeadLetterMutation } from '../api/sync-api';
-import type { DeadLetter } from '../api/types';
+import { useGetDeadLettersQuery, useReplayDeadLetterMutation } from '../../../shared/api/sync/sync-api';
+import type { DeadLetter } from '../../../shared/api/sync/types';
 import { errorText, formatWhen, SYNC_TEXTS } from '../texts';
 import { TABLE_PAGINATION } from './table';
 

@@ -5,7 +5,7 @@ import {
   useGetEmailQueueQuery,
   useGetFailedEmailsQuery,
   useReplayFailedEmailMutation,
-} from '../api/sync-api';
+} from '../../../shared/api/sync/sync-api';
 import { errorText, formatWhen } from '../texts';
 import { TABLE_PAGINATION } from './table';
 

@@ -1,7 +1,7 @@
 import { Alert, Button } from '@decor/web-core/ui';
 import { Card, Table, type TableColumnsType, Tag } from '@decor/web-core/ui-data';
-import { useGetFailedJobsQuery, useRetryFailedJobMutation } from '../api/sync-api';
-import type { FailedJob } from '../api/types';
+import { useGetFailedJobsQuery, useRetryFailedJobMutation } from '../../../shared/api/sync/sync-api';
+import type { FailedJob } from '../../../shared/api/sync/types';
 import { errorText, formatWhen, SYNC_TEXTS } from '../texts';
 import { TABLE_PAGINATION } from './table';
 

@@ -1,5 +1,5 @@
 import { Card, Table, type TableColumnsType, Tag } from '@decor/web-core/ui-data';
-import type { QueueCounts } from '../api/types';
+import type { QueueCounts } from '../../../shared/api/sync/types';
 import { SYNC_TEXTS } from '../texts';
 
 const columns: TableColumnsType<QueueCounts> = [

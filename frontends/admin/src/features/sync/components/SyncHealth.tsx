@@ -2,7 +2,7 @@ import { isSuperadmin, QboSessionBanner, useAppSelector } from '@decor/web-core'
 import { Alert, Flex, Loading } from '@decor/web-core/ui';
 import { Typography } from '@decor/web-core/ui-forms';
 import { useDocumentVisible } from '../../../hooks/use-document-visible';
-import { useGetQboStatusQuery } from '../api/sync-api';
+import { useGetQboStatusQuery } from '../../../shared/api/sync/sync-api';
 import { errorText, SYNC_TEXTS } from '../texts';
 import { ConnectionCard } from './ConnectionCard';
 import { DeadLettersTable } from './DeadLettersTable';

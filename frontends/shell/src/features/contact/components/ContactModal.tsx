@@ -12,7 +12,7 @@ import { Button } from '@decor/web-core/ui';
 import { DatePicker, type Dayjs, dayjs } from '@decor/web-core/ui-dates';
 import { Form, Input, Modal } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
-import { FormStatus, type FormStatusValue } from '../../frame/components/FormStatus';
+import { FormStatus, type FormStatusValue } from '../../../shared/FormStatus';
 
 /** The success banner's time (spec §9); then the form closes. */
 export const CLOSE_AFTER_SUCCESS_MS = SUCCESS_BANNER_MS;

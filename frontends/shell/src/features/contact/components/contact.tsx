@@ -1,13 +1,10 @@
-import { CONTACT_TEXTS } from '@decor/contracts/rules';
-import { Button } from '@decor/web-core/ui';
-import { createContext, lazy, type ReactNode, Suspense, useContext, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { OpenContact } from '../../../shared/contact-button';
 
 // The form is a chunk of its own (antd forms and the date picker): loaded when first opened.
 const ContactModal = lazy(() => import('./ContactModal'));
 
-const OpenContact = createContext<() => void>(() => {});
-
-/** Holds the contact form, opened from anywhere inside (the footer, the home page). */
+/** Holds the contact form, opened from anywhere inside (shared ContactButton: the footer, the home page). */
 export function ContactProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const show = useMemo(() => () => setOpen(true), []);
@@ -20,15 +17,5 @@ export function ContactProvider({ children }: { children: ReactNode }) {
         </Suspense>
       ) : null}
     </OpenContact.Provider>
-  );
-}
-
-/** A 'Contact us' button that opens the contact form. */
-export function ContactButton({ type = 'link' }: { type?: 'link' | 'primary' | 'default' }) {
-  const open = useContext(OpenContact);
-  return (
-    <Button type={type} onClick={open} aria-haspopup="dialog">
-      {CONTACT_TEXTS.title}
-    </Button>
   );
 }

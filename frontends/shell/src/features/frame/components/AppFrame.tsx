@@ -11,16 +11,14 @@ import {
 import { Link, Route, Routes, useLocation } from '@decor/web-core/router';
 import { Layout } from '@decor/web-core/ui';
 import { Suspense, useEffect } from 'react';
-import { ROUTES } from '../../../routes';
-import { ContactButton, ContactProvider } from '../../contact/components/contact';
+import type { AppRoute } from '../../../shared/access';
+import { ContactButton } from '../../../shared/contact-button';
+import { PageLoader } from '../../../shared/PageLoader';
+import { AreaErrorBoundary } from '../../../shared/RemoteScreen';
 import { ErrorBanner } from './ErrorBanner';
-import { PageLoader } from './PageLoader';
+import { FrameRoutes } from './frame-routes';
 import { Protected } from './Protected';
-import { AreaErrorBoundary } from './RemoteScreen';
 import { BRAND, TopBar } from './TopBar';
-
-// The public pages, for bootstrap.tsx and the server renderer to load ahead of hydrating.
-export { Gallery, Home, Tos } from '../../pages/routes';
 
 /** On start: load the categories, and validate a stored session token (except on reset pages). */
 function useStartup(): void {
@@ -57,10 +55,10 @@ function StaffQboSessionBanner() {
 }
 
 /** The router, built from the route table; a route with roles is behind the Protected guard. */
-export function AppRoutes() {
+export function AppRoutes({ routes }: { routes: readonly AppRoute[] }) {
   return (
     <Routes>
-      {ROUTES.map(({ path, screen, roles }) => (
+      {routes.map(({ path, screen, roles }) => (
         <Route
           key={path}
           path={path}
@@ -71,15 +69,20 @@ export function AppRoutes() {
   );
 }
 
-export function AppFrame() {
+/**
+ * The page frame around the site's route table, which the app hands in (src/app.tsx: the table imports
+ * the pages' screens, so the frame never imports it). The footer's Contact us needs the contact
+ * feature's provider around the frame (the app places it).
+ */
+export function AppFrame({ routes }: { routes: readonly AppRoute[] }) {
   return (
-    <ContactProvider>
-      <Frame />
-    </ContactProvider>
+    <FrameRoutes.Provider value={routes}>
+      <Frame routes={routes} />
+    </FrameRoutes.Provider>
   );
 }
 
-function Frame() {
+function Frame({ routes }: { routes: readonly AppRoute[] }) {
   useStartup();
   useClearSelectionOutsideInventory();
   return (
@@ -90,7 +93,7 @@ function Frame() {
         <StaffQboSessionBanner />
         <AreaErrorBoundary>
           <Suspense fallback={<PageLoader />}>
-            <AppRoutes />
+            <AppRoutes routes={routes} />
           </Suspense>
         </AreaErrorBoundary>
       </Layout.Content>

@@ -12,7 +12,7 @@ import {
 import { Button } from '@decor/web-core/ui';
 import { Form, Input, Modal, Typography } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
-import { FormStatus, type FormStatusValue } from './FormStatus';
+import { FormStatus, type FormStatusValue } from '../../../shared/FormStatus';
 
 export const LOGIN_TEXTS = {
   title: 'Welcome',

@@ -2,7 +2,7 @@ import { CONNECTION_ERROR, guardDecision, type Role, useAppSelector } from '@dec
 import { Navigate } from '@decor/web-core/router';
 import { Alert } from '@decor/web-core/ui';
 import type { ReactNode } from 'react';
-import { PageLoader } from './PageLoader';
+import { PageLoader } from '../../../shared/PageLoader';
 
 /** Spec §2 protected routes. */
 export function Protected({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {

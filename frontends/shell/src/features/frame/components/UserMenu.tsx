@@ -1,16 +1,21 @@
 import { api, endSessionOnServer, signOut, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Dropdown, type MenuProps } from '@decor/web-core/ui-forms';
-import type { ReactElement } from 'react';
-import { menuFor } from '../../../access';
+import { type ReactElement, useContext } from 'react';
+import { type AppRoute, menuFor } from '../../../shared/access';
+import { FrameRoutes } from './frame-routes';
 
 /** The user menu by role (spec §2): the route table's entries the role may open, then Logout. */
-export function userMenuItems(permissions: string): { key: string; label: string }[] {
-  return [...menuFor(permissions), { key: 'logout', label: 'Logout' }];
+export function userMenuItems(
+  permissions: string,
+  routes: readonly AppRoute[],
+): { key: string; label: string }[] {
+  return [...menuFor(permissions, routes), { key: 'logout', label: 'Logout' }];
 }
 
 export default function UserMenu({ children }: { children: ReactElement }) {
   const permissions = useAppSelector((s) => s.session.user?.permissions ?? '');
+  const routes = useContext(FrameRoutes);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const onClick: MenuProps['onClick'] = ({ key }) => {
@@ -26,7 +31,7 @@ export default function UserMenu({ children }: { children: ReactElement }) {
   return (
     <Dropdown
       trigger={['click']}
-      menu={{ items: userMenuItems(permissions), onClick }}
+      menu={{ items: userMenuItems(permissions, routes), onClick }}
       placement="bottomRight"
     >
       {children}

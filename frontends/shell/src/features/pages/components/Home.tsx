@@ -1,6 +1,6 @@
 import { type Product, useGetProductsQuery } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
-import { ContactButton } from '../../contact/components/contact';
+import { ContactButton } from '../../../shared/contact-button';
 import { Carousel, type Slide } from './home/Carousel';
 import { ABOUT_US, APART, CONTACT_INVITE, FOUNDERS, SLIDE_COPY } from './home/copy';
 

@@ -1,5 +1,5 @@
 import { isStaff, useAppSelector } from '@decor/web-core';
-import { RemoteScreen } from '../../frame/components/RemoteScreen';
+import { RemoteScreen } from '../../../shared/RemoteScreen';
 
 /**
  * /orders/* (spec orders §2): one implementation of the order screens (@decor/web-orders), bundled

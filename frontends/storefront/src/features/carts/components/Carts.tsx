@@ -11,8 +11,8 @@ import { Alert, Button, Flex, Loading, PlusOutlined } from '@decor/web-core/ui';
 import { Card, Popconfirm, Tag } from '@decor/web-core/ui-data';
 import { Input } from '@decor/web-core/ui-forms';
 import { useEffect, useRef, useState } from 'react';
+import { CartView } from '../../../shared/cart/CartView';
 import { TEXTS } from '../../../texts';
-import { CartView } from '../../checkout/components/CartView';
 
 function CartCard({ cart, onError }: { cart: Cart; onError: (text: string) => void }) {
   const [renaming, setRenaming] = useState(false);

@@ -12,8 +12,8 @@ import { Button } from '@decor/web-core/ui';
 import { Collapse, type Dayjs, dayjs } from '@decor/web-core/ui-data';
 import { Form } from '@decor/web-core/ui-forms';
 import { FieldInput } from '@decor/web-orders/fields';
+import type { CheckoutState } from '../../../shared/cart/checkout-state';
 import { TEXTS } from '../../../texts';
-import type { CheckoutState } from '../fields';
 
 const DATE = 'YYYY-MM-DD';
 const TIME = 'HH:mm';

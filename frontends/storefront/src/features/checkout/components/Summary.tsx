@@ -21,9 +21,10 @@ import { Alert, Button, Flex, Loading, Spin } from '@decor/web-core/ui';
 import { Checkbox, Collapse, Table, type TableColumnsType } from '@decor/web-core/ui-data';
 import { Modal, Result } from '@decor/web-core/ui-forms';
 import { useMemo, useState } from 'react';
+import type { CheckoutState } from '../../../shared/cart/checkout-state';
 import { TEXTS } from '../../../texts';
 import { useCartFit } from '../cart-fit';
-import { type CheckoutState, TERMS } from '../fields';
+import { TERMS } from '../fields';
 
 const show = (field: OrderFieldSpec, value: string | undefined) => {
   if (!value) return '';

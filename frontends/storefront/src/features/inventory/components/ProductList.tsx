@@ -8,18 +8,16 @@ import {
 } from '@decor/web-core';
 import { useNavigate, useParams } from '@decor/web-core/router';
 import { Alert, Button, Empty, Loading } from '@decor/web-core/ui';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { useGetAvailabilityQuery } from '../../../shared/availability/api/availability-api';
+import { useCheckedDates } from '../../../shared/availability/checked-dates';
+import { AvailabilityNote } from '../../../shared/availability/components/AvailabilityNote';
+import { DateCheck } from '../../../shared/availability/components/DateCheck';
+import { useStaffTools } from '../../../shared/staff-tools';
 import { TEXTS } from '../../../texts';
-import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
-import { useCheckedDates } from '../../availability/checked-dates';
-import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
-import { DateCheck } from '../../availability/components/DateCheck';
 import { CustomerAddToCart } from './CustomerAddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
-
-/** Staff's Add Product dialog: its own chunk, never downloaded by customers or visitors. */
-const AddProduct = lazy(() => import('../../product-admin/components/AddProduct'));
 
 export const productPath = (p: Pick<Product, 'id'>, category: string, subcategory: string) =>
   `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}/${encodeURIComponent(p.id)}`;
@@ -28,6 +26,8 @@ export const productPath = (p: Pick<Product, 'id'>, category: string, subcategor
 export function ProductList() {
   const { category = '', subcategory = '' } = useParams();
   const permissions = useAppSelector((s) => s.session.user?.permissions);
+  // Staff's Add Product dialog (product-admin's, handed in by the app): its own chunk.
+  const staffTools = useStaffTools();
   const { data, isFetching, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
     useListProductsInfiniteQuery(
       { category, subcategory: [subcategory] },
@@ -48,9 +48,9 @@ export function ProductList() {
           {category}
         </span>
       </h1>
-      {isStaff(permissions) ? (
+      {isStaff(permissions) && staffTools ? (
         <Suspense fallback={null}>
-          <AddProduct category={category} subcategory={subcategory} />
+          <staffTools.AddProduct category={category} subcategory={subcategory} />
         </Suspense>
       ) : null}
       <DateCheck />

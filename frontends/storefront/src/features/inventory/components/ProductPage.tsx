@@ -8,19 +8,17 @@ import {
 } from '@decor/web-core';
 import { Link, useParams } from '@decor/web-core/router';
 import { Alert, ArrowLeftOutlined, Empty, Flex, Loading } from '@decor/web-core/ui';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { useGetAvailabilityQuery } from '../../../shared/availability/api/availability-api';
+import { useCheckedDates } from '../../../shared/availability/checked-dates';
+import { AvailabilityNote } from '../../../shared/availability/components/AvailabilityNote';
+import { DateCheck } from '../../../shared/availability/components/DateCheck';
+import { inventoryPath } from '../../../shared/inventory-path';
+import { useStaffTools } from '../../../shared/staff-tools';
 import { TEXTS } from '../../../texts';
-import { useGetAvailabilityQuery } from '../../availability/api/availability-api';
-import { useCheckedDates } from '../../availability/checked-dates';
-import { AvailabilityNote } from '../../availability/components/AvailabilityNote';
-import { DateCheck } from '../../availability/components/DateCheck';
 import { CustomerAddToCart } from './CustomerAddToCart';
 import { Price } from './Price';
 import { ProductImage } from './ProductImage';
-import { inventoryPath } from './SideNav';
-
-/** Staff's edit and delete icons with their dialogs: their own chunk, never downloaded by customers. */
-const ProductAdminActions = lazy(() => import('../../product-admin/components/ProductAdminActions'));
 
 /**
  * Photo and text side by side once the page is wide enough for two 320 px columns and their gap, one
@@ -36,6 +34,8 @@ const PRODUCT_LAYOUT_CSS = `.product-page{container-type:inline-size}
 export function ProductPage() {
   const { category = '', subcategory = '', productId = '' } = useParams();
   const permissions = useAppSelector((s) => s.session.user?.permissions);
+  // Staff's edit and delete icons with their dialogs (product-admin's, handed in by the app): their own chunk.
+  const staffTools = useStaffTools();
   const signedIn = useAppSelector((s) => !!s.session.user);
   const { data: product, isFetching, error } = useGetProductQuery(productId, { skip: !productId });
   const [mainId, setMainId] = useState<string | null>(null);
@@ -123,9 +123,13 @@ export function ProductPage() {
         <div>
           <Flex justify="space-between" align="start" gap={8}>
             <h1 style={{ marginTop: 0 }}>{product.name}</h1>
-            {isStaff(permissions) ? (
+            {isStaff(permissions) && staffTools ? (
               <Suspense fallback={null}>
-                <ProductAdminActions product={product} category={category} subcategory={subcategory} />
+                <staffTools.ProductAdminActions
+                  product={product}
+                  category={category}
+                  subcategory={subcategory}
+                />
               </Suspense>
             ) : null}
           </Flex>

@@ -9,12 +9,10 @@ import {
 } from '@decor/web-core';
 import { Link } from '@decor/web-core/router';
 import { Button, DownOutlined, Grid, Loading, MenuOutlined, RightOutlined } from '@decor/web-core/ui';
+import { inventoryPath } from '../../../shared/inventory-path';
 
 /** Spec §9: the side navigation is 250 px wide. */
 export const SIDE_NAV_WIDTH = 250;
-
-export const inventoryPath = (category: string, subcategory: string) =>
-  `/inventory/${encodeURIComponent(category)}/${encodeURIComponent(subcategory)}`;
 
 /**
  * Small screens (below antd's md, 768 px) get the toggle and a closable panel; larger ones the fixed

@@ -3,7 +3,7 @@ import { useNavigate } from '@decor/web-core/router';
 import { Alert, ArrowLeftOutlined, Button, DeleteOutlined, EditOutlined, Flex } from '@decor/web-core/ui';
 import { Modal } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
-import { inventoryPath } from '../../inventory/components/SideNav';
+import { inventoryPath } from '../../../shared/inventory-path';
 import {
   type ProductInput,
   useDeleteProductMutation,
