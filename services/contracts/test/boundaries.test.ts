@@ -155,7 +155,10 @@ describe('a frontend takes the lists contracts owns from @decor/contracts/rules 
 const FEATURE = /^frontends\/[^/]+\/src\/features\/[^/]+\//;
 const featureOf = (file: string) => FEATURE.exec(file)?.[0];
 
-/** The files a source imports by relative path (static, dynamic, re-exports), resolved among `files`. */
+/**
+ * The files a source imports by relative path (static, dynamic, re-exports), resolved among `files`
+ * (an import that resolves to none is kept as written: a reach-in to a moved file still counts).
+ */
 function localImports(file: string, files: ReadonlyMap<string, string>): string[] {
   const text = files.get(file) ?? '';
   const found: string[] = [];
@@ -164,7 +167,7 @@ function localImports(file: string, files: ReadonlyMap<string, string>): string[
     const target = ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
       .map((ext) => base + ext)
       .find((f) => files.has(f));
-    if (target) found.push(target);
+    found.push(target ?? base);
   }
   return found;
 }
@@ -238,6 +241,8 @@ describe("a frontend's feature imports its own folder, shared code and packages 
     expect(featureReachIns(dynamic)).toHaveLength(1);
     const reexport = tree({ [cart]: "export { Summary } from '../../checkout/components/Summary';" });
     expect(featureReachIns(reexport)).toHaveLength(1);
+    const gone = tree({ [cart]: "import { CartView } from '../../checkout/components/CartView';" });
+    expect(featureReachIns(gone)).toEqual([`${cart} -> ${app}/features/checkout/components/CartView`]);
     const typeOnly = tree({ [cart]: "import type { Summary } from '../../checkout/components/Summary';" });
     expect(featureReachIns(typeOnly)).toHaveLength(1);
     const sharedUp = tree({
