@@ -100,6 +100,7 @@ export async function buildGateway(
   registerOrderStreams(app, config);
   await app.register(apiDocs, {
     upstreams,
+    staffOnly: config.NODE_ENV === 'production',
     ...(config.ORDER_STREAM_MAX_STREAMS > 0 ? { own: ORDER_STREAM_DOCS } : {}),
   });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });

@@ -11,7 +11,8 @@ import type { FastifyInstance } from 'fastify';
  * ConfigProvider `csp`, but @rc-component's scroll locker (every Modal and Drawer) and scrollbar
  * measure inject <style> elements without it, and the shell's index.html carries its own <style>.
  *
- * /api is left alone: JSON answers, and the API docs page (swagger-ui) brings its own scripts.
+ * /api answers JSON, a browser renders none of it, except two HTML pages with a policy of their own
+ * (apiPagePolicy): the API docs (swagger-ui) and the queue board (Bull Board, proxied to accounting-sync).
  */
 export interface CspSources {
   /** Where browsers load product images from, bucket included (e.g. http://127.0.0.1:4569/decor-images). */
@@ -47,17 +48,52 @@ export function contentSecurityPolicy({ imageBaseUrl, uploadEndpoint }: CspSourc
   return directives.map((d) => d.join(' ')).join('; ');
 }
 
-/** Sets the policy on every answer outside /api (pages, assets, misses alike). */
+/** The HTML pages under /api: the API docs and the queue board, each with its scripts and data. */
+export const API_PAGES = ['/api/docs', '/api/admin/queues'] as const;
+
+/**
+ * The policy of the API pages: scripts, styles and data from the gateway only (swagger-ui and Bull
+ * Board ship their own files, and neither runs inline script; the board's inline config is a JSON
+ * block, not script). Styles allow 'unsafe-inline' for the board's loading screen and the widgets'
+ * style attributes; the board's Google Fonts stylesheet is left out (the system font stands in), as
+ * is swagger-ui's validator badge from validator.swagger.io. No framing, no forms elsewhere.
+ */
+export function apiPagePolicy(): string {
+  const directives: [string, ...string[]][] = [
+    ['default-src', "'none'"],
+    ['script-src', "'self'"],
+    ['style-src', "'self'", "'unsafe-inline'"],
+    ['img-src', "'self'", 'data:'],
+    ['font-src', "'self'", 'data:'],
+    ['connect-src', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'self'"],
+    ['frame-ancestors', "'none'"],
+  ];
+  return directives.map((d) => d.join(' ')).join('; ');
+}
+
+/** Sets the pages' policy on every answer outside /api (pages, assets, misses alike), and the API pages' on theirs. */
 export function registerCsp(app: FastifyInstance, sources: CspSources): void {
   const policy = contentSecurityPolicy(sources);
+  const apiPages = apiPagePolicy();
   // `done` rather than async, like the gateway's other per-request hooks: no promise per answer.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!isApiPath(request.url)) reply.header('content-security-policy', policy);
+    else if (isApiPage(request.url)) reply.header('content-security-policy', apiPages);
     done(null, payload);
   });
 }
 
+/** `/api/docs`, `/api/docs/…`, `/api/docs?…`, likewise the queue board (its proxied answers included). */
+function isApiPage(url: string): boolean {
+  return API_PAGES.some((page) => url.startsWith(page) && isEndOfSegment(url, page.length));
+}
+
 /** `/api`, `/api/…` or `/api?…`: the JSON API, which a browser never renders. */
 function isApiPath(url: string): boolean {
-  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+  return url.startsWith('/api') && isEndOfSegment(url, 4);
 }
+
+const isEndOfSegment = (url: string, at: number) => url.length === at || url[at] === '/' || url[at] === '?';

@@ -1,3 +1,4 @@
+import { bearerToken } from '@decor/kit';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceName } from './routing-table';
@@ -12,14 +13,23 @@ type OpenApiDoc = {
 
 const REFRESH_AFTER_MS = 15_000;
 
+/** The answer to a docs request without a session, where the docs are for staff (production). */
+export const DOCS_STAFF_ONLY =
+  'The API documentation is for staff: send your session token as Authorization: Bearer <token>';
+
 /**
  * One OpenAPI document for the whole public API at /api/docs: every service publishes the
  * document Fastify generates from its route schemas at /openapi.json; the gateway merges them,
- * puts each path under /api and tags it with its service.
+ * puts each path under /api and tags it with its service. With `staffOnly` (production) every
+ * /api/docs request needs a staff session: the map of every call is no help to a visitor.
  */
 export async function apiDocs(
   app: FastifyInstance,
-  { upstreams, own }: { upstreams: Record<ServiceName, string>; own?: Partial<OpenApiDoc> },
+  {
+    upstreams,
+    own,
+    staffOnly = false,
+  }: { upstreams: Record<ServiceName, string>; own?: Partial<OpenApiDoc>; staffOnly?: boolean },
 ) {
   let merged = emptyDoc();
   let fetchedAt = 0;
@@ -44,6 +54,14 @@ export async function apiDocs(
 
   // createServiceApp registered @fastify/swagger; the UI shows the merged document instead of the gateway's own.
   await app.register(async (scope) => {
+    if (staffOnly) {
+      const staff = app.requireRole('staff');
+      scope.addHook('onRequest', async (request, reply) => {
+        // A browser opening the page sends no session: say what the docs need rather than 'Authentication required'.
+        if (!bearerToken(request)) return reply.code(401).send({ message: DOCS_STAFF_ONLY });
+        await staff.call(app, request, reply);
+      });
+    }
     scope.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/api/docs/json') && Date.now() - fetchedAt > REFRESH_AFTER_MS)
         await refresh();

@@ -82,7 +82,7 @@ it('no code, state or ticket reaches the access logs of the gateway and accounti
   // A live stream opened with its ticket, then closed.
   const issued = await fetch(`${gateway}/api/orders/events/ticket`, { method: 'POST', headers: bearer });
   expect(issued.status).toBe(200);
-  const { ticket } = (await issued.json()).result as { ticket: string };
+  const { ticket } = ((await issued.json()) as { result: { ticket: string } }).result;
   const stream = new AbortController();
   const events = await fetch(`${gateway}/api/orders/events?ticket=${encodeURIComponent(ticket)}`, {
     signal: stream.signal,
