@@ -28,6 +28,7 @@ import {
   SECRET_NAME,
   SECRET_VALUES,
   SECRETS_EXAMPLE,
+  typeCheckManifests,
   validateWithSchemas,
   yamlDocs,
 } from './support/kubernetes';
@@ -77,6 +78,24 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
     broken.spec.template.spec.containers[0].ports[0].containerPort = 'http';
     const [result] = validateWithSchemas([broken]);
     expect(result?.error).toMatch(/containerPort must be integer/);
+  });
+
+  it('uses no field the Kubernetes API does not know (typed against kubernetes-models’ definitions)', () => {
+    const typed = [...base, ...overlay].filter((m) => !OPERATOR_KINDS[m.obj.kind]);
+    const errors = typeCheckManifests(typed.map((m) => m.obj));
+    const problems = typed.flatMap((m, i) =>
+      (errors[i] ?? []).map((e) => `${m.file}: ${m.obj.kind} ${m.obj.metadata.name}: ${e}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('would notice a misspelt field (the type check above is not vacuous)', () => {
+    const misspelt = structuredClone(deploymentOf('user'));
+    const container = misspelt.spec.template.spec.containers[0];
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    const [errors] = typeCheckManifests([misspelt]);
+    expect(errors?.join('\n')).toMatch(/readinesProbe.*' does not exist in type 'IContainer'/);
   });
 
   it('has a Deployment, Service, PodDisruptionBudget and HorizontalPodAutoscaler per process', () => {

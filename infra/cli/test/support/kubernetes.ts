@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { accountingSyncConfigSchema } from '@decor/accounting-sync';
 import { cartConfigSchema } from '@decor/cart';
@@ -180,6 +181,47 @@ export function validateWithSchemas(objects: Obj[]): { schema: boolean; error?: 
     encoding: 'utf8',
   });
   return JSON.parse(out);
+}
+
+/**
+ * The objects typed against kubernetes-models' TypeScript definitions: the API schemas accept fields
+ * they do not know (a misspelt `readinesProbe` would do nothing), TypeScript's excess-property check
+ * does not. Each object is one object literal of its kind's interface; tsc's errors per object.
+ */
+export function typeCheckManifests(objects: Obj[]): string[][] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'decor-k8s-types-'));
+  try {
+    const lines = objects.map((o, i) => {
+      const kind = String(o.kind).replace(/\W/g, '');
+      return `import type { I${kind} as T${i} } from 'kubernetes-models/${o.apiVersion}/${kind}';\nexport const o${i}: T${i} = ${JSON.stringify(o)};`;
+    });
+    writeFileSync(path.join(dir, 'manifests.ts'), `${lines.join('\n')}\n`);
+    const models = path.join(REPO_ROOT, 'node_modules/kubernetes-models/*');
+    const compilerOptions = { noEmit: true, strict: true, module: 'esnext', moduleResolution: 'bundler' };
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { ...compilerOptions, types: [], paths: { 'kubernetes-models/*': [models] } },
+        files: ['manifests.ts'],
+      }),
+    );
+    let out = '';
+    try {
+      execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', dir], { encoding: 'utf8' });
+    } catch (err) {
+      out = String((err as { stdout?: string }).stdout ?? err);
+    }
+    const errors: string[][] = objects.map(() => []);
+    for (const match of out.matchAll(/manifests\.ts\((\d+),\d+\): error (TS\d+: .*)/g)) {
+      // Object i is on line 2i + 2 (its import on 2i + 1).
+      const line = Number(match[1]);
+      errors[Math.floor((line - 1) / 2)]?.push(match[2] as string);
+    }
+    if (out && errors.every((e) => e.length === 0)) throw new Error(`tsc failed: ${out}`);
+    return errors;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Custom resources of the operators: no schema in kubernetes-models. */
