@@ -114,9 +114,12 @@ it("a staff write is seen by the writer's next read through the same gateway (it
     await post('/product/GW-1/presignedUrl', [{ id: 'a.png', category: 'BARS', type: 'image/png' }])
   ).body.result;
   expect((await call(api, '/product/GW-1/image')).body.result).toEqual([]);
-  expect(
-    (await fetch(link.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'png' })).status,
-  ).toBe(200);
+  // The presigned POST's form, then the file, straight to S3 (as a browser sends it).
+  const upload = new FormData();
+  for (const [name, value] of Object.entries(link.fields as Record<string, string>))
+    upload.append(name, value);
+  upload.append('file', new Blob(['png'], { type: 'image/png' }), 'a.png');
+  expect((await fetch(link.url, { method: 'POST', body: upload })).status).toBe(204);
   expect((await post('/product/GW-1/image', [link.imageUrl])).status).toBe(201);
   expect((await call(api, '/product/GW-1/image')).body.result).toHaveLength(1);
 

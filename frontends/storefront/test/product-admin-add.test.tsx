@@ -34,7 +34,13 @@ describe('staff add products and categories from the inventory list (spec orders
           result: (req.body as { id: string; type: string }[]).map((f, i) => ({
             id: f.id,
             type: f.type,
-            url: `${servers.s3.url}/decor-images/products/NEW-1/${i}-${f.id}?X-Amz-Signature=abc`,
+            url: `${servers.s3.url}/decor-images`,
+            fields: {
+              key: `products/NEW-1/${i}-${f.id}`,
+              'Content-Type': f.type,
+              Policy: 'eyJjb25kaXRpb25zIjpbXX0=',
+              'X-Amz-Signature': 'abc',
+            },
             imageUrl: `http://images.test/products/NEW-1/${i}-${f.id}`,
             expiresAt: '2030-01-01T00:00:00.000Z',
           })),
@@ -180,11 +186,27 @@ describe('staff add products and categories from the inventory list (spec orders
         { id: 'two.jpg', type: 'image/jpeg' },
       ],
     ]);
-    const puts = [...servers.s3.puts].sort((a, b) => a.url.localeCompare(b.url));
-    expect(puts.map((p) => [p.url, p.headers['content-type'], p.bytes, p.headers.authorization])).toEqual([
-      ['/decor-images/products/NEW-1/0-one.png?X-Amz-Signature=abc', 'image/png', 3000, undefined],
-      ['/decor-images/products/NEW-1/1-two.jpg?X-Amz-Signature=abc', 'image/jpeg', 5000, undefined],
-    ]);
+    // Presigned POST forms (issue 28): the signed fields first, the file last, no session token.
+    const key = (p: (typeof servers.s3.puts)[number]) => p.fields.find(([name]) => name === 'key')?.[1] ?? '';
+    const puts = [...servers.s3.puts].sort((a, b) => key(a).localeCompare(key(b)));
+    expect(puts.map((p) => [p.method, p.url, p.fields, p.file, p.headers.authorization])).toEqual(
+      [
+        ['products/NEW-1/0-one.png', 'image/png', 3000],
+        ['products/NEW-1/1-two.jpg', 'image/jpeg', 5000],
+      ].map(([k, type, bytes]) => [
+        'POST',
+        '/decor-images',
+        [
+          ['key', k],
+          ['Content-Type', type],
+          ['Policy', 'eyJjb25kaXRpb25zIjpbXX0='],
+          ['X-Amz-Signature', 'abc'],
+          ['file', '(file)'],
+        ],
+        { type, bytes },
+        undefined,
+      ]),
+    );
     expect(requestsTo(servers.api, 'POST', '/product/NEW-1/image').map((r) => r.body)).toEqual([
       ['http://images.test/products/NEW-1/0-one.png', 'http://images.test/products/NEW-1/1-two.jpg'],
     ]);

@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router
 import { type ApiServer, demoUser, type Handler, startApiServer } from '@decor/web-core/testing';
 import { act, fireEvent, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import Inventory from '../src/inventory';
+import Inventory from '../src/features/inventory/routes';
 
 export const CATEGORIES = {
   result: {
@@ -51,21 +51,48 @@ export const file = (name: string, size: number, type = 'image/png') =>
   new File([new Uint8Array(size)], name, { type });
 
 export interface StoredPut {
+  method: string;
   url: string;
   headers: IncomingHttpHeaders;
   bytes: number;
+  /** A presigned POST's form fields (multipart), in the order sent; the file's part is `file`. */
+  fields: [string, string][];
+  /** The `file` part: its content type and size. */
+  file?: { type: string; bytes: number };
+}
+
+/** The parts of a multipart/form-data body: plain fields as text, the file part's type and size. */
+function multipart(body: Buffer, contentType: string | undefined): Pick<StoredPut, 'fields' | 'file'> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType ?? '');
+  if (!boundary) return { fields: [] };
+  const fields: [string, string][] = [];
+  let file: StoredPut['file'];
+  const text = body.toString('latin1');
+  for (const part of text.split(`--${boundary[1] ?? boundary[2]}`).slice(1, -1)) {
+    const [head = '', ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+    const value = rest.join('\r\n\r\n').replace(/\r\n$/, '');
+    const name = /name="([^"]*)"/.exec(head)?.[1] ?? '';
+    if (/filename=/.test(head)) {
+      file = {
+        type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '',
+        bytes: Buffer.byteLength(value, 'latin1'),
+      };
+      fields.push([name, '(file)']);
+    } else fields.push([name, value]);
+  }
+  return { fields, file };
 }
 
 export interface FakeS3 {
   url: string;
   puts: StoredPut[];
-  /** While set, PUTs get no answer until `release()`. */
+  /** While set, uploads get no answer until `release()`. */
   hold: boolean;
   release(): void;
   close(): Promise<void>;
 }
 
-/** A storage host like S3 behind a presigned URL: CORS for PUT with a content type, records what arrives. */
+/** A storage host like S3 taking presigned POST forms: CORS for POST, records what arrives. */
 export async function startFakeS3(): Promise<FakeS3> {
   const held: (() => void)[] = [];
   const state = { hold: false };
@@ -73,18 +100,25 @@ export async function startFakeS3(): Promise<FakeS3> {
   const server = createServer((req, res: ServerResponse) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'PUT');
+      res.setHeader('Access-Control-Allow-Methods', 'POST');
       res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? '');
       res.writeHead(204).end();
       return;
     }
-    let bytes = 0;
-    req.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-    });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      puts.push({ url: req.url ?? '/', headers: req.headers, bytes });
-      const answer = () => res.writeHead(200).end();
+      const body = Buffer.concat(chunks);
+      const form = multipart(body, req.headers['content-type']);
+      puts.push({
+        method: req.method ?? '',
+        url: req.url ?? '/',
+        headers: req.headers,
+        bytes: body.length,
+        ...form,
+      });
+      // S3 answers a form upload 204 No Content.
+      const answer = () => res.writeHead(204).end();
       if (state.hold) held.push(answer);
       else answer();
     });

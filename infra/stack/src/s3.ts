@@ -9,7 +9,7 @@ export const S3_REGION = 'us-east-1';
 export const S3_DEFAULT_BUCKET = 'decor-images';
 
 /**
- * Browsers PUT uploads straight to presigned URLs from the frontends' origins and show images with
+ * Browsers POST uploads straight to the bucket (presigned POST forms) from the frontends' origins and show images with
  * plain `<img src>`; any origin may do both on this local server.
  */
 const CORS = `<CORSConfiguration>
@@ -18,6 +18,7 @@ const CORS = `<CORSConfiguration>
     <AllowedMethod>GET</AllowedMethod>
     <AllowedMethod>HEAD</AllowedMethod>
     <AllowedMethod>PUT</AllowedMethod>
+    <AllowedMethod>POST</AllowedMethod>
     <AllowedHeader>*</AllowedHeader>
     <ExposeHeader>ETag</ExposeHeader>
     <MaxAgeSeconds>3600</MaxAgeSeconds>

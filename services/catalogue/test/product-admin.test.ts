@@ -68,7 +68,24 @@ async function createProduct(role: Role = 'admin', form = productForm()) {
 
 const png = (bytes: number) => randomBytes(bytes);
 
-/** Presign, PUT to S3 as a browser does (no Authorization), and answer the URLs to attach. */
+/** One presigned upload as the service answers it: a form to POST to S3. */
+interface Link {
+  id: string;
+  url: string;
+  fields: Record<string, string>;
+  imageUrl: string;
+  type: string;
+}
+
+/** POSTs `body` with the link's form as a browser does (no Authorization); `fields` overrides some. */
+function postFile(link: Link, body: Uint8Array | string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...link.fields, ...fields })) form.append(name, value);
+  form.append('file', new Blob([body], { type: fields['Content-Type'] ?? link.type }), link.id);
+  return fetch(link.url, { method: 'POST', headers: { origin: 'http://127.0.0.1:8080' }, body: form });
+}
+
+/** Presign, POST to S3 as a browser does (no Authorization), and answer the URLs to attach. */
 async function upload(
   sku: string,
   files: { name: string; bytes: number; type?: string }[],
@@ -80,15 +97,11 @@ async function upload(
     json: files.map((f) => ({ id: f.name, category: 'BARS', type: f.type ?? 'image/png' })),
   });
   expect(presigned.status).toBe(200);
-  for (const [i, p] of (presigned.body.result as { url: string; type: string }[]).entries()) {
-    const put = await fetch(p.url, {
-      method: 'PUT',
-      headers: { 'content-type': p.type, origin: 'http://127.0.0.1:8080' },
-      body: png(files[i]?.bytes ?? 0),
-    });
-    expect(put.status).toBe(200);
+  for (const [i, p] of (presigned.body.result as Link[]).entries()) {
+    const posted = await postFile(p, png(files[i]?.bytes ?? 0));
+    expect(posted.status).toBe(204);
   }
-  return presigned.body.result as { id: string; url: string; imageUrl: string }[];
+  return presigned.body.result as Link[];
 }
 
 async function attach(sku: string, urls: string[], role: Role = 'admin') {
@@ -164,7 +177,12 @@ describe('role matrix of the new routes', () => {
       ],
       role,
     );
-    const attached = await attach(sku, [first?.imageUrl as string, second?.url as string], role);
+    // The served URL, or the file's URL under the upload endpoint.
+    const attached = await attach(
+      sku,
+      [first?.imageUrl as string, `${second?.url}/${second?.fields.key}`],
+      role,
+    );
     expect(attached.status).toBe(201);
     const other = attached.body.result[1].id;
     const primary = await call(base, `/product/${sku}/image/${other}`, {
@@ -421,20 +439,33 @@ describe('images', () => {
       { name: 'front.png', bytes: 5_000 },
       { name: 'side.jpg', bytes: 99_999, type: 'image/jpeg' },
     ]);
-    expect(uploaded[0]?.url).toContain('X-Amz-Signature');
-    expect(uploaded[0]?.url).toMatch(/X-Amz-SignedHeaders=[^&]*content-type/);
-    expect(uploaded[0]?.url).not.toMatch(/x-amz-checksum|x-amz-sdk-checksum/i);
-    // The browser's preflight for that PUT from the site's origin is allowed by the bucket's CORS.
-    const preflight = await fetch(uploaded[0]?.url as string, {
+    // A presigned POST: its signed policy holds the file under 100 KB (S3 refuses more before storing
+    // it), fixes the key and the content type, and carries no checksum field (STACK-NOTES).
+    const link = uploaded[0] as Link;
+    expect(link.url).toBe(`${service.ctx.config.S3_ENDPOINT}/${service.ctx.config.S3_BUCKET}`);
+    expect(link.fields).toMatchObject({ key: expect.stringMatching(/\.png$/), 'Content-Type': 'image/png' });
+    expect(link.fields['X-Amz-Signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(link.imageUrl).toContain(link.fields.key);
+    const policy = JSON.parse(Buffer.from(link.fields.Policy as string, 'base64').toString('utf8'));
+    expect(policy.conditions).toEqual(
+      expect.arrayContaining([
+        ['content-length-range', 1, 99_999],
+        ['eq', '$Content-Type', 'image/png'],
+        { key: link.fields.key },
+        { bucket: service.ctx.config.S3_BUCKET },
+      ]),
+    );
+    expect(JSON.stringify(link.fields)).not.toMatch(/checksum/i);
+    const expires = Date.parse(policy.expiration) - Date.now();
+    expect(expires).toBeGreaterThan(0);
+    expect(expires).toBeLessThanOrEqual(service.ctx.config.UPLOAD_URL_EXPIRES_S * 1000);
+    // The browser's preflight for that POST from the site's origin is allowed by the bucket's CORS.
+    const preflight = await fetch(link.url, {
       method: 'OPTIONS',
-      headers: {
-        origin: 'http://127.0.0.1:8080',
-        'access-control-request-method': 'PUT',
-        'access-control-request-headers': 'content-type',
-      },
+      headers: { origin: 'http://127.0.0.1:8080', 'access-control-request-method': 'POST' },
     });
     expect(preflight.status).toBe(200);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const res = await attach(
       sku,
       uploaded.map((u) => u.imageUrl),
@@ -680,32 +711,23 @@ describe('what the stored object says decides', () => {
         token: tokens.admin,
         json: [{ id: name, category: 'BARS', type: 'image/png' }],
       })
-    ).body.result[0] as { url: string; imageUrl: string };
+    ).body.result[0] as Link;
 
-  it('a file not PUT yet is refused (400) and can be attached once it is', async () => {
+  it('a file not uploaded yet is refused (400) and can be attached once it is', async () => {
     const sku = await createProduct();
     const link = await presign(sku, 'later.png');
     const early = await attach(sku, [link.imageUrl]);
     expect(early.status).toBe(400);
     expect(early.body.message).toBe('The image later.png has not been uploaded yet');
-    const put = await fetch(link.url, {
-      method: 'PUT',
-      headers: { 'content-type': 'image/png' },
-      body: 'png',
-    });
-    expect(put.status).toBe(200);
+    expect((await postFile(link, 'png')).status).toBe(204);
     expect((await attach(sku, [link.imageUrl])).status).toBe(201);
   });
 
   it('a file stored with another content type than the one signed is refused and removed', async () => {
     const sku = await createProduct();
     const link = await presign(sku, 'page.png');
-    // Real S3 refuses this PUT (the content type is signed); the local emulator does not check signatures.
-    await fetch(link.url, {
-      method: 'PUT',
-      headers: { 'content-type': 'text/html' },
-      body: '<script>1</script>',
-    });
+    // Real S3 refuses this POST (the policy fixes the content type); the local emulator checks no policy.
+    expect((await postFile(link, '<script>1</script>', { 'Content-Type': 'text/html' })).status).toBe(204);
     expect(await objectStatus(link.imageUrl)).toBe(200);
     const res = await attach(sku, [link.imageUrl]);
     expect(res.status).toBe(400);
@@ -717,7 +739,7 @@ describe('what the stored object says decides', () => {
 });
 
 describe("the storefront admin client's shapes", () => {
-  it('presigns files named `name` (not `id`) and attaches the upload URL without its query string', async () => {
+  it("presigns files named `name` (not `id`) and attaches the file's URL under the upload endpoint", async () => {
     const sku = await createProduct();
     const presigned = await call(base, `/product/${sku}/presignedUrl`, {
       method: 'POST',
@@ -725,18 +747,13 @@ describe("the storefront admin client's shapes", () => {
       json: [{ type: 'image/png', name: 'front.png' }],
     });
     expect(presigned.status).toBe(200);
-    const [link] = presigned.body.result as { id: string; url: string; imageUrl: string }[];
-    expect(link?.id).toBe('front.png');
-    const put = await fetch(link?.url as string, {
-      method: 'PUT',
-      headers: { 'content-type': 'image/png' },
-      body: 'png',
-    });
-    expect(put.status).toBe(200);
-    const bare = (link as { url: string }).url.split('?')[0] as string;
-    const res = await attach(sku, [bare]);
+    const link = (presigned.body.result as Link[])[0] as Link;
+    expect(link.id).toBe('front.png');
+    expect((await postFile(link, 'png')).status).toBe(204);
+    // The file's own URL under the upload endpoint is attachable too.
+    const res = await attach(sku, [`${link.url}/${link.fields.key}`]);
     expect(res.status).toBe(201);
-    expect(res.body.result[0]).toMatchObject({ url: link?.imageUrl, primary: true });
+    expect(res.body.result[0]).toMatchObject({ url: link.imageUrl, primary: true });
     const nameless = await call(base, `/product/${sku}/presignedUrl`, {
       method: 'POST',
       token: tokens.admin,

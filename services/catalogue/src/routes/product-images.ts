@@ -8,6 +8,7 @@ import {
   IMAGE_MESSAGES,
   ImageRuleError,
   isImageTooLarge,
+  MAX_IMAGE_BYTES,
   oversizedProblem,
   PLACEHOLDER_ID,
   removeImage,
@@ -57,9 +58,16 @@ const FILE_NAME_REQUIRED = "Each file needs its name ('id' or 'name')";
 
 const UploadAnswer = Type.Object({
   id: Type.String({ description: 'The file name as sent (id or name)' }),
-  url: Type.String({ description: 'PUT the file here with header Content-Type: <type> (no Authorization)' }),
+  url: Type.String({
+    description:
+      'POST the file here as multipart/form-data: every entry of `fields` first, then the file as `file` ' +
+      '(no Authorization). S3 refuses a file of 100 KB (1e5 bytes) or more, or of another type',
+  }),
+  fields: Type.Record(Type.String(), Type.String(), {
+    description: 'The signed form fields (key, Content-Type, policy with content-length-range, signature)',
+  }),
   imageUrl: Type.String({
-    description: 'Where the file will be served; send it (or url) to POST /product/{id}/image',
+    description: 'Where the file will be served; send it to POST /product/{id}/image',
   }),
   type: Type.String(),
   expiresAt: Type.String({ description: 'The upload URL stops working then (ISO date-time)' }),
@@ -108,7 +116,8 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       schema: {
         summary: 'Upload links for new images of a product, one per file (spec §7)',
         description:
-          `${staffOnly} The browser PUTs each file straight to its \`url\` with its content type, then attaches ` +
+          `${staffOnly} The browser POSTs each file straight to its \`url\` with its \`fields\` (a presigned ` +
+          'POST whose policy holds the size under 100 KB and fixes the content type), then attaches ' +
           `them with \`POST /product/{id}/image\`. Image types only (${Object.keys(UPLOAD_TYPES).join(', ')}): ` +
           'else 400. More files than the product has room for (5 images per product): 409. A file uploaded ' +
           'but not attached is deleted after UPLOAD_CLEANUP_AFTER_S.',
@@ -137,11 +146,19 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       const result = [];
       for (const f of files) {
         const key = ctx.images.key(sku, 'uploads', `${randomUUID()}.${UPLOAD_TYPES[f.type]}`);
-        const url = await ctx.images.presignPut(key, f.type, expiresIn);
+        // Under MAX_IMAGE_BYTES (the spec's "under 100 KB"): S3 refuses more before storing it.
+        const { url, fields } = await ctx.images.presignPost(key, f.type, expiresIn, MAX_IMAGE_BYTES - 1);
         const fileName = f.fileName as string;
         await ctx.uploads.create({ _id: key, sku, type: f.type, fileName, state: 'pending' });
         await scheduleUploadCleanup(ctx.imageQueue, key, ctx.config.UPLOAD_CLEANUP_AFTER_S);
-        result.push({ id: fileName, url, imageUrl: ctx.images.publicUrl(key), type: f.type, expiresAt });
+        result.push({
+          id: fileName,
+          url,
+          fields,
+          imageUrl: ctx.images.publicUrl(key),
+          type: f.type,
+          expiresAt,
+        });
       }
       return { result };
     },
@@ -154,8 +171,8 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       schema: {
         summary: 'Attach uploaded images to a product (spec §7: a list of URLs); publishes ProductUpserted',
         description:
-          `${staffOnly} Each URL is one this service presigned for this product (its \`imageUrl\` or its ` +
-          "upload `url`), else 400. At most 5 images per product: 409 with the spec's sentence. Each stored " +
+          `${staffOnly} Each URL is one this service presigned for this product (its \`imageUrl\`, or the ` +
+          "file's URL under the upload endpoint), else 400. At most 5 images per product: 409 with the spec's sentence. Each stored " +
           "file must be under 100 KB (1e5 bytes): a larger one is refused (400, the spec's message) and " +
           'deleted, and nothing of the request is attached. The first image is primary when none is; a ' +
           "placeholder image goes. Answers the product's images, primary first.",

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useAttachImagesMutation, usePresignImagesMutation } from './api/product-admin-api';
-import { putFile } from './api/upload';
+import { postFile } from './api/upload';
 
 /**
- * Spec orders §7 presigned uploads: POST /product/{id}/presignedUrl (one URL per file), PUT each file
- * straight to S3 with its content type, then POST /product/{id}/image with the URLs the files are served from. `percent` is the
+ * Spec orders §7 presigned uploads: POST /product/{id}/presignedUrl (one form per file), POST each file
+ * straight to S3 with its signed fields (a presigned POST, size-bounded: issue 28), then POST /product/{id}/image with the URLs the files are served from. `percent` is the
  * share of bytes sent while an upload runs (null otherwise). Rejects with an ApiError.
  */
 export function useImageUpload() {
@@ -25,7 +25,7 @@ export function useImageUpload() {
       }).unwrap();
       await Promise.all(
         files.map((file, i) =>
-          putFile(uploads[i]?.url ?? '', file, (loaded) => {
+          postFile(uploads[i] ?? { url: '', fields: {} }, file, (loaded) => {
             sent[i] = loaded;
             report();
           }),

@@ -43,8 +43,10 @@ export interface PresignRequest {
 
 export interface PresignedUpload {
   id: string;
-  /** Where the browser PUTs the file (no Authorization; the signed content type). */
+  /** Where the browser POSTs the file (no Authorization): `fields` first, then the file as `file`. */
   url: string;
+  /** The presigned POST's signed form fields (key, content type, size-bounding policy, signature). */
+  fields: Record<string, string>;
   /** Where the file will be served from: what is attached afterwards. */
   imageUrl: string;
 }
