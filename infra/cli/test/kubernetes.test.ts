@@ -418,7 +418,10 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
 
   // kustomize itself, where a kubectl is installed (it carries kustomize): the overlay builds, with the
   // Secrets generated from the .example files (in a copy), and every reference follows their names.
-  const kubectl = ['/usr/local/bin/kubectl', '/usr/bin/kubectl'].find((file) => existsSync(file));
+  const kubectl = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .map((dir) => path.join(dir, 'kubectl'))
+    .find((file) => existsSync(file));
   (kubectl ? it : it.skip)('builds with kustomize (kubectl kustomize), every name reference resolved', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'decor-k8s-'));
     try {
