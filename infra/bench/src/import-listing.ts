@@ -221,7 +221,8 @@ const METHOD = [
   'as staff, straight to the service, sequential `GET /qbo/users` calls: cold = `refresh=true` (QuickBooks read',
   'now: 1,000 a query through the rate limiter; 5 calls after 1), dialog opens = `hideOnSite=true&offset=0&limit=20`',
   'from the copy in memory, search = 4 searches as typed (a company, a first name, an e-mail, a name part), pages =',
-  'offsets over every page (each 100 calls after 10). Every total_count and page size is checked. Goal: the',
+  'offsets over every page (each 100 calls after 10). Every total_count and page size is checked; one wrong',
+  'fails the part (FAILED in the answers cell, exit 1; also `test/import-searches.test.ts`). Goal: the',
   "dialog's call well under 1 s (the dialog's own rendering is 20 entries a page).",
 ].join('\n');
 
