@@ -55,6 +55,8 @@ async function startGateway(extra: Record<string, string> = {}): Promise<Gateway
       KAFKA_BROKERS: testEndpoints().kafkaBrokers.join(','),
       KAFKA_TOPIC_PREFIX: RUN_ID,
       GATEWAY_CACHE_TTL_MS: '0',
+      // The origin a test's stream comes from (the default allows only the product's own).
+      CORS_ORIGINS: 'http://shop.example',
       ...extra,
     }),
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
