@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canConnect } from '@decor/stack';
 import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
+import { restartAllReplayEndedSession } from './replay';
 import type { ChaosStack } from './stack';
 
 export interface Fault {
@@ -20,8 +21,13 @@ export interface Fault {
   kind: 'kill' | 'outage';
   /** While the gateway is down, nothing listens on its port: refused connections are the answer. */
   refusalsAllowed: boolean;
-  /** Starts the fault; returns what ends it (nothing, for a kill: the supervisor restarts). */
+  /**
+   * Starts the fault; returns what ends it (nothing, for a kill: the supervisor restarts). The end
+   * throwing fails the fault's row with its message (a check the fault makes itself).
+   */
   begin(stack: ChaosStack): Promise<() => Promise<void>>;
+  /** What the fault saw, for the run's log (once it ended). */
+  summary?(): string | undefined;
 }
 
 function procOf(stack: ChaosStack, what: string, match: ProcMatcher): Proc {
@@ -104,11 +110,21 @@ export function allFaults(stack: Pick<ChaosStack, 'processes'>): Fault[] {
     outage('redis', (s) => s.redis.pid),
     killAndRelaunch('smtp', 'mail catcher', servedProc('mail'), smtpPortOf),
     outage('qbo', (s) => pidOf(s, 'QuickBooks emulator', servedProc('qbo'))),
+    restartAllReplayEndedSession(),
   ];
 }
 
-/** `--short` (and the CI test): one kill and the outages whose loss the suite is about. */
-export const SHORT_FAULTS = ['kill order', 'redis down', 'smtp down', 'qbo down'];
+/**
+ * `--short` (and the CI test): one kill, the outages whose loss the suite is about, and every process
+ * restarted at once with an ended session's token replayed (issue 28).
+ */
+export const SHORT_FAULTS = [
+  'kill order',
+  'redis down',
+  'smtp down',
+  'qbo down',
+  'restart all, replay ended session',
+];
 
 /** The faults named (`kill order`, `kill-order`, `redis` … all accepted), in the order given. */
 export function pickFaults(all: Fault[], names: string[]): Fault[] {
@@ -119,7 +135,9 @@ export function pickFaults(all: Fault[], names: string[]): Fault[] {
       .trim();
   return names.map((n) => {
     const want = norm(n);
-    const found = all.find((f) => norm(f.name) === want || norm(f.name) === `${want} down`);
+    const found = all.find(
+      (f) => norm(f.name) === want || norm(f.name) === `${want} down` || norm(f.name).startsWith(`${want},`),
+    );
     if (!found) throw new Error(`no fault named '${n}'; faults: ${all.map((f) => f.name).join(', ')}`);
     return found;
   });

@@ -122,8 +122,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       } catch (err) {
         problems[fault.name] = `could not run: ${(err as Error).message}`;
       } finally {
-        await end?.();
+        await end?.().catch((err: Error) => {
+          problems[fault.name] = err.message;
+        });
       }
+      const seen = fault.summary?.();
+      if (seen) log(`chaos: ${fault.name}: ${seen}`);
       const down = await untilReady(stack, o.recoverSeconds * 1000);
       if (down.length > 0) {
         problems[fault.name] =
