@@ -46,9 +46,16 @@ describe('QuickBooks hangs', () => {
 
   it('refuses a call time-box that would outlive the record lock', () => {
     expect(MAX_CALL_TIMEOUT_MS).toBeLessThan(RECORD_LOCK_MS);
-    const env = { QBO_CALL_TIMEOUT_MS: String(RECORD_LOCK_MS), NODE_ENV: 'test', DECOR_ALLOW_DEV_SECRETS: '1' };
+    const env = {
+      QBO_CALL_TIMEOUT_MS: String(RECORD_LOCK_MS),
+      NODE_ENV: 'test',
+      DECOR_ALLOW_DEV_SECRETS: '1',
+    };
     expect(() => loadConfig(accountingSyncConfigSchema, env)).toThrow(/QBO_CALL_TIMEOUT_MS/);
-    expect(loadConfig(accountingSyncConfigSchema, { NODE_ENV: 'test', DECOR_ALLOW_DEV_SECRETS: '1' }).QBO_CALL_TIMEOUT_MS).toBe(20_000);
+    expect(
+      loadConfig(accountingSyncConfigSchema, { NODE_ENV: 'test', DECOR_ALLOW_DEV_SECRETS: '1' })
+        .QBO_CALL_TIMEOUT_MS,
+    ).toBe(20_000);
   });
 
   it('times a hung write out, retries it, and after the hang QuickBooks holds exactly one document', async () => {
