@@ -25,18 +25,25 @@ export interface HealthOptions {
   readinessRoute?: boolean;
 }
 
+/** Apps that have answered ready once: "not ready" before that is their start-up, not a warning. */
+const everReady = new WeakSet<FastifyInstance>();
+
 /** What `/readyz` answers: 200 with every check, or 503 naming what is down (logged). */
 export async function readinessAnswer(
   app: FastifyInstance,
   log: FastifyInstance['log'],
 ): Promise<{ status: number; body: object }> {
   const { ready, checks: results } = await app.checkReadiness();
-  if (ready) return { status: 200, body: { status: 'ready', checks: results } };
+  if (ready) {
+    everReady.add(app);
+    return { status: 200, body: { status: 'ready', checks: results } };
+  }
   const down = Object.entries(results)
     .filter(([, r]) => r.status === 'down')
     .map(([name, r]) => `${name} (${r.reason})`);
   const message = `Not ready: ${down.join(', ')}`;
-  log.warn({ checks: results }, message);
+  if (everReady.has(app)) log.warn({ checks: results }, message);
+  else log.info({ checks: results }, message);
   return { status: 503, body: { message, checks: results } };
 }
 

@@ -10,6 +10,7 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import { stopKafkajsIdleLoop } from './kafkajs-idle-loop';
+import { kafkajsLogCreator } from './kafkajs-log';
 import { type KitLogger, silentLogger } from './log';
 import { fetchTopicOffsets } from './topic-offsets';
 
@@ -22,27 +23,17 @@ export interface CreateKafkaOptions {
 }
 
 /**
- * A kafkajs client whose own logs go to our pino logger. kafkajs INFO lines (joins, commits) are
- * routine, so they become pino `debug`; WARN and ERROR keep their level. Its connections do not wake
- * the process while idle (kafkajs-idle-loop.ts).
+ * A kafkajs client whose own logs go to our pino logger (kafkajs-log.ts: routine and retried lines
+ * stay out of the way). Its connections do not wake the process while idle (kafkajs-idle-loop.ts).
  */
 export function createKafka({ clientId, brokers, logger = silentLogger, config }: CreateKafkaOptions): Kafka {
   stopKafkajsIdleLoop();
-  const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     ...config,
     clientId,
     brokers,
     logLevel: logLevel.INFO,
-    logCreator:
-      () =>
-      ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
-        const fields = { namespace, ...extra };
-        if (level === logLevel.ERROR) log.error(fields, message);
-        else if (level === logLevel.WARN) log.warn(fields, message);
-        else if (level === logLevel.INFO) log.debug(fields, message);
-        else log.trace(fields, message);
-      },
+    logCreator: kafkajsLogCreator(logger.child({ component: 'kafkajs' })),
   });
 }
 

@@ -1,0 +1,61 @@
+import { type logCreator, logLevel } from 'kafkajs';
+import type { KitLogger } from './log';
+
+// kafkajs' table of Kafka's error codes (not in its typings): which answers it retries by itself.
+const { errorCodes } = require('kafkajs/src/protocol/error.js') as {
+  errorCodes: { message: string; retriable: boolean }[];
+};
+const RETRIABLE = new Set(errorCodes.filter((c) => c.retriable).map((c) => c.message));
+
+/** A retriable answer repeated for this long is no longer a moment's wait: it is worth a warning. */
+export const RETRIABLE_PERSISTS_MS = 30_000;
+/** A pause this long between two such answers ends their streak (kafkajs' retries come sooner). */
+const STREAK_GAP_MS = 15_000;
+
+interface Streak {
+  since: number;
+  last: number;
+  count: number;
+  warned: boolean;
+}
+
+/**
+ * kafkajs' own logs into our pino logger. Its INFO lines (joins, commits) are routine: pino `debug`.
+ * It logs each retriable refusal (a topic not hosted yet, a coordinator still loading — every first
+ * start while topics are created) at ERROR before retrying it; those are `debug` unless the same
+ * answer keeps coming for RETRIABLE_PERSISTS_MS, which is one `warn`. A retry that runs out still
+ * fails the caller, who reports it; any other kafkajs ERROR or WARN keeps its level.
+ */
+export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now): logCreator {
+  return () => {
+    const streaks = new Map<string, Streak>();
+    return ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
+      const fields = { namespace, ...extra };
+      const error = typeof extra.error === 'string' ? extra.error : undefined;
+      if (level === logLevel.ERROR && error && RETRIABLE.has(error)) {
+        const key = `${String(extra.broker)} ${error}`;
+        const t = now();
+        let streak = streaks.get(key);
+        if (!streak || t - streak.last > STREAK_GAP_MS) {
+          streak = { since: t, last: t, count: 0, warned: false };
+          streaks.set(key, streak);
+        }
+        streak.last = t;
+        streak.count += 1;
+        if (!streak.warned && t - streak.since >= RETRIABLE_PERSISTS_MS) {
+          streak.warned = true;
+          const seconds = Math.round((t - streak.since) / 1000);
+          log.warn(
+            { ...fields, times: streak.count },
+            `${message}: Kafka still answers this after ${seconds} s`,
+          );
+        } else log.debug(fields, message);
+        return;
+      }
+      if (level === logLevel.ERROR) log.error(fields, message);
+      else if (level === logLevel.WARN) log.warn(fields, message);
+      else if (level === logLevel.INFO) log.debug(fields, message);
+      else log.trace(fields, message);
+    };
+  };
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { testEndpoints } from '@decor/stack';
+import { logLevel } from 'kafkajs';
+import pino from 'pino';
+import { createKafka } from '../src/messaging/kafka';
+import { kafkajsLogCreator, RETRIABLE_PERSISTS_MS } from '../src/messaging/kafkajs-log';
+
+/** A pino logger at trace whose lines the test reads. */
+function capture() {
+  const lines: { level: number; msg: string; error?: string; namespace?: string }[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'trace' }, sink), lines };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+/**
+ * kafkajs logs each retriable refusal at ERROR before retrying it (issue 29: a healthy first start
+ * printed "The coordinator is loading…" as an ERROR line); a refusal that persists still reaches a person.
+ */
+describe("kafkajs' log lines", () => {
+  it('a retriable refusal is debug; the same one for RETRIABLE_PERSISTS_MS is one warning; others keep their level', async () => {
+    const { logger, lines } = capture();
+    let now = 0;
+    const log = kafkajsLogCreator(logger, () => now)(logLevel.INFO);
+    const loading = "The coordinator is loading and hence can't process requests for this group";
+    const refusal = (error: string) => ({
+      namespace: 'Connection',
+      level: logLevel.ERROR,
+      label: 'ERROR',
+      log: { timestamp: '', message: 'Response InitProducerId(key: 22, version: 1)', broker: 'b:1', error },
+    });
+    log(refusal(loading));
+    for (let t = 0; t <= RETRIABLE_PERSISTS_MS + 5_000; t += 5_000) {
+      now = t;
+      log(refusal(loading));
+    }
+    log(refusal('The user-specified log directory is not found in the broker config')); // not retriable
+    log({
+      namespace: 'Runner',
+      level: logLevel.INFO,
+      label: 'INFO',
+      log: { timestamp: '', message: 'joined' },
+    });
+    await flush();
+    expect(lines.map((l) => [l.level, l.error ?? l.msg])).toEqual([
+      ...Array.from({ length: 7 }, () => [20, loading]),
+      [40, loading],
+      [20, loading],
+      [50, 'The user-specified log directory is not found in the broker config'],
+      [20, 'joined'],
+    ]);
+    expect(lines[7]?.msg).toBe(
+      'Response InitProducerId(key: 22, version: 1): Kafka still answers this after 30 s',
+    );
+  });
+
+  it('a real broker: sending to a topic that does not exist logs its retried refusals as debug, and the send still fails', async () => {
+    const { logger, lines } = capture();
+    const kafka = createKafka({
+      clientId: `log-${randomBytes(3).toString('hex')}`,
+      brokers: testEndpoints().kafkaBrokers,
+      logger,
+    });
+    const producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      retry: { retries: 2, initialRetryTime: 50 },
+    });
+    await producer.connect();
+    try {
+      await expect(
+        producer.send({ topic: `missing-${randomBytes(4).toString('hex')}`, messages: [{ value: 'x' }] }),
+      ).rejects.toThrow();
+    } finally {
+      await producer.disconnect();
+    }
+    await flush();
+    const refusals = lines.filter((l) => l.error === 'This server does not host this topic-partition');
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(refusals.every((l) => l.level === 20)).toBe(true);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  }, 30_000);
+});
