@@ -1,7 +1,7 @@
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { NotificationConfig } from './config';
-import { buildNotificationContext, type NotificationContext, ORDER_OWNERS_CONSUMER } from './context';
-import { orderEventHandlers, orderOwnerHandlers } from './events/order-events';
+import { buildNotificationContext, type NotificationContext } from './context';
+import { orderEventHandlers } from './events/order-events';
 import { userEventHandlers } from './events/user-events';
 import { failedEmailRoutes } from './routes/failed-emails';
 import { infoRoutes } from './routes/info';
@@ -23,16 +23,12 @@ export function notificationService(
         topics: ['user', 'order'],
         handlers: { ...userEventHandlers(ctx), ...orderEventHandlers(ctx) },
       },
-      { name: ORDER_OWNERS_CONSUMER, topics: ['order'], handlers: orderOwnerHandlers(ctx) },
     ],
     routes: async (app, ctx) => {
-      await app.register(async (scope) => sendRoutes(scope as ServiceApp, ctx));
+      await app.register(async (scope) => sendRoutes(scope as ServiceApp));
       await app.register(async (scope) => infoRoutes(scope as ServiceApp, ctx));
       await app.register(async (scope) => failedEmailRoutes(scope as ServiceApp, ctx));
     },
-    closers: (ctx) => [
-      { name: 'email queue', close: () => ctx.emails.close() },
-      { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
-    ],
+    closers: (ctx) => [{ name: 'email queue', close: () => ctx.emails.close() }],
   };
 }

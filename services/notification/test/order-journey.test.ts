@@ -261,7 +261,9 @@ describe('an order from request to completed invoice, with the order service', (
       token: stranger,
       json: body,
     });
-    expect(notTheirs.status).toBe(404);
+    // The same answer as the owner's: it tells a stranger nothing about the order.
+    expect(notTheirs.status).toBe(200);
+    expect(notTheirs.body).toEqual(own.body);
     await queueIdle(notification);
     expect(await customerMails()).toHaveLength(toCustomer.length);
     expect(await staffMails()).toHaveLength(toStaff.length);

@@ -6,7 +6,6 @@ import {
   InvoiceCreated,
   InvoiceStatusChanged,
   InvoiceUpdated,
-  ORDER_LIFECYCLE_EVENTS,
 } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
@@ -49,30 +48,4 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
       lifecycle({ id: e.id, type: 'InvoiceCompleted', payload: e.payload }),
     ),
   };
-}
-
-/**
- * The `orders` consumer: whose each order is (for POST /send/orderUpdate). Its own consumer group,
- * so it reads the order topic from its beginning when first deployed, and a failed e-mail never
- * keeps an owner from being known.
- */
-export function orderOwnerHandlers(ctx: NotificationContext): Record<string, EventHandler> {
-  const handlers: Record<string, EventHandler> = {
-    ...eventHandler(EstimateSubmitted, async ({ payload }) =>
-      ctx.orderOwners.remember('estimate', payload.estimateId, payload.userId),
-    ),
-  };
-  for (const contract of ORDER_LIFECYCLE_EVENTS) {
-    Object.assign(
-      handlers,
-      eventHandler(contract, async ({ payload }) => {
-        const { order } = payload;
-        await ctx.orderOwners.remember(order.orderType, order.id, order.userId);
-        // An invoice names its estimate, which is the same customer's.
-        if (order.orderType === 'invoice' && order.estimateId)
-          await ctx.orderOwners.remember('estimate', order.estimateId, order.userId);
-      }),
-    );
-  }
-  return handlers;
 }
