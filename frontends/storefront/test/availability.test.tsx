@@ -95,7 +95,6 @@ describe('availability by date on the storefront', () => {
         },
       }),
       'POST /estimate': () => estimateReply(),
-      'POST /send/newEstimate': () => ({ body: { result: { queued: false } } }),
     });
     http.defaults.baseURL = server.apiUrl;
   });

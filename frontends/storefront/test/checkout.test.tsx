@@ -79,7 +79,6 @@ describe('checkout screens', () => {
       'GET /cart/cart-1/products': () => ({ body: { result: [carts.get('cart-1')] } }),
       'POST /cart/cart-1/cartProduct/BAR-FR-001': () => lineReply(),
       'POST /estimate': () => ({ status: 201, body: { result: { id: 'e1', DocNumber: '1001' } } }),
-      'POST /send/newEstimate': () => ({ body: { result: { queued: false } } }),
       // The active cart: the submitted one until the cart service has opened the next.
       'GET /cart': () => ({ body: { result: [activeCart] } }),
     });
@@ -219,6 +218,8 @@ describe('checkout screens', () => {
       willCallPickupDate: '2030-06-19',
     });
     expect(estimate?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    // No second call for the e-mails: they go out from the estimate's EstimateSubmitted event.
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual(['/api/estimate']);
     // The cart service makes a new active cart; the active cart query follows (asked again, then polled
     // while it still names the submitted cart).
     expect(store.getState().session.submitted?.cartId).toBe('cart-1');

@@ -14,7 +14,6 @@ import {
   showWillCall,
   useCreateEstimateMutation,
   useGetCartQuery,
-  useSendNewEstimateMailMutation,
 } from '@decor/web-core';
 import { Link, Navigate, useLocation, useNavigate } from '@decor/web-core/router';
 import { Alert, Button, Flex, Loading, Spin } from '@decor/web-core/ui';
@@ -86,7 +85,6 @@ export function Summary() {
     isError,
   } = useGetCartQuery({ id: carried?.cartId ?? '' }, { skip: !carried?.cartId });
   const [createEstimate] = useCreateEstimateMutation();
-  const [sendMail] = useSendNewEstimateMailMutation();
   const [agreed, setAgreed] = useState(false);
   const [dialog, setDialog] = useState<Dialog>({ open: false });
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
@@ -113,8 +111,8 @@ export function Summary() {
     } as EstimateRequest;
     try {
       const created = await createEstimate({ body, key: idempotencyKey }).unwrap();
+      // The confirmation e-mails go out from the estimate's EstimateSubmitted event: nothing else to call.
       setDialog({ open: true, state: 'done', docNumber: created.DocNumber });
-      void sendMail(body);
       // The active cart query follows (createEstimate invalidates it; useActiveCart waits for the next cart).
     } catch (error) {
       const failure = error as ApiError;
