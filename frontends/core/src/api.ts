@@ -224,9 +224,6 @@ export const api = createApi({
       // The cart is checked out and a new active one opened (by the cart service, from the order's event).
       invalidatesTags: ['Estimate', 'Cart', 'ActiveCart', { type: 'CartList', id: 'LIST' }],
     }),
-    sendNewEstimateMail: build.mutation<unknown, EstimateRequest>({
-      query: (body) => ({ url: '/send/newEstimate', method: 'POST', data: body }),
-    }),
     /** The answer's `token` header (a session of the new version) replaces the stored token. */
     changePassword: build.mutation<unknown, { id: string; password: string; currentPassword: string }>({
       query: ({ id, password, currentPassword }) => ({
@@ -257,7 +254,6 @@ export const {
   useListProductsInfiniteQuery,
   useGetProductQuery,
   useGetCartQuery,
-  useGetActiveCartQuery,
   useListCartsInfiniteQuery,
   useCreateCartMutation,
   useUpdateCartMutation,
@@ -265,7 +261,6 @@ export const {
   useSaveCartLineMutation,
   useRemoveCartLineMutation,
   useCreateEstimateMutation,
-  useSendNewEstimateMailMutation,
   useChangePasswordMutation,
   useGetTruckingFeeQuery,
   useChangeTruckingFeeMutation,

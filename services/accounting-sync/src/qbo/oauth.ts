@@ -1,6 +1,6 @@
 /**
  * Intuit's OAuth 2.0 token endpoint (QUICKBOOKS-NOTES §1): Basic client authentication, a
- * form-encoded body, the authorization_code and refresh_token grants, and revocation.
+ * form-encoded body, the authorization_code and refresh_token grants.
  */
 export interface TokenSet {
   accessToken: string;
@@ -13,7 +13,6 @@ export interface OAuthEndpoints {
   QBO_CLIENT_ID: string;
   QBO_CLIENT_SECRET: string;
   QBO_TOKEN_URL: string;
-  QBO_REVOKE_URL: string;
 }
 
 /** The token endpoint refused the grant (invalid_grant, invalid_client, …): retrying cannot help. */
@@ -67,15 +66,4 @@ export function exchangeCode(c: OAuthEndpoints, code: string, redirectUri: strin
 
 export function refreshTokens(c: OAuthEndpoints, refreshToken: string): Promise<TokenSet> {
   return tokenRequest(c, { grant_type: 'refresh_token', refresh_token: refreshToken });
-}
-
-/** Best effort: a revocation that fails leaves a token that expires on its own. */
-export async function revokeToken(c: OAuthEndpoints, token: string): Promise<boolean> {
-  const res = await fetch(c.QBO_REVOKE_URL, {
-    method: 'POST',
-    headers: { authorization: basic(c), 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ token }),
-    signal: AbortSignal.timeout(15_000),
-  }).catch(() => undefined);
-  return res?.ok ?? false;
 }

@@ -21,9 +21,4 @@ export const unauthorized = (message = 'Authentication required', headers?: Reco
 export const forbidden = (message = 'You are not allowed to do this') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const unprocessable = (message: string) => new HttpError(422, message);
 export const serviceUnavailable = (message: string) => new HttpError(503, message);
-
-export function isHttpError(err: unknown): err is HttpError {
-  return err instanceof HttpError;
-}

@@ -66,8 +66,3 @@ export function mongoReadinessCheck(conn: Connection): () => Promise<void> {
     await conn.db.command({ ping: 1 });
   };
 }
-
-/** For `runService({ onClose: [..., mongoCloser(conn)] })`: last, after everything that writes. */
-export function mongoCloser(conn: Connection) {
-  return { name: 'mongo', close: () => conn.close() };
-}

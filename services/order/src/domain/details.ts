@@ -3,16 +3,6 @@ import { type EstimateDetailField, ORDER_FIELD, ORDER_FIELDS, WILL_CALL_FIELDS }
 /** Spec §3: the event-detail and will-call fields of an order request, in the order of the form. */
 export const DETAIL_FIELDS: readonly EstimateDetailField[] = ORDER_FIELDS.map((f) => f.name);
 
-/** Spec §5: group name, event date and location are required (contracts' fields table). */
-export const REQUIRED_DETAILS: readonly EstimateDetailField[] = ORDER_FIELDS.filter((f) => f.required).map(
-  (f) => f.name,
-);
-
-/** Spec §5: customerName and willCallCustomerName are read-only (the server sets them). */
-export const READ_ONLY_DETAILS: readonly EstimateDetailField[] = ORDER_FIELDS.filter((f) => f.readOnly).map(
-  (f) => f.name,
-);
-
 /** Longest value kept per field, counted after trimming (contracts' fields table). */
 export const DETAIL_MAX_LENGTH: Readonly<Record<EstimateDetailField, number>> = Object.fromEntries(
   ORDER_FIELDS.map((f) => [f.name, f.maxLength]),

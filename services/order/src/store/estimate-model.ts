@@ -42,9 +42,6 @@ export interface Estimate extends OutboxFields {
   updatedAt: Date;
 }
 
-/** An invoice has the estimate's fields (hasInvoice unused) and its estimate's id. */
-export type Invoice = Estimate & { estimateId: string };
-
 const detailsSchema = new Schema<EstimateDetails>(
   Object.fromEntries(DETAIL_FIELDS.map((field) => [field, { type: String }])),
   { _id: false },

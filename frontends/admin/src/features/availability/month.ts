@@ -3,10 +3,6 @@ import { MONTHS } from '@decor/contracts/rules';
 /** The calendar's months ('YYYY-MM'); month arithmetic is `shiftMonth` in @decor/contracts. */
 export { shiftMonth } from '@decor/contracts/rules';
 
-export function monthOf(day: string): string {
-  return day.slice(0, 7);
-}
-
 /** 'January 2027'. */
 export function monthTitle(month: string): string {
   const [year, m = 1] = month.split('-').map(Number);
