@@ -76,9 +76,9 @@ export function registerSessionRevocation(
     // A session verified before needs no decoding (its audience is the session's).
     const remembered = app.verifiedSession(token);
     if (remembered) return remembered;
-    let claims: { sub?: unknown; sv?: unknown; aud?: unknown } | null = null;
+    let claims: { sub?: unknown; sv?: unknown; aud?: unknown; exp?: unknown } | null = null;
     try {
-      claims = app.jwt.decode<{ sub?: unknown; sv?: unknown; aud?: unknown }>(token);
+      claims = app.jwt.decode<{ sub?: unknown; sv?: unknown; aud?: unknown; exp?: unknown }>(token);
     } catch {
       return undefined; // not a token at all: the usual checks answer
     }
@@ -86,6 +86,8 @@ export function registerSessionRevocation(
     // Only sessions have versions: a set-password link (its own audience, one use, checked by the
     // user service) still opens after a suspension and re-enabling bumped the user's version.
     if (claims.aud !== AUDIENCES.session) return undefined;
+    // Expired: no session to check (the usual checks answer 401), even before the topic is read.
+    if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return undefined;
     return { sub: claims.sub, sv: claims.sv };
   };
   app.addHook('onClose', () => revocations.stop());

@@ -62,6 +62,8 @@ async function startGateway(extra: Record<string, string> = {}): Promise<Gateway
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  // Ready once it has read which sessions ended (a token answers 503 until then); never, without Kafka.
+  if (!extra.KAFKA_BROKERS) await app.sessionRevocations.whenCaughtUp(10_000);
   return { app, base, streams: app.orderStreams as OrderStreams };
 }
 

@@ -55,6 +55,8 @@ export async function startStack(
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );
   const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+  // Ready as /readyz means it: it has read which sessions ended (else a token answers 503).
+  await gateway.sessionRevocations.whenCaughtUp(10_000);
   return {
     gatewayUrl,
     gateway,
@@ -68,9 +70,15 @@ export async function startStack(
   };
 }
 
-/** What every test gateway needs besides its upstreams: this file's Redis keys (rate limits), a free internal port. */
+/**
+ * What every test gateway needs besides its upstreams: this file's Redis keys (rate limits), a free
+ * internal port, and this file's Kafka (a gateway that cannot read the user topic answers a session
+ * token 503: it cannot tell an ended session from a live one).
+ */
 export function gatewayTestEnv(env: Record<string, string>): Record<string, string> {
   return {
+    KAFKA_BROKERS: env.KAFKA_BROKERS as string,
+    KAFKA_TOPIC_PREFIX: env.KAFKA_TOPIC_PREFIX as string,
     NODE_ENV: 'test',
     DECOR_ALLOW_DEV_SECRETS: '1',
     JWT_SECRET,

@@ -103,6 +103,8 @@ export async function startStorefrontStack(
       { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
     );
     const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    // Ready as /readyz means it: it has read which sessions ended (else a token answers 503).
+    await gateway.sessionRevocations.whenCaughtUp(10_000);
     return {
       gatewayUrl,
       api: `${gatewayUrl}/api`,

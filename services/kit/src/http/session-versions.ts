@@ -7,7 +7,7 @@ import {
   UserSuspended,
 } from '@decor/contracts';
 import type { Kafka } from 'kafkajs';
-import { EVENT_HEADERS } from '../messaging/kafka';
+import { EVENT_HEADERS, ensureTopics } from '../messaging/kafka';
 import type { KitLogger } from '../messaging/log';
 import { type OwnGroupConsumer, startOwnGroupConsumer } from '../messaging/own-group-consumer';
 import { fetchTopicOffsets } from '../messaging/topic-offsets';
@@ -87,6 +87,9 @@ export class SessionVersions {
       logger: opts.logger,
       component: 'session-versions',
       startFrom: async (kafka, topic) => {
+        // Created if missing (as every service does at start): a topic not there yet would keep this
+        // reader, hence every session token, waiting until the user service first starts.
+        await ensureTopics(kafka, [topic]);
         const admin = kafka.admin();
         try {
           await admin.connect();
