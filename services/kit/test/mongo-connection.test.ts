@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import { type Connection, type Model, Schema } from 'mongoose';
+import pino from 'pino';
 import { createServiceApp, type ServiceApp } from '../src/http';
 import { connectMongo, mongoReadinessCheck } from '../src/mongo';
 import { call, listen } from './http-helpers';
@@ -106,4 +108,21 @@ test('an unreachable server fails within the selection timeout with a clear mess
     connectMongo('mongodb://127.0.0.1:1', 'nowhere', undefined, { serverSelectionTimeoutMS: 500 }),
   ).rejects.toThrow(/^Cannot connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1 \(database nowhere\): /);
   expect(Date.now() - started).toBeLessThan(5000);
+});
+
+test('closing the connection ourselves (a shutdown) is logged as info, not as a warning (issue 29)', async () => {
+  const lines: { level: number; msg: string }[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const other = await connectMongo(testEndpoints().mongoUrl, dbName, pino({ level: 'info' }, sink));
+  await other.close();
+  await new Promise((r) => setImmediate(r));
+  expect(lines.map((l) => [l.level, l.msg])).toEqual([
+    [30, 'connected to MongoDB'],
+    [30, 'MongoDB closed'],
+  ]);
 });

@@ -52,7 +52,12 @@ export async function connectMongo(
     throw new Error(`Cannot connect to MongoDB at ${where}: ${(err as Error).message}`);
   }
   logger?.info({ mongo: where }, 'connected to MongoDB');
-  conn.on('disconnected', () => logger?.warn({ mongo: where }, 'MongoDB disconnected'));
+  conn.on('disconnected', () => {
+    // Our own close (a shutdown) is no warning; mongoose marks it before the event (internal, 8.x).
+    if ((conn as unknown as { _closeCalled?: boolean })._closeCalled)
+      logger?.info({ mongo: where }, 'MongoDB closed');
+    else logger?.warn({ mongo: where }, 'MongoDB disconnected');
+  });
   conn.on('reconnected', () => logger?.info({ mongo: where }, 'MongoDB reconnected'));
   return conn;
 }
