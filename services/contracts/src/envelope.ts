@@ -13,6 +13,11 @@ export interface EventEnvelope<P = unknown> {
   occurredAt: string;
   /** Carries the HTTP request id (or the causing event's correlation id) across services. */
   correlationId: string;
+  /**
+   * W3C trace context of the operation that wrote the event (absent with tracing off): the relay
+   * sends the event long after that request, and the consumers' spans continue its trace.
+   */
+  traceparent?: string;
   payload: P;
 }
 

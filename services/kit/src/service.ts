@@ -23,6 +23,7 @@ import type { KitLogger } from './messaging/log';
 import { OutboxRelay } from './messaging/outbox';
 import { createMetricsRegistry } from './metrics/registry';
 import { connectMongo, mongoReadinessCheck } from './mongo/connection';
+import { flushTracing, traceLogMixin } from './tracing/context';
 
 /** What every service process has once connected; a service's own context extends it. */
 export interface BaseContext<C extends CommonConfig = CommonConfig> {
@@ -99,7 +100,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
   opts: { exit?: (code: number) => void } = {},
 ): Promise<StartedService<Ctx>> {
   const { config } = def;
-  const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
+  const log = pino({ level: config.LOG_LEVEL, base: { service: def.name }, mixin: traceLogMixin });
   const metrics = createMetricsRegistry(def.name);
   // What is open so far, newest first: the shutdown order, and what a failed start releases.
   const opened: Closer[] = [];
@@ -107,6 +108,8 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
     opened.unshift({ name, close: () => close(value) });
     return value;
   };
+  // Closed last: the spans of the shutdown itself are sent too.
+  opening('tracing', undefined, () => flushTracing());
   try {
     const connection = opening('mongo', await connectMongo(config.MONGO_URL, config.MONGO_DB, log), (c) =>
       c.close(),

@@ -9,6 +9,7 @@ import type { JobWorker } from './jobs/queue';
 import { createRedis, pingRedis } from './jobs/redis';
 import { registerQueueMetrics } from './metrics/queues';
 import { createMetricsRegistry } from './metrics/registry';
+import { flushTracing, traceLogMixin } from './tracing/context';
 
 export interface WorkerContext<C extends CommonConfig = CommonConfig> {
   name: string;
@@ -40,7 +41,7 @@ export async function startWorkers<C extends CommonConfig>(
   opts: { exit?: (code: number) => void } = {},
 ): Promise<RunningService> {
   const { config } = def;
-  const log = pino({ level: config.LOG_LEVEL, base: { service: def.name } });
+  const log = pino({ level: config.LOG_LEVEL, base: { service: def.name }, mixin: traceLogMixin });
   const redis = createRedis(config.REDIS_URL);
   const metrics = createMetricsRegistry(def.name);
   const workers = await def.workers({ name: def.name, config, log, redis, metrics });
@@ -67,6 +68,7 @@ export async function startWorkers<C extends CommonConfig>(
       ...workers.map((w) => ({ name: `worker ${w.worker.name}`, close: () => w.close() })),
       { name: 'queue metrics', close: () => Promise.all([...counted.values()].map((q) => q.close())) },
       { name: 'redis', close: () => redis.quit() },
+      { name: 'tracing', close: () => flushTracing() },
     ],
   });
   log.info({ url: running.url }, `${def.name} ready`);

@@ -11,6 +11,7 @@ import Fastify, {
 import type { Registry } from 'prom-client';
 import { METRICS_PATH, metricsPlugin } from '../metrics/http';
 import { createMetricsRegistry } from '../metrics/registry';
+import { traceLogMixin } from '../tracing/context';
 import { type AuthOptions, authPlugin } from './auth';
 import { errorHandlerPlugin, type NotFoundHandler } from './error-handler';
 import { healthPlugin } from './health';
@@ -93,6 +94,7 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
           logger: {
             level: opts.logLevel ?? 'info',
             base: { service: opts.name },
+            mixin: traceLogMixin,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
             // No secret of a URL (a reset link's token, an OAuth code, a stream ticket) in the access log.
             serializers: { req: redactedRequestLog },

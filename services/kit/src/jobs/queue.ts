@@ -15,6 +15,7 @@ import {
 } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type KitLogger, silentLogger } from '../messaging/log';
+import { currentTraceparent, inSpan, SpanKind, startSpan } from '../tracing/context';
 import { WORKER_OPTIONS } from './redis';
 
 /**
@@ -72,9 +73,45 @@ export async function enqueueOnce<Data>(
   opts: Omit<JobsOptions, 'jobId' | 'removeOnFail'> & { jobId: string },
 ): Promise<string> {
   const jobId = jobIdFor(opts.jobId);
-  // biome-ignore lint/suspicious/noExplicitAny: bullmq's generic name/data types are too narrow here
-  const job = await (queue as Queue<any>).add(name, data, { ...opts, jobId, removeOnFail: false });
-  return job.id ?? jobId;
+  // The job runs in the trace that added it: its traceparent rides in BullMQ's own telemetry field.
+  const span = currentTraceparent()
+    ? startSpan(`enqueue ${queue.name}.${name}`, {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'bullmq', 'job.id': jobId },
+      })
+    : undefined;
+  const telemetry = span?.traceparent ? { telemetry: { metadata: span.traceparent } } : {};
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: bullmq's generic name/data types are too narrow here
+    const job = await (queue as Queue<any>).add(name, data, {
+      ...opts,
+      ...telemetry,
+      jobId,
+      removeOnFail: false,
+    });
+    span?.end();
+    return job.id ?? jobId;
+  } catch (err) {
+    span?.end(err);
+    throw err;
+  }
+}
+
+/** A processor run inside the trace its job was added in (when it was added inside one). */
+function traced<Data>(queueName: string, processor: Processor<Data>): Processor<Data> {
+  return (job, token, signal) => {
+    const parent = job.opts.telemetry?.metadata;
+    if (!parent) return processor(job, token, signal);
+    return inSpan(
+      `job ${queueName}.${job.name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent,
+        attributes: { 'job.id': String(job.id), 'job.attempt': job.attemptsMade + 1 },
+      },
+      () => processor(job, token, signal),
+    );
+  };
 }
 
 /** Throw from a processor when retrying cannot help (bad data, a 4xx from the outside system). */
@@ -108,7 +145,7 @@ export function createWorker<Data = unknown>(
   // producer connection (the one HTTP handlers share) must fail fast.
   const connection = opts.connection.duplicate(WORKER_OPTIONS);
   connection.on('error', () => {}); // the worker's 'error' below reports it
-  const worker = new Worker<Data>(queueName, processor, {
+  const worker = new Worker<Data>(queueName, traced(queueName, processor), {
     connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency ?? 1,

@@ -42,6 +42,7 @@ import type { Connection, Model, UpdateQuery } from 'mongoose';
 import type { Registry } from 'prom-client';
 import { unavailableDependency } from '../http/unavailable';
 import { consumerMetrics, type HandledOutcome } from '../metrics/kafka';
+import { inSpan, SpanKind, TRACEPARENT_HEADER } from '../tracing/context';
 import { ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
@@ -499,7 +500,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
         applyOnce: (model, filter, update, o) => applyOnce(model, filter, update, envelope.id, o),
       };
       try {
-        await handler(envelope, ctx);
+        await handleTraced(message, envelope, tries, () => handler(envelope, ctx));
         failure = undefined;
         break;
       } catch (err) {
@@ -577,6 +578,23 @@ function parseEnvelope(value: Buffer | null): EventEnvelope {
 function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return String(err);
+}
+
+/** Runs a handler in the trace its event carries (a Kafka header); untraced events run as they are. */
+function handleTraced(
+  message: KafkaMessage,
+  envelope: EventEnvelope,
+  attempt: number,
+  run: () => Promise<void>,
+): Promise<void> {
+  const header = message.headers?.[TRACEPARENT_HEADER];
+  const parent = (Array.isArray(header) ? header[0] : header)?.toString() ?? envelope.traceparent;
+  if (!parent) return run();
+  return inSpan(
+    `handle ${envelope.type}`,
+    { kind: SpanKind.CONSUMER, parent, attributes: { 'event.id': envelope.id, 'event.attempt': attempt } },
+    run,
+  );
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

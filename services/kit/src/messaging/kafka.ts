@@ -9,6 +9,7 @@ import {
   type Producer,
   type RetryOptions,
 } from 'kafkajs';
+import { SpanKind, startSpan, TRACEPARENT_HEADER } from '../tracing/context';
 import { stopKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { kafkajsLogCreator } from './kafkajs-log';
 import { type KitLogger, silentLogger } from './log';
@@ -182,6 +183,7 @@ export function toMessage(envelope: EventEnvelope): Message {
       [EVENT_HEADERS.id]: envelope.id,
       [EVENT_HEADERS.type]: envelope.type,
       [EVENT_HEADERS.correlationId]: envelope.correlationId,
+      ...(envelope.traceparent ? { [TRACEPARENT_HEADER]: envelope.traceparent } : {}),
     },
   };
 }
@@ -197,16 +199,38 @@ export async function publishEnvelopes(
 ): Promise<void> {
   if (envelopes.length === 0) return;
   const byTopic = new Map<string, Message[]>();
+  const spans: { end(err?: unknown): void }[] = [];
   for (const e of envelopes) {
     const topic = topicFor(topicPrefix, e.aggregateType);
     const list = byTopic.get(topic) ?? [];
-    list.push(toMessage(e));
+    const message = toMessage(e);
+    // Each event's send continues the trace of the request that wrote it, not the relay's round.
+    const span = e.traceparent
+      ? startSpan(`send ${e.type}`, {
+          kind: SpanKind.PRODUCER,
+          parent: e.traceparent,
+          attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'event.id': e.id },
+        })
+      : undefined;
+    if (span) {
+      spans.push(span);
+      if (span.traceparent && message.headers) message.headers[TRACEPARENT_HEADER] = span.traceparent;
+    }
+    list.push(message);
     byTopic.set(topic, list);
   }
-  await producer.sendBatch({
-    acks: -1,
-    topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-  });
+  let failure: unknown;
+  try {
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    for (const s of spans) s.end(failure);
+  }
 }
 
 /**

@@ -24,6 +24,7 @@ import type { EventContract, EventEnvelope } from '@decor/contracts';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Model, type mongo, Schema } from 'mongoose';
+import { currentTraceparent } from '../tracing/context';
 import { ensureTopics, type Publisher, publishEnvelopes, topicFor } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 import { capOutbox } from './outbox-cap';
@@ -49,6 +50,7 @@ const envelopeSchema = new Schema<EventEnvelope>(
     aggregateId: { type: String, required: true },
     occurredAt: { type: String, required: true },
     correlationId: { type: String, required: true },
+    traceparent: { type: String, required: false },
     payload: { type: Schema.Types.Mixed, required: true },
   },
   { _id: false, id: false, minimize: false },
@@ -75,6 +77,12 @@ const checks = new WeakMap<TSchema, TypeCheck<TSchema>>();
  * partition, stalling other aggregates' events behind it: refuse such an event at the writer.
  */
 export const MAX_EVENT_BYTES = 512 * 1024;
+
+/** The writing request's trace, kept with the event for its later send (nothing with tracing off). */
+function withTraceparent(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
+}
 
 export class InvalidEventError extends Error {
   override name = 'InvalidEventError';
@@ -109,6 +117,7 @@ export function newEvent<C extends EventContract>(
     aggregateId: String(args.aggregateId),
     occurredAt: new Date().toISOString(),
     correlationId: args.correlationId || randomUUID(),
+    ...withTraceparent(),
     payload: args.payload,
   };
   const bytes = Buffer.byteLength(JSON.stringify(envelope));

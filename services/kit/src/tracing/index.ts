@@ -1,0 +1,11 @@
+export {
+  contextFromTraceparent,
+  currentTraceId,
+  currentTraceparent,
+  flushTracing,
+  inSpan,
+  SpanKind,
+  startSpan,
+  TRACEPARENT_HEADER,
+  traceLogMixin,
+} from './context';

@@ -1,0 +1,81 @@
+/**
+ * Starts OpenTelemetry's Node SDK for this process. Loaded (required) only when tracing is
+ * configured, so a process without it never even loads the SDK. Instrumented: incoming and outgoing
+ * HTTP (the gateway's proxying, service-to-service calls, SMTP is not HTTP), undici (fetch),
+ * Fastify's routes, MongoDB and ioredis. Client spans only inside a traced operation: the outbox
+ * relay's polling and BullMQ's Redis loop would otherwise make a root trace every few milliseconds.
+ * Kafka is not instrumented by kafkajs' instrumentation: the relay sends many requests' events in
+ * one batch, long after the request, so the kit carries each event's own trace (context.ts).
+ */
+import type { IncomingMessage } from 'node:http';
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { TextMapPropagator } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { type TracingExporter, tracedProcessName } from './config';
+import { contextFromTraceparent, currentTraceparent, markTracingActive, TRACEPARENT_HEADER } from './context';
+
+/** Probes and scrapes: a span each would bury the real traffic. */
+const QUIET = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+/**
+ * W3C trace context, except that the public edge (the gateway) starts its own traces: a browser's
+ * `traceparent` could otherwise choose trace ids and force every request to be sampled.
+ */
+function propagator(edge: boolean): TextMapPropagator {
+  return {
+    inject(ctx, carrier, setter) {
+      const tp = currentTraceparent(ctx);
+      if (tp) setter.set(carrier, TRACEPARENT_HEADER, tp);
+    },
+    extract(ctx, carrier, getter) {
+      if (edge) return ctx;
+      const v = getter.get(carrier, TRACEPARENT_HEADER);
+      return contextFromTraceparent(Array.isArray(v) ? v[0] : v, ctx);
+    },
+    fields: () => [TRACEPARENT_HEADER],
+  };
+}
+
+let sdk: NodeSDK | undefined;
+
+export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv = process.env): NodeSDK {
+  if (sdk) return sdk;
+  // OTel reads the ratio only with a ratio sampler named; naming just the ratio is enough here.
+  if (env.OTEL_TRACES_SAMPLER_ARG && !env.OTEL_TRACES_SAMPLER)
+    env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
+  const serviceName = tracedProcessName(env);
+  sdk = new NodeSDK({
+    serviceName,
+    autoDetectResources: false,
+    metricReaders: [],
+    logRecordProcessors: [],
+    textMapPropagator: propagator(serviceName === 'gateway'),
+    traceExporter:
+      exporter.kind === 'zipkin'
+        ? new ZipkinExporter({ url: exporter.url, serviceName })
+        : new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => QUIET.test(req.url ?? ''),
+        requireParentforOutgoingSpans: true,
+      }),
+      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        ignorePaths: (opts: { url: string }) => QUIET.test(opts.url),
+      }),
+      new MongoDBInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  const started = sdk;
+  markTracingActive(() => started.shutdown());
+  return sdk;
+}
