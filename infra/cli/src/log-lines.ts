@@ -4,6 +4,8 @@
  *   → 14:02:11 INFO  request completed 200 3 ms [r1]
  * Anything that is not a pino line (Kafka, the mail catcher) passes through unchanged.
  * DECOR_LOG_FORMAT=json keeps the raw lines (the log files under <data>/logs always are raw).
+ *
+ * Which lines reach the terminal at all: see `worthShowing`.
  */
 
 const LEVELS: Record<number, string> = {
@@ -74,4 +76,24 @@ export function readableLine(line: string, colour: boolean): string {
     ? `\n    ${(e.level >= 50 && err.stack ? err.stack : (err.message ?? short(err))).replace(/\n/g, '\n    ')}`
     : '';
   return `${clock(e.time)} ${shownLevel} ${text}${errorText}`;
+}
+
+const WARN = 40;
+
+/** The pino level of a service's line (`{"level":30,…`), or undefined for any other line. */
+function pinoLevel(line: string): number | undefined {
+  const m = /^\{"level":(\d+),/.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Whether a service's output line goes to the terminal (every line goes to its log file). Quiet, the
+ * default: a service's warnings and errors, and what is not a pino line (a crash's stack trace, a
+ * warning of Node's); its info lines (requests, start-up steps) are in the log file. Verbose
+ * (`npm start -- --verbose`): every line.
+ */
+export function worthShowing(line: string, verbose: boolean): boolean {
+  if (verbose) return true;
+  const level = pinoLevel(line);
+  return level === undefined || level >= WARN;
 }

@@ -17,6 +17,10 @@
  *                       production build instead, docker-compose.yml)
  *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
  *
+ * The terminal shows one line per process as it is ready, then only warnings and errors, and ends with
+ * the product's address, mail inbox and logins; every line of every process (requests included) is in
+ * <data dir>/logs/<process>.log. `npm start -- --verbose` shows every line in the terminal too.
+ *
  * This process only runs the supervisor and relays signals to it. Why two: Ctrl-C in a terminal
  * signals the whole foreground process group at once, so Kafka would stop while services still
  * flush, and our SIGTERM would reach each service as a second signal (which forces its exit). The
@@ -57,7 +61,14 @@ function main(): void {
   const QBO_TOKEN_KEY = process.env.QBO_TOKEN_KEY || installationQboTokenKey(dataDir);
   const supervisor = spawn(
     process.execPath,
-    ['--import', 'tsx', '--disable-warning=TimeoutNegativeWarning', path.join(__dirname, 'supervisor.ts')],
+    [
+      '--import',
+      'tsx',
+      '--disable-warning=TimeoutNegativeWarning',
+      path.join(__dirname, 'supervisor.ts'),
+      // Its flags (--verbose): `npm start -- --verbose`.
+      ...process.argv.slice(2),
+    ],
     { cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: { ...process.env, JWT_SECRET, QBO_TOKEN_KEY } },
   );
   let firstSignalAt = 0;

@@ -13,7 +13,7 @@
  * cause printed (exit 1); interrupted once the infrastructure is up, the starts under way stop their
  * processes and what started stops layer by layer as above (exit 130).
  */
-import { existsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   assertPortFree,
@@ -32,7 +32,7 @@ import {
 import { buildRunnable } from './build';
 import { seedDemoOrders } from './demo-orders';
 import { buildFrontends, describeFrontendBuilds } from './frontends';
-import { readableLine } from './log-lines';
+import { readableLine, worthShowing } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
 
 /** runService's shutdown budget is 20 s; past that the child is killed. */
@@ -43,6 +43,10 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const tty = process.stdout.isTTY && !process.env.NO_COLOR;
 const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
+/** `npm start -- --verbose`: every line of every process in the terminal, as in its log file. */
+const verbose = process.argv.includes('--verbose');
+/** The servers startInfra may start, by the prefix of their output lines. */
+const INFRA_SERVERS = ['kafka', 'mongo', 'redis', 's3', 'mail', 'qbo'];
 
 /** One process to start: a service's main, a service's worker, or the gateway. */
 interface Planned {
@@ -181,8 +185,11 @@ function launch(
       ...(p.internal ? { INTERNAL_PORT: String(p.internal.port) } : {}),
     },
     logFile: path.join(logDir, `${p.name}.log`),
-    log: (line) =>
-      out(line.startsWith(prefix) ? prefix + readableLine(line.slice(prefix.length), !!tty) : line),
+    log: (line) => {
+      if (!line.startsWith(prefix)) return out(line);
+      const raw = line.slice(prefix.length);
+      if (worthShowing(raw, verbose)) out(prefix + readableLine(raw, !!tty));
+    },
     // With an internal port, /readyz answers there; the public port must take connections too
     // (its /healthz) before the product is announced.
     ready: async () =>
@@ -270,6 +277,7 @@ class Supervisor {
     await assertPortsFree(planned);
     const logs = logDir();
     rmSync(logs, { recursive: true, force: true });
+    mkdirSync(logs, { recursive: true });
 
     const buildStarted = Date.now();
     const build = Promise.all(RUNNABLES.map((r) => buildRunnable(r.dir)))
@@ -281,7 +289,10 @@ class Supervisor {
         out(`✓ frontends  ${describeFrontendBuilds(results)} ${seconds(frontendsStarted)}`);
       });
     // Built while the infrastructure starts; a build error still waits for it so it can be stopped.
-    const [infra, built] = await Promise.allSettled([startInfra({ mode: 'dev', log: out }), build]);
+    const [infra, built] = await Promise.allSettled([
+      startInfra({ mode: 'dev', log: infraLog(logs) }),
+      build,
+    ]);
     if (infra.status === 'rejected') throw infra.reason;
     this.infra = infra.value;
     const { endpoints } = infra.value;
@@ -337,6 +348,7 @@ class Supervisor {
     this.printReady(gateway.url, endpoints);
   }
 
+  /** Where everything is; the product's address, the mail inbox and the logins last, as the terminal ends. */
   private printReady(gatewayUrl: string, e: InfraEndpoints): void {
     const env = process.env;
     const line = '─'.repeat(72);
@@ -347,25 +359,6 @@ class Supervisor {
     );
     out();
     out(line);
-    out(` ${bold('Decor platform is running')} — ready in ${seconds(this.t0)}`);
-    out();
-    out(`   Product      ${bold(gatewayUrl)}`);
-    out(`   API docs     ${gatewayUrl}/api/docs`);
-    const internal = this.started.find((s) => s.internal)?.internal;
-    if (internal)
-      out(`   Probes       http://127.0.0.1:${internal.port}/readyz and /metrics (internal port)`);
-    out(`   Mail inbox   ${e.mailApiUrl}`);
-    out(
-      process.env.QBO_API_BASE_URL
-        ? `   QuickBooks   ${process.env.QBO_API_BASE_URL} (from QBO_API_BASE_URL)`
-        : `   QuickBooks   ${e.qbo.url} (emulator, demo company ${e.qbo.realmId})`,
-    );
-    out();
-    out(`   Demo logins (password ${env.DEMO_PASSWORD || 'demo1234'})`);
-    out(`     customer   ${env.DEMO_CUSTOMER_EMAIL || 'customer@decor.example'}`);
-    out(`     staff      ${env.DEMO_ADMIN_EMAIL || 'staff@decor.example'}`);
-    out(`     owner      ${env.DEMO_SUPERADMIN_EMAIL || 'owner@decor.example'}`);
-    out();
     out(row('process', 'address', 'pid'));
     for (const s of order) out(row(s.name, s.url, String(s.proc.current.pid)));
     out(row('kafka', e.kafkaBrokers.join(',')));
@@ -375,11 +368,35 @@ class Supervisor {
     out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
     out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
     out(`   logs: ${logDir()}/<process>.log`);
+    out(
+      verbose
+        ? '         (shown here too: --verbose)'
+        : '         (requests and other info lines; `npm start -- --verbose` shows them here too)',
+    );
     out();
     out(`   Restarts: ${describePolicy()};`);
     out('             a stray promise rejection is logged and the service keeps running.');
     out();
-    out(` ${bold('Ctrl-C stops everything.')}`);
+    out(
+      ` ${bold('Decor platform is running')} — ready in ${seconds(this.t0)}. ${bold('Ctrl-C stops everything.')}`,
+    );
+    out();
+    out(`   API docs     ${gatewayUrl}/api/docs`);
+    const internal = this.started.find((s) => s.internal)?.internal;
+    if (internal)
+      out(`   Probes       http://127.0.0.1:${internal.port}/readyz and /metrics (internal port)`);
+    out(
+      process.env.QBO_API_BASE_URL
+        ? `   QuickBooks   ${process.env.QBO_API_BASE_URL} (from QBO_API_BASE_URL)`
+        : `   QuickBooks   ${e.qbo.url} (emulator, demo company ${e.qbo.realmId})`,
+    );
+    out(`   Mail inbox   ${e.mailApiUrl}`);
+    out(`   Product      ${bold(gatewayUrl)}`);
+    out();
+    out(`   Demo logins (password ${env.DEMO_PASSWORD || 'demo1234'})`);
+    out(`     customer   ${env.DEMO_CUSTOMER_EMAIL || 'customer@decor.example'}`);
+    out(`     staff      ${env.DEMO_ADMIN_EMAIL || 'staff@decor.example'}`);
+    out(`     owner      ${env.DEMO_SUPERADMIN_EMAIL || 'owner@decor.example'}`);
     out(line);
   }
 
@@ -425,6 +442,21 @@ class Supervisor {
     for (const l of s.proc.current.lastLines(10)) out(`  ${readableLine(l, !!tty)}`);
     return false;
   }
+}
+
+/**
+ * The infrastructure's own status lines ('✓ kafka …') go to the terminal; its servers' output (Mongo's
+ * notes on indexes it ignores, a client's refused command) to <logs>/<server>.log, and with --verbose
+ * to the terminal too. A server that fails to start still shows its last lines in the error.
+ */
+function infraLog(logs: string): (line: string) => void {
+  const servers = INFRA_SERVERS.map((name) => ({ name, prefix: prefixFor(name) }));
+  return (line) => {
+    const server = servers.find((s) => line.startsWith(s.prefix));
+    if (!server) return out(line);
+    appendFileSync(path.join(logs, `${server.name}.log`), `${line.slice(server.prefix.length)}\n`);
+    if (verbose) out(line);
+  };
 }
 
 function logDir(): string {
