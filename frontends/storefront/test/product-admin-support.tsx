@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useLocation } from '@decor/web-core/router
 import { type ApiServer, demoUser, type Handler, startApiServer } from '@decor/web-core/testing';
 import { act, fireEvent, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import Inventory from '../src/features/inventory/routes';
+import Inventory from '../src/inventory';
 
 export const CATEGORIES = {
   result: {
