@@ -16,6 +16,8 @@
  *                       is published, so it refuses to listen on a network (serve one with the
  *                       production build instead, docker-compose.yml)
  *   DECOR_LOG_FORMAT=json   raw pino lines instead of the short readable ones
+ *   TRACING=1           or `npm start -- --tracing`: a Zipkin trace viewer beside the rest, every
+ *                       process sending it its spans; its address is printed (tracing.ts)
  *
  * The terminal shows one line per process as it is ready, then only warnings and errors, and ends with
  * the product's address, mail inbox and logins; every line of every process (requests included) is in
@@ -66,7 +68,7 @@ function main(): void {
       'tsx',
       '--disable-warning=TimeoutNegativeWarning',
       path.join(__dirname, 'supervisor.ts'),
-      // Its flags (--verbose): `npm start -- --verbose`.
+      // Its flags (--verbose, --tracing): `npm start -- --verbose`.
       ...process.argv.slice(2),
     ],
     { cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: { ...process.env, JWT_SECRET, QBO_TOKEN_KEY } },

@@ -34,6 +34,7 @@ import { seedDemoOrders } from './demo-orders';
 import { buildFrontends, describeFrontendBuilds } from './frontends';
 import { readableLine, worthShowing } from './log-lines';
 import { GATEWAY, REPO_ROOT, RUNNABLES, type Runnable } from './runnables';
+import { startTracingViewer, type TracingViewer, tracingRequested } from './tracing';
 
 /** runService's shutdown budget is 20 s; past that the child is killed. */
 const STOP_GRACE_MS = 25_000;
@@ -183,6 +184,7 @@ function launch(
       ...env,
       ...(p.kind === 'worker' ? { WORKER_PORT: String(p.port) } : { PORT: String(p.port) }),
       ...(p.internal ? { INTERNAL_PORT: String(p.internal.port) } : {}),
+      OTEL_SERVICE_NAME: p.name, // its name in traces (--tracing)
     },
     logFile: path.join(logDir, `${p.name}.log`),
     log: (line) => {
@@ -211,6 +213,7 @@ function launch(
 /** Starts and stops everything; lives in its own session (see the top of the file). */
 class Supervisor {
   private infra: InfraHandle | undefined;
+  private tracing: TracingViewer | undefined;
   private readonly started: Started[] = [];
   private stopReason: string | undefined;
   private up = false;
@@ -301,6 +304,16 @@ class Supervisor {
 
     const gatewayPlan = planned.find((p) => p.kind === 'gateway') as Planned;
     const env = serviceEnv(endpoints, gatewayPlan.port, offset);
+    // --tracing: Zipkin starts beside the services (env points them at it first).
+    const viewer = tracingRequested()
+      ? startTracingViewer(env, { offset, logDir: logs, log: out, signal: this.interrupt.signal }).then(
+          (v) => {
+            this.tracing = v;
+            out(`✓ zipkin     ${v.url} ready (traces)`);
+          },
+          (err: Error) => err.message,
+        )
+      : undefined;
     const servicesStarted = Date.now();
     const results = await Promise.allSettled(
       planned
@@ -314,6 +327,8 @@ class Supervisor {
         ),
     );
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    const tracingFailure = await viewer;
+    if (tracingFailure) failures.push(`zipkin: ${tracingFailure}`);
     for (const failure of failures) this.reportInterrupted(failure);
     if (failures.length > 0) throw new Error(failures.join('\n'));
     this.checkInterrupted();
@@ -367,6 +382,7 @@ class Supervisor {
     out(row('s3', `${e.s3.endpoint} (bucket ${e.s3.bucket})`));
     out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
     out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
+    if (this.tracing) out(row('zipkin', `${this.tracing.url} (traces)`));
     out(`   logs: ${logDir()}/<process>.log`);
     out(
       verbose
@@ -391,6 +407,7 @@ class Supervisor {
         : `   QuickBooks   ${e.qbo.url} (emulator, demo company ${e.qbo.realmId})`,
     );
     out(`   Mail inbox   ${e.mailApiUrl}`);
+    if (this.tracing) out(`   Traces       ${this.tracing.url} (search a log line's trace_id)`);
     out(`   Product      ${bold(gatewayUrl)}`);
     out();
     out(`   Demo logins (password ${env.DEMO_PASSWORD || 'demo1234'})`);
@@ -411,6 +428,10 @@ class Supervisor {
     };
     let clean = await layer(['gateway']);
     clean = (await layer(['service', 'worker'])) && clean;
+    if (this.tracing) {
+      await this.tracing.process.stop();
+      out('✓ zipkin stopped');
+    }
     if (this.infra) {
       const ti = Date.now();
       out('… stopping the infrastructure (kafka, mongo, s3, mail, qbo)');

@@ -7,3 +7,4 @@ export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, st
 export { qboEnv } from './qbo-env';
 export { redisAnswers } from './redis';
 export { describePolicy, type SupervisedProcess, superviseProcess } from './restart';
+export { startZipkin, ZIPKIN_VERSION, type ZipkinHandle } from './zipkin';

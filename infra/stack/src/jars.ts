@@ -67,7 +67,7 @@ const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const UNREACHABLE =
   /Could not transfer|Could not resolve|UnknownHost|Unknown host|Connection refused|Connection timed out|Network is unreachable|No route to host|Temporary failure in name resolution/i;
 
-function runMaven(args: string[]): Promise<void> {
+export function runMaven(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const out: string[] = [];
     const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
