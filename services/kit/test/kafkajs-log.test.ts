@@ -41,6 +41,7 @@ describe("kafkajs' log lines", () => {
       now = t;
       log(refusal(loading));
     }
+    log(refusal('Topic creation errors')); // kafkajs' createTopics decides (see the real broker below)
     log(refusal('The user-specified log directory is not found in the broker config')); // not retriable
     log({
       namespace: 'Runner',
@@ -53,6 +54,7 @@ describe("kafkajs' log lines", () => {
       ...Array.from({ length: 7 }, () => [20, loading]),
       [40, loading],
       [20, loading],
+      [20, 'Topic creation errors'],
       [50, 'The user-specified log directory is not found in the broker config'],
       [20, 'joined'],
     ]);
@@ -84,6 +86,24 @@ describe("kafkajs' log lines", () => {
     const refusals = lines.filter((l) => l.error === 'This server does not host this topic-partition');
     expect(refusals.length).toBeGreaterThan(0);
     expect(refusals.every((l) => l.level === 20)).toBe(true);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  }, 30_000);
+
+  it('a real broker: two processes creating the same topic at once (every first start) log no ERROR', async () => {
+    const { logger, lines } = capture();
+    const topic = `same-${randomBytes(4).toString('hex')}`;
+    const admins = [1, 2].map((n) =>
+      createKafka({ clientId: `log-${n}`, brokers: testEndpoints().kafkaBrokers, logger }).admin(),
+    );
+    await Promise.all(admins.map((a) => a.connect()));
+    try {
+      const created = await Promise.all(admins.map((a) => a.createTopics({ topics: [{ topic }] })));
+      expect(created.sort()).toEqual([false, true]); // one created it, the other found it there
+    } finally {
+      await Promise.all(admins.map((a) => a.disconnect()));
+    }
+    await flush();
+    expect(lines.filter((l) => l.error === 'Topic creation errors').map((l) => l.level)).toEqual([20]);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   }, 30_000);
 });

@@ -5,7 +5,15 @@ import type { KitLogger } from './log';
 const { errorCodes } = require('kafkajs/src/protocol/error.js') as {
   errorCodes: { message: string; retriable: boolean }[];
 };
-const RETRIABLE = new Set(errorCodes.filter((c) => c.retriable).map((c) => c.message));
+/**
+ * Answers kafkajs logs at ERROR and then handles: the retriable ones it tries again, and a CreateTopics
+ * answer, whose "already exists" (another process created it first, every first start) its
+ * createTopics counts as success and any other error throws to the caller.
+ */
+const HANDLED = new Set([
+  ...errorCodes.filter((c) => c.retriable).map((c) => c.message),
+  'Topic creation errors',
+]);
 
 /** A retriable answer repeated for this long is no longer a moment's wait: it is worth a warning. */
 export const RETRIABLE_PERSISTS_MS = 30_000;
@@ -22,9 +30,10 @@ interface Streak {
 /**
  * kafkajs' own logs into our pino logger. Its INFO lines (joins, commits) are routine: pino `debug`.
  * It logs each retriable refusal (a topic not hosted yet, a coordinator still loading — every first
- * start while topics are created) at ERROR before retrying it; those are `debug` unless the same
- * answer keeps coming for RETRIABLE_PERSISTS_MS, which is one `warn`. A retry that runs out still
- * fails the caller, who reports it; any other kafkajs ERROR or WARN keeps its level.
+ * start while topics are created) at ERROR before retrying it, and a topic another process created
+ * first; those are `debug` unless the same answer keeps coming for RETRIABLE_PERSISTS_MS, which is one
+ * `warn`. A retry that runs out, or a topic that could not be created, still fails the caller, who
+ * reports it; any other kafkajs ERROR or WARN keeps its level.
  */
 export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now): logCreator {
   return () => {
@@ -32,7 +41,7 @@ export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now):
     return ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
       const fields = { namespace, ...extra };
       const error = typeof extra.error === 'string' ? extra.error : undefined;
-      if (level === logLevel.ERROR && error && RETRIABLE.has(error)) {
+      if (level === logLevel.ERROR && error && HANDLED.has(error)) {
         const key = `${String(extra.broker)} ${error}`;
         const t = now();
         let streak = streaks.get(key);
