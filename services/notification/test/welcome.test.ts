@@ -39,7 +39,7 @@ function welcomeRequested(email: string, displayName: string, resetId: string = 
       email,
       displayName,
       resetId,
-      expiresAt: '2026-12-01T10:00:00.000Z',
+      expiresAt: '2036-12-01T10:00:00.000Z', // in the future: the link's token expires with it
     },
   });
 }
@@ -73,7 +73,7 @@ describe('WelcomeEmailRequested → welcome e-mail', () => {
       jti: 'reset-id-1',
       purpose: 'password-reset',
     });
-    expect(mail?.Text).toContain('until December 1, 2026');
+    expect(mail?.Text).toContain('until December 1, 2036');
     expect(mail?.HTML).toContain('Hello Ana &lt;Diaz&gt;,');
     expect(mail?.HTML).toContain(`href="http://127.0.0.1:8080/reset/${link?.[1]}"`);
     // Neither the event nor the queued job held the link.
