@@ -11,7 +11,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CartChanged, type EventContract, ProductUpserted, UserCreated } from '@decor/contracts';
+import {
+  CartChanged,
+  type EventContract,
+  type FailedEmail,
+  ProductUpserted,
+  UserCreated,
+} from '@decor/contracts';
 import {
   createKafka,
   createPublisher,
@@ -21,6 +27,7 @@ import {
   publishEnvelopes,
 } from '@decor/kit';
 import { eventually, RUN_ID, serviceEnv, TEST_JWT_SECRET } from '@decor/kit/testing';
+import { smtpRelay } from '@decor/notification/testing';
 import { freePort, type RunningProcess, testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
 import { spawnProcess } from './support/processes';
@@ -41,6 +48,7 @@ const logDir = mkdtempSync(path.join(tmpdir(), 'decor-tracing-'));
 const processes: RunningProcess[] = [];
 let publisher: Publisher;
 let gateway = '';
+let relay: Awaited<ReturnType<typeof smtpRelay>>;
 
 const ids = () => Math.random().toString(16).slice(2).padEnd(12, '0').slice(0, 12);
 
@@ -69,6 +77,8 @@ beforeAll(async () => {
     OTEL_BSP_SCHEDULE_DELAY: '100',
     LOG_LEVEL: 'info',
   };
+  relay = await smtpRelay(); // SMTP, until the second test refuses every recipient
+  await relay.up();
   const order = await serviceEnv('order', tracing);
   const notification = await serviceEnv('notification', tracing);
   const workerPort = String(await freePort());
@@ -87,7 +97,7 @@ beforeAll(async () => {
       spawn(
         'notification-worker',
         'services/notification/src/worker.ts',
-        { ...notification, WORKER_PORT: workerPort },
+        { ...notification, WORKER_PORT: workerPort, SMTP_URL: relay.url },
         `http://127.0.0.1:${workerPort}/readyz`,
       ),
       spawn(
@@ -115,19 +125,13 @@ afterAll(async () => {
   await publisher?.disconnect();
   await Promise.all(processes.map((p) => p.stop()));
   await new Promise((resolve) => collector?.close(resolve));
+  await relay?.down();
 }, 60_000);
 
-it('an estimate submitted through the gateway is one trace: gateway, order, notification, the e-mail job', async () => {
-  // The customer, the product and the cart as the user, catalogue and cart services announce them.
+/** A customer with an active cart of one product, as the user, catalogue and cart services announce them. */
+async function customerWithCart(): Promise<{ token: string; cartId: string }> {
   const userId = ids() + ids();
-  const signer = await createServiceApp({
-    name: 'signer',
-    logLevel: 'silent',
-    jwt: { secret: TEST_JWT_SECRET, expiresIn: '1h' },
-  });
-  await signer.ready();
-  const token = signer.signToken({ id: userId, permissions: 'customer', email: `c-${userId}@decor.example` });
-  await signer.close();
+  const token = await sign({ id: userId, permissions: 'customer', email: `c-${userId}@decor.example` });
   await publish(UserCreated, userId, {
     userId,
     email: `c-${userId}@decor.example`,
@@ -171,8 +175,27 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
     },
     revision: 1,
   });
+  return { token, cartId };
+}
 
-  // Submitted once the order service has projected the customer, product and cart.
+async function sign(claims: {
+  id: string;
+  permissions: 'customer' | 'admin';
+  email: string;
+}): Promise<string> {
+  const signer = await createServiceApp({
+    name: 'signer',
+    logLevel: 'silent',
+    jwt: { secret: TEST_JWT_SECRET, expiresIn: '1h' },
+  });
+  await signer.ready();
+  const token = signer.signToken(claims);
+  await signer.close();
+  return token;
+}
+
+/** POST /api/estimate through the gateway, once the order service has projected customer and cart. */
+async function submitEstimate({ token, cartId }: { token: string; cartId: string }): Promise<void> {
   const body = JSON.stringify({
     CartId: cartId,
     status: 'Pending',
@@ -180,20 +203,22 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
     eventDate: '2031-06-14',
     location: 'Hall',
   });
-  const submitted = await eventually(
+  await eventually(
     async () => {
       const res = await fetch(`${gateway}/api/estimate`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body,
       });
-      return res.status === 201 ? res : undefined;
+      return res.status === 201 ? true : undefined;
     },
     30_000,
     'the estimate accepted',
   );
-  expect(submitted.status).toBe(201);
+}
 
+it('an estimate submitted through the gateway is one trace: gateway, order, notification, the e-mail job', async () => {
+  await submitEstimate(await customerWithCart());
   // The trace of the one POST that answered 201 at the gateway (earlier tries were refused).
   const trace = await eventually(
     async () => {
@@ -230,4 +255,37 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
   // The order service's log lines of the request carry the trace id.
   const orderLog = readFileSync(path.join(logDir, 'order.log'), 'utf8');
   expect(orderLog).toContain(`"trace_id":"${trace[0]?.traceId}"`);
+}, 120_000);
+
+it('a failed e-mail shows staff its trace id: the trace of the request that caused it', async () => {
+  await relay.refuse(); // every recipient: 550, a refusal for good
+  await submitEstimate(await customerWithCart());
+  const staff = await sign({ id: 'admin0123456789abcdef01', permissions: 'admin', email: 'x@y.z' });
+  const failed = await eventually(
+    async () => {
+      const res = await fetch(`${gateway}/api/send/failed`, {
+        headers: { authorization: `Bearer ${staff}` },
+      });
+      const list = ((await res.json()) as { result: FailedEmail[] }).result;
+      return list.length >= 2 ? list : undefined;
+    },
+    30_000,
+    'the refused e-mails in the failed list',
+  );
+  // The customer's and the staff's e-mail of one estimate: one trace, the estimate's.
+  expect(failed).toHaveLength(2);
+  const traceId = failed[0]?.traceId as string;
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  expect(failed[1]?.traceId).toBe(traceId);
+  const trace = await eventually(
+    async () => {
+      const inTrace = spans.filter((s) => s.traceId === traceId);
+      const post = inTrace.some((s) => s.localEndpoint?.serviceName === 'gateway' && s.kind === 'SERVER');
+      const jobs = inTrace.filter((s) => s.name.startsWith('job email'));
+      return post && jobs.length >= 2 ? inTrace : undefined;
+    },
+    15_000,
+    `trace ${traceId} from the gateway's POST to the failed jobs`,
+  );
+  expect(trace.filter((s) => s.localEndpoint?.serviceName === 'order').length).toBeGreaterThan(0);
 }, 120_000);

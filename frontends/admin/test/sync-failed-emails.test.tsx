@@ -14,6 +14,7 @@ const failedEmail: FailedEmail = {
   error: 'connect ECONNREFUSED 127.0.0.1:2525',
   attemptsMade: 34,
   failedAt: '2026-11-24T08:15:00.000Z',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
 };
 
 describe('/admin/sync: failed e-mails with Replay', () => {
@@ -77,7 +78,7 @@ describe('/admin/sync: failed e-mails with Replay', () => {
   const requested = (method: string, url: string) =>
     server.requests.filter((r) => r.method === method && r.url === `/api${url}`).length;
 
-  it('lists recipient, subject, last error, attempts and time; Replay posts it once and refetches', async () => {
+  it('lists recipient, subject, last error, attempts, time and trace id; Replay posts it once and refetches', async () => {
     renderSync();
     const row = (
       await within(await screen.findByText('Failed e-mails').then(card)).findByText('olive@example.com')
@@ -86,6 +87,7 @@ describe('/admin/sync: failed e-mails with Replay', () => {
     expect(within(row).getByText('connect ECONNREFUSED 127.0.0.1:2525')).toBeInTheDocument();
     expect(within(row).getByText('34')).toBeInTheDocument();
     expect(within(row).getByText(formatWhen(failedEmail.failedAt))).toBeInTheDocument();
+    expect(within(row).getByText(failedEmail.traceId as string)).toBeInTheDocument(); // to open its trace
 
     const before = requested('GET', '/send/failed');
     await userEvent.click(

@@ -38,6 +38,7 @@ const failedJob: FailedJob = {
   message: 'Business Validation Error: Customer is inactive',
   attemptsMade: 5,
   failedAt: '2026-11-23T17:02:03.000Z',
+  traceId: '0af7651916cd43dd8448eb211c80319c',
 };
 
 const deadLetter: DeadLetter = {
@@ -150,6 +151,7 @@ describe('/admin/sync: the sync-health page', () => {
     expect(within(job).getByText(failedJob.message)).toBeInTheDocument();
     expect(within(job).getByText('5')).toBeInTheDocument();
     expect(within(job).getByText(formatWhen(failedJob.failedAt))).toBeInTheDocument();
+    expect(within(job).getByText(failedJob.traceId as string)).toBeInTheDocument(); // to open its trace
 
     const dead = section('Dead-lettered events');
     const letter = (await within(dead).findByText('EstimateSubmitted')).closest('tr') as HTMLElement;

@@ -19,6 +19,8 @@ export interface FailedEmail {
   attemptsMade: number;
   /** ISO time of the last attempt. */
   failedAt: string | null;
+  /** The trace of what caused the e-mail (search it in the trace viewer), or null with tracing off. */
+  traceId: string | null;
 }
 
 /** GET /send/queue: the e-mail queue's counts (many delayed and none sent lately: SMTP is down). */

@@ -29,6 +29,8 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
                 message: Type.String(),
                 attemptsMade: Type.Integer(),
                 failedAt: Type.Union([Type.String(), Type.Null()]),
+                // The trace of the request that queued it, its QuickBooks calls and retries within.
+                traceId: Type.Union([Type.String(), Type.Null()]),
               }),
             ),
           }),
@@ -53,6 +55,7 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
             message: j.failedReason,
             attemptsMade: j.attemptsMade,
             failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+            traceId: j.traceId,
           };
         }),
       };

@@ -15,7 +15,7 @@ import {
 } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type KitLogger, silentLogger } from '../messaging/log';
-import { currentTraceparent, inSpan, SpanKind, startSpan } from '../tracing/context';
+import { currentTraceparent, inSpan, SpanKind, startSpan, traceIdOf } from '../tracing/context';
 import { WORKER_OPTIONS } from './redis';
 
 /**
@@ -189,6 +189,8 @@ export interface FailedJobRecord {
   failedReason: string;
   attemptsMade: number;
   finishedOn?: number;
+  /** The trace the job ran in (the request or event that added it), or null with tracing off. */
+  traceId: string | null;
 }
 
 /** The failed set, newest first (what staff and tests inspect). */
@@ -201,6 +203,7 @@ export async function listFailedJobs(queue: Queue, { start = 0, end = 99 } = {})
     failedReason: j.failedReason,
     attemptsMade: j.attemptsMade,
     finishedOn: j.finishedOn,
+    traceId: traceIdOf(j.opts.telemetry?.metadata),
   }));
 }
 

@@ -38,6 +38,12 @@ export function currentTraceparent(ctx: Context = context.active()): string | un
   return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
+/** The trace id of a `traceparent` (a job's, an event's), or null: what staff search the viewer for. */
+export function traceIdOf(traceparent: unknown): string | null {
+  const m = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent.trim()) : null;
+  return m ? (m[1] as string) : null;
+}
+
 /** The context a `traceparent` continues (the root context if it is absent or malformed). */
 export function contextFromTraceparent(traceparent: unknown, base: Context = context.active()): Context {
   const m = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent.trim()) : null;

@@ -18,6 +18,7 @@ const FailedEmailSchema = Type.Object({
   error: Type.String(),
   attemptsMade: Type.Integer(),
   failedAt: Type.Union([Type.String(), Type.Null()]),
+  traceId: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** The sync page's failed e-mails and Replay (staff), and the queue's counts that show an SMTP outage. */
@@ -46,6 +47,7 @@ export async function failedEmailRoutes(app: ServiceApp, ctx: NotificationContex
           error: j.failedReason,
           attemptsMade: j.attemptsMade,
           failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+          traceId: j.traceId,
         };
       });
       return { result };

@@ -26,6 +26,8 @@ export function FailedJobsTable({ pollingInterval }: { pollingInterval: number }
     { title: 'QuickBooks message', dataIndex: 'message' },
     { title: 'Attempts', dataIndex: 'attemptsMade', align: 'right' },
     { title: 'Failed at', dataIndex: 'failedAt', render: (at: string | null) => formatWhen(at) },
+    // The trace id to search in the trace viewer (npm start -- --tracing): the request, its retries.
+    { title: 'Trace', dataIndex: 'traceId', render: (id: string | null) => (id ? <code>{id}</code> : '—') },
     {
       title: 'Action',
       key: 'action',

@@ -30,6 +30,8 @@ export interface FailedJob {
   message: string;
   attemptsMade: number;
   failedAt: string | null;
+  /** The trace of the request that queued it (search it in the trace viewer); null with tracing off. */
+  traceId: string | null;
 }
 
 /** An event a consumer gave up on (contracts' view). */
