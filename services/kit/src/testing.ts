@@ -131,7 +131,7 @@ export async function mailTo(address: string): Promise<CaughtMail[]> {
 
 /**
  * Starts a service definition in this test process, checks that /healthz and /readyz answer with
- * Mongo, Kafka and Redis up and that its aggregate's topic exists with 6 partitions, then stops it.
+ * Mongo, Kafka, Redis and the ended sessions up and that its aggregate's topic exists with 6 partitions, then stops it.
  */
 export async function expectServiceStartsReady(
   def: Parameters<typeof startService>[0],
@@ -147,6 +147,8 @@ export async function expectServiceStartsReady(
       mongo: { status: 'up' },
       kafka: { status: 'up' },
       redis: { status: 'up' },
+      // Which sessions ended is read before the port opens (a token would answer 503 until then).
+      sessions: { status: 'up' },
     });
 
     const admin = service.ctx.kafka.admin();
