@@ -1,14 +1,15 @@
 /**
  * Starts OpenTelemetry's Node SDK for this process. Loaded (required) only when tracing is
  * configured, so a process without it never even loads the SDK. Instrumented: incoming and outgoing
- * HTTP (the gateway's proxying, service-to-service calls, SMTP is not HTTP), undici (fetch),
- * Fastify's routes, MongoDB and ioredis. Client spans only inside a traced operation: the outbox
+ * HTTP (the gateway's proxying, service-to-service calls; SMTP is not HTTP), undici (fetch),
+ * MongoDB and ioredis. Not @fastify/otel: its span per hook per plugin (a dozen a request at the
+ * gateway) cost more throughput than the goal allows (infra/bench/tracing-cost.md), and the HTTP
+ * server span already brackets the request. Client spans only inside a traced operation: the outbox
  * relay's polling and BullMQ's Redis loop would otherwise make a root trace every few milliseconds.
  * Kafka is not instrumented by kafkajs' instrumentation: the relay sends many requests' events in
  * one batch, long after the request, so the kit carries each event's own trace (context.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { TextMapPropagator } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
@@ -66,10 +67,6 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
         requireParentforOutgoingSpans: true,
       }),
       new UndiciInstrumentation({ requireParentforSpans: true }),
-      new FastifyOtelInstrumentation({
-        registerOnInitialization: true,
-        ignorePaths: (opts: { url: string }) => QUIET.test(opts.url),
-      }),
       new MongoDBInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
