@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { createServiceApp, type ServiceApp } from '../src/http';
 import { call, listen } from './http-helpers';
 
@@ -56,4 +58,36 @@ test('a check name can be registered once', () => {
   expect(() => app.addReadinessCheck('mongo', () => true)).toThrow(
     "Readiness check 'mongo' is already registered",
   );
+});
+
+test("'Not ready' is info while the app starts (never ready yet), a warning once it was ready (issue 29)", async () => {
+  const levels: [number, string][] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        const { level, msg } = JSON.parse(line) as { level: number; msg: string };
+        if (msg.startsWith('Not ready')) levels.push([level, msg]);
+      }
+      done();
+    },
+  });
+  let up = false;
+  const starting = await createServiceApp({ name: 'starting', logger: pino({ level: 'info' }, sink) });
+  starting.addReadinessCheck('kafka', () => {
+    if (!up) throw new Error('not read yet');
+  });
+  try {
+    const url = await listen(starting);
+    expect((await call(url, '/readyz')).status).toBe(503);
+    up = true;
+    expect((await call(url, '/readyz')).status).toBe(200);
+    up = false;
+    expect((await call(url, '/readyz')).status).toBe(503);
+  } finally {
+    await starting.close();
+  }
+  expect(levels).toEqual([
+    [30, 'Not ready: kafka (not read yet)'],
+    [40, 'Not ready: kafka (not read yet)'],
+  ]);
 });
