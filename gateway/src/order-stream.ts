@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { SESSION_MESSAGES } from '@decor/contracts';
 import {
   AUTH_MESSAGES,
   bearerToken,
@@ -7,6 +8,7 @@ import {
   Gauge,
   hasRole,
   type KitLogger,
+  SESSIONS_WAIT_MS,
   type ServiceApp,
   type SessionUser,
   topicFor,
@@ -252,6 +254,12 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
         sv: user.sessionVersion,
       };
     } else if (typeof query.ticket === 'string' && query.ticket) {
+      // A ticket outlives a restart (same key): until this instance has read which sessions ended, a
+      // ticket of an ended session would look valid, so it waits for them like a session token does.
+      const revocations = app.sessionRevocations;
+      if (revocations && !(await revocations.whenCaughtUp(SESSIONS_WAIT_MS))) {
+        return reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
+      }
       const checked = tickets.check(query.ticket);
       if (typeof checked === 'string') {
         return reply.code(401).send({

@@ -24,6 +24,14 @@ const ROUTES = ['/auth/jwt', '/cart', '/estimate'];
 /** The gateway's own (a live-order stream ticket): no service behind it checks the session again. */
 const TICKET = '/orders/events/ticket';
 const ticket = (api: string, token: string) => call(api, TICKET, { method: 'POST', token });
+/** Opens the live stream with a ticket; its status only (an accepted stream is closed at once). */
+async function streamWithTicket(api: string, streamTicket: string): Promise<number> {
+  const res = await fetch(`${api}/orders/events?ticket=${encodeURIComponent(streamTicket)}`, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  await res.body?.cancel().catch(() => {});
+  return res.status;
+}
 let env: Record<'user' | 'cart' | 'order', Record<string, string>>;
 let services: RunningService[] = [];
 const gateways: ServiceApp[] = [];
@@ -93,6 +101,9 @@ it('a signed-out session is refused by new instances of the gateway and every se
   for (const path of ROUTES)
     expect([path, (await call(gw.api, path, { token })).status]).toEqual([path, 200]);
   expect((await ticket(gw.api, token)).status).toBe(200);
+  // A second, unused ticket of the same session: it is signed with the installation's key, so a new
+  // gateway instance would take it (60 s) — unless it knows the session ended.
+  const spareTicket = ((await ticket(gw.api, token)).body as { result: { ticket: string } }).result.ticket;
   expect((await call(gw.api, '/auth/logout', { method: 'POST', token })).status).toBe(200);
   // Heard through the user topic (a fraction of a second): then the sign-out is on it.
   await eventually(
@@ -106,7 +117,8 @@ it('a signed-out session is refused by new instances of the gateway and every se
   urls = await startServices();
   gw = await startGateway(urls);
   // Replayed at once (the gateway has only just started reading), through it and straight at each service.
-  const answers = await Promise.all([
+  const [streamStatus, ...answers] = await Promise.all([
+    streamWithTicket(gw.api, spareTicket),
     ticket(gw.api, token),
     ...ROUTES.map((path) => call(gw.api, path, { token })),
     call(urls.user, '/auth/jwt', { token }),
@@ -117,6 +129,7 @@ it('a signed-out session is refused by new instances of the gateway and every se
     answers.map(() => [401, SESSION_MESSAGES.ended]),
   );
   expect(answers.every((a) => a.headers.get('expiredtoken') === 'true')).toBe(true);
+  expect(streamStatus).toBe(401);
   // And once it has read the topic, still refused; its /readyz says ready.
   expect(await gateways.at(-1)?.sessionRevocations.whenCaughtUp(5_000)).toBe(true);
   for (const path of ROUTES) expect((await call(gw.api, path, { token })).status).toBe(401);
