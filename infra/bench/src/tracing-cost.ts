@@ -59,16 +59,14 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/api/v2/spans`;
-  const modes = (args.order as string)
-    .split(',')
-    .map((m) =>
-      m === 'off'
-        ? { mode: 'off', env: { TRACING_ZIPKIN_URL: undefined, OTEL_TRACES_SAMPLER_ARG: undefined } }
-        : {
-            mode: `${m} %`,
-            env: { TRACING_ZIPKIN_URL: sinkUrl, OTEL_TRACES_SAMPLER_ARG: String(Number(m) / 100) },
-          },
-    );
+  const modes = (args.order as string).split(',').map((m) =>
+    m === 'off'
+      ? { mode: 'off', env: { TRACING_ZIPKIN_URL: undefined, OTEL_TRACES_SAMPLER_ARG: undefined } }
+      : {
+          mode: `${m} %`,
+          env: { TRACING_ZIPKIN_URL: sinkUrl, OTEL_TRACES_SAMPLER_ARG: String(Number(m) / 100) },
+        },
+  );
   const rows: Row[] = [];
   for (const { mode, env } of modes) {
     // The bench's children inherit this process's environment (startProcess merges over it).
