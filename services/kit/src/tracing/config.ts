@@ -4,7 +4,7 @@
  * not part of the services' validated config.
  *   TRACING_ZIPKIN_URL           spans to a Zipkin server (`npm start -- --tracing` sets it)
  *   OTEL_EXPORTER_OTLP_ENDPOINT  or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: spans over OTLP/HTTP (production)
- *   OTEL_TRACES_SAMPLER_ARG      the share of new traces kept, e.g. 0.1 (default 1: all)
+ *   OTEL_TRACES_SAMPLER_ARG      the share of the gateway's requests traced, e.g. 0.1 (default 1: all)
  *   OTEL_SERVICE_NAME            the process's name in traces (default: from its entry file)
  * Neither endpoint set: no SDK is loaded at all, and the kit's spans are no-ops.
  */

@@ -45,12 +45,21 @@ function propagator(edge: boolean): TextMapPropagator {
 
 let sdk: NodeSDK | undefined;
 
+/** OTEL_TRACES_SAMPLER_ARG as the share of requests the gateway traces (default: all). */
+function sampleRatio(arg: string | undefined): number {
+  const ratio = arg === undefined || arg === '' ? 1 : Number(arg);
+  return Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1;
+}
+
 export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv = process.env): NodeSDK {
   if (sdk) return sdk;
-  // OTel reads the ratio only with a ratio sampler named; naming just the ratio is enough here.
-  if (env.OTEL_TRACES_SAMPLER_ARG && !env.OTEL_TRACES_SAMPLER)
-    env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
   const serviceName = tracedProcessName(env);
+  const edge = serviceName === 'gateway';
+  // Traces begin at the edge only, which samples before any span exists: a request sampled out
+  // costs no span, context or header anywhere (a sampler would still make a span of each, and the
+  // services would carry its context along). The services trace only what arrives with a
+  // traceparent; past the edge the parent decides (OTel's default sampler, parentbased_always_on).
+  const ratio = sampleRatio(env.OTEL_TRACES_SAMPLER_ARG);
   sdk = new NodeSDK({
     serviceName,
     autoDetectResources: false,
@@ -63,7 +72,9 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
         : new OTLPTraceExporter(),
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req: IncomingMessage) => QUIET.test(req.url ?? ''),
+        ignoreIncomingRequestHook: (req: IncomingMessage) =>
+          QUIET.test(req.url ?? '') || (edge && Math.random() >= ratio),
+        requireParentforIncomingSpans: !edge,
         requireParentforOutgoingSpans: true,
       }),
       new UndiciInstrumentation({ requireParentforSpans: true }),
