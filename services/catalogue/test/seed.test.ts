@@ -1,4 +1,5 @@
 /** The demo catalogue: seeded once per database, also when two instances start at the same time. */
+import { randomBytes } from 'node:crypto';
 import { CategoryUpserted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
 import { eventually, RUN_ID } from '@decor/kit/testing';
 import { DEMO_CATEGORIES, DEMO_PRODUCTS, seedDemoCatalogue } from '../src/demo-data';
@@ -118,6 +119,9 @@ test('a later start on the seeded database changes nothing', async () => {
 test('production never seeds demo data, but the trucking fee exists', async () => {
   const production = await startCatalogue({
     NODE_ENV: 'production',
+    // Production takes no test flag and no published secret: an installation's own key.
+    DECOR_ALLOW_DEV_SECRETS: '',
+    JWT_SECRET: randomBytes(32).toString('base64url'),
     MONGO_DB: `${RUN_ID}_production`,
     KAFKA_TOPIC_PREFIX: `${RUN_ID}prod`,
   });
