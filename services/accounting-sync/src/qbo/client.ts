@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import QuickBooks from 'node-quickbooks';
 import { classifyFault, QboFault } from './faults';
 import type { RateLimiter } from './rate-limit';
 import type { LiveSession, QboSessions } from './session';
@@ -8,6 +8,13 @@ export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice';
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks entities are open JSON objects
 export type QboEntity = Record<string, any>;
 
+const PLURAL: Record<QboEntityName, string> = {
+  Customer: 'Customers',
+  Item: 'Items',
+  Estimate: 'Estimates',
+  Invoice: 'Invoices',
+};
+
 export interface QboClientConfig {
   QBO_CLIENT_ID: string;
   QBO_CLIENT_SECRET: string;
@@ -16,10 +23,10 @@ export interface QboClientConfig {
   QBO_CALL_TIMEOUT_MS: number;
 }
 
-/** The calls of the Accounting API this service makes. */
+/** The calls of the Accounting API this service makes, each through node-quickbooks. */
 export interface QboApi {
   create(entity: QboEntityName, doc: QboEntity, requestId: string): Promise<QboEntity>;
-  /** A sparse update (`sparse: true` unless `doc` says otherwise); `doc` carries Id and SyncToken. */
+  /** A sparse update (node-quickbooks adds `sparse: true`); `doc` carries Id and SyncToken. */
   update(entity: QboEntityName, doc: QboEntity, requestId: string): Promise<QboEntity>;
   get(entity: QboEntityName, id: string): Promise<QboEntity>;
   /** `where` as QuickBooks' query language, e.g. `where DisplayName = 'Acme'`; every page. */
@@ -29,109 +36,38 @@ export interface QboApi {
   companyInfo(): Promise<QboEntity>;
 }
 
-/** The Accounting API minor version asked for (node-quickbooks' default, which this client replaced). */
-const MINOR_VERSION = '75';
+type Invoke = (qb: QuickBooks, done: (err: unknown, data?: unknown) => void) => void;
 
-type Done = (err: unknown, data?: unknown) => void;
-
-/** Query values encoded as QuickBooks expects them (a space as %20, never `+`). */
-const queryString = (params: Record<string, string | undefined>) =>
-  Object.entries(params)
-    .flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${encodeURIComponent(v)}`]))
-    .join('&');
-
-/**
- * One company's Accounting API with one access token, each request ended by its call's signal (the
- * time box, time-box.ts): fetch takes the signal itself, so aborting destroys that request's socket
- * and nothing else. A failure has the shape faults.ts classifies: `{ response }` for an HTTP error,
- * the body for a 200 carrying a Fault, `{ code, message }` when nothing answered.
- */
-export class QboRequests {
-  constructor(
-    private readonly config: Pick<QboClientConfig, 'QBO_API_BASE_URL'>,
-    private readonly session: Pick<LiveSession, 'realmId' | 'accessToken'>,
-    private readonly signal?: AbortSignal,
-  ) {}
-
-  get realmId(): string {
-    return this.session.realmId;
-  }
-
-  /** The same client, its requests ended by `signal`. */
-  withSignal(signal: AbortSignal): QboRequests {
-    return new QboRequests(this.config, this.session, signal);
-  }
-
-  async request(
-    method: 'GET' | 'POST',
-    path: string,
-    params: Record<string, string | undefined> = {},
-    body?: unknown,
-  ): Promise<unknown> {
-    const query = queryString({ ...params, minorversion: MINOR_VERSION, format: 'json' });
-    const url = `${this.config.QBO_API_BASE_URL}${this.session.realmId}${path}${path.includes('?') ? '&' : '?'}${query}`;
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.session.accessToken}`,
-          accept: 'application/json',
-          'request-id': randomUUID(),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: this.signal,
-      });
-    } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      throw { code: e.cause?.code ?? e.name, message: e.message };
-    }
-    const text = await res.text();
-    let data: unknown = text;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      // Not JSON (a proxy's error page): kept as text for the fault's message.
-    }
-    if (!res.ok) throw { response: { status: res.status, data, headers: Object.fromEntries(res.headers) } };
-    const fault = (data as { Fault?: { Error?: unknown[] } } | null)?.Fault;
-    if (fault?.Error?.length) throw data;
-    return data;
-  }
-
-  /** The entity of an answer (`{ Estimate: {...}, time }` → the estimate). */
-  async entity(entity: string, answer: Promise<unknown>): Promise<QboEntity> {
-    const data = (await answer) as Record<string, QboEntity>;
-    return data?.[entity] ?? data;
-  }
-
-  /** For callers written against callbacks (the connection's company name). */
-  getCompanyInfo(realmId: string, done: Done): void {
-    this.entity('CompanyInfo', this.request('GET', `/companyinfo/${encodeURIComponent(realmId)}`)).then(
-      (info) => done(null, info),
-      (err) => done(err),
-    );
-  }
-}
-
-type Invoke = (qb: QboRequests, done: Done) => void;
-
-/** The Accounting API of one company with one token (cheap: it only holds settings). */
+/** A node-quickbooks client for one call (cheap: it only holds settings). */
 export function quickBooksFor(
-  config: Pick<QboClientConfig, 'QBO_API_BASE_URL'>,
+  config: QboClientConfig,
   session: Pick<LiveSession, 'realmId' | 'accessToken'>,
-): QboRequests {
-  return new QboRequests(config, session);
+) {
+  // biome-ignore lint/suspicious/noExplicitAny: the typings' constructor is narrower than the runtime's
+  const Client = QuickBooks as any;
+  const qb = new Client(
+    config.QBO_CLIENT_ID,
+    config.QBO_CLIENT_SECRET,
+    session.accessToken,
+    false,
+    session.realmId,
+    false,
+    false,
+    null,
+    '2.0',
+  ) as QuickBooks;
+  // Per client, never QuickBooks.setOauthVersion (it fetches Intuit's discovery document).
+  (qb as unknown as { endpoint: string }).endpoint = config.QBO_API_BASE_URL;
+  return qb;
 }
 
 /** One call, aborted after `timeoutMs` (or at the surrounding record lock's deadline). */
-export function invokeWith(qb: QboRequests, invoke: Invoke, timeoutMs: number): Promise<unknown> {
+export function invokeWith(qb: QuickBooks, invoke: Invoke, timeoutMs: number): Promise<unknown> {
   return timeBoxed(
     timeoutMs,
-    (signal) =>
+    () =>
       new Promise((resolve, reject) => {
-        invoke(qb.withSignal(signal), (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
+        invoke(qb, (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
       }),
   );
 }
@@ -175,59 +111,37 @@ export function qboApi(deps: {
     }
   }
 
-  /** A call whose request is `send`, answered as a promise. */
-  const ask = <T>(send: (qb: QboRequests) => Promise<T>) =>
-    call<T>((qb, done) => {
-      send(qb).then(
-        (data) => done(null, data),
-        (err) => done(err),
-      );
-    });
-  const path = (entity: string) => `/${entity.toLowerCase()}`;
+  // biome-ignore lint/suspicious/noExplicitAny: node-quickbooks methods are looked up by entity name
+  const method = (qb: QuickBooks, name: string) => (qb as any)[name].bind(qb);
 
   return {
     create: (entity, doc, requestId) =>
-      ask((qb) => qb.entity(entity, qb.request('POST', path(entity), { requestid: requestId }, doc))),
+      call((qb, done) => method(qb, `create${entity}`)({ ...doc, requestId }, done)),
     update: (entity, doc, requestId) =>
-      ask((qb) =>
-        qb.entity(
-          entity,
-          qb.request(
-            'POST',
-            `${path(entity)}?operation=update`,
-            { requestid: requestId },
-            { sparse: true, ...doc },
-          ),
-        ),
-      ),
-    get: (entity, id) =>
-      ask((qb) => qb.entity(entity, qb.request('GET', `${path(entity)}/${encodeURIComponent(id)}`))),
+      call((qb, done) => method(qb, `update${entity}`)({ ...doc, requestId }, done)),
+    get: (entity, id) => call((qb, done) => method(qb, `get${entity}`)(id, done)),
     async query(entity, where) {
       const rows: QboEntity[] = [];
       for (let start = 1; ; start += 1000) {
-        const statement = `select * from ${entity.toLowerCase()} ${where ?? ''} startposition ${start} maxresults 1000`;
-        const page = await ask(
-          (qb) =>
-            qb.request('GET', '/query', { query: statement.replace(/\s+/g, ' ') }) as Promise<{
-              QueryResponse?: Record<string, QboEntity[]>;
-            }>,
+        const page = await call<{ QueryResponse?: Record<string, QboEntity[]> }>((qb, done) =>
+          method(qb, `find${PLURAL[entity]}`)(
+            `${where ?? ''} startposition ${start} maxresults 1000`.trim(),
+            done,
+          ),
         );
         const found = page.QueryResponse?.[entity] ?? [];
         rows.push(...found);
         if (found.length < 1000) return rows;
       }
     },
-    send: (entity, id, sendTo) =>
-      ask((qb) =>
-        qb.entity(entity, qb.request('POST', `${path(entity)}/${encodeURIComponent(id)}/send`, { sendTo })),
-      ),
+    send: (entity, id, sendTo) => call((qb, done) => method(qb, `send${entity}Pdf`)(id, sendTo, done)),
     voidInvoice: (doc, requestId) =>
-      ask((qb) =>
-        qb.entity('Invoice', qb.request('POST', '/invoice?operation=void', { requestid: requestId }, doc)),
-      ),
+      call<{ Invoice: QboEntity }>((qb, done) =>
+        qb.voidInvoice({ ...doc, requestId } as never, done as never),
+      ).then((res) => res.Invoice ?? res),
     companyInfo: () =>
-      ask((qb) =>
-        qb.entity('CompanyInfo', qb.request('GET', `/companyinfo/${encodeURIComponent(qb.realmId)}`)),
+      call(async (qb, done) =>
+        qb.getCompanyInfo((qb as unknown as { realmId: string }).realmId, done as never),
       ),
   };
 }
