@@ -44,8 +44,11 @@ function expectLimited(answer: Answer) {
   );
 }
 
-const statusCounts = (answers: Answer[]) =>
-  answers.reduce<Record<number, number>>((n, a) => ({ ...n, [a.status]: (n[a.status] ?? 0) + 1 }), {});
+function statusCounts(answers: Answer[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+  return counts;
+}
 
 /** Ends the account's window now (its counter expires, as it would at the window's end). */
 async function endWindow(email: string) {
