@@ -8,7 +8,7 @@ import { frontends, pageOrNotFound } from './frontends';
 import { upstreamMetrics } from './metrics';
 import { ORDER_STREAM_DOCS, registerOrderStreams } from './order-stream';
 import { type PageRenderer, pageRenderer } from './page-render';
-import { refuseUnsafePaths } from './path-guard';
+import { refuseDisguisedPaths, refuseUnsafePaths } from './path-guard';
 import { apiProxy } from './proxy';
 import type { ServiceName } from './routing-table';
 import { registerSecurityHeaders } from './security-headers';
@@ -67,6 +67,7 @@ export async function buildGateway(
     operations: 'internal',
   });
   app.decorate('internalUrl', await listenInternal(app, { port: config.INTERNAL_PORT, host: config.HOST }));
+  app.addHook('onRequest', refuseDisguisedPaths);
   app.addHook('onRequest', refuseUnsafePaths('/api'));
   registerSecurityHeaders(app);
   registerTooLargeClose(app);

@@ -29,6 +29,20 @@ export function refuseUnsafePaths(apiPrefix: string) {
 }
 
 /**
+ * Up to the query: a percent-encoded letter, digit, '-', '_' or '~' (RFC 3986's unreserved characters;
+ * '.' is refused above). No client needs one, and the router decodes them: `/%61pi/orders/events` is
+ * routed as `/api/orders/events` while every prefix check that reads the raw URL (ended sessions, the
+ * path guard above, the docs' staff check, the CSP) sees no `/api`.
+ */
+const ENCODED_UNRESERVED = /^[^?]*?%(?:3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|2d|5f|7e)/i;
+
+/** onRequest, first of all: refuses a path that spells a plain character encoded, on every path. */
+export function refuseDisguisedPaths(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!ENCODED_UNRESERVED.test(request.url)) done();
+  else reply.code(400).send({ message: INVALID_PATH });
+}
+
+/**
  * The service's path for a proxied request, built from what the route matched (its prefix and the
  * wildcard, each segment encoded again) rather than from the raw URL; the query is added by the proxy.
  */

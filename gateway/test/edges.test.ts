@@ -85,6 +85,20 @@ describe('paths that could name something else are refused before any route, cac
     },
   );
 
+  it.each([
+    '/%61pi/orders/events',
+    '/api/%6Frders/events',
+    '/api/auth/%6awt',
+    '/api/product%2Dx',
+    '/%61pi/docs',
+  ])(
+    'GET %s (a plain character spelt encoded: routed as /api, seen by no /api check) is refused',
+    async (path) => {
+      const res = await raw(stack.gatewayUrl, path);
+      expect([path, res.status, res.text]).toEqual([path, 400, JSON.stringify({ message: 'Invalid path' })]);
+    },
+  );
+
   it('plain paths still work, the cached catalogue reads included', async () => {
     const list = await raw(stack.gatewayUrl, '/api/product?limit=1');
     expect(list.status).toBe(200);
