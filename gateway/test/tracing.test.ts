@@ -40,6 +40,7 @@ interface ZipkinSpan {
   name: string;
   kind?: string;
   localEndpoint?: { serviceName?: string };
+  tags?: Record<string, string>;
 }
 
 const spans: ZipkinSpan[] = [];
@@ -289,3 +290,26 @@ it('a failed e-mail shows staff its trace id: the trace of the request that caus
   );
   expect(trace.filter((s) => s.localEndpoint?.serviceName === 'order').length).toBeGreaterThan(0);
 }, 120_000);
+
+it('secrets in URLs (a reset link, a stream ticket, the QuickBooks return) never reach a span', async () => {
+  const secrets = ['resettoken0123456789abcdef', 'ticket0123456789abcdef', 'code0123456789abcdef'];
+  await fetch(`${gateway}/reset/${secrets[0]}`).then((r) => r.body?.cancel());
+  await fetch(`${gateway}/api/orders/events?ticket=${secrets[1]}&lastEventId=1`).then((r) =>
+    r.body?.cancel(),
+  );
+  await fetch(`${gateway}/callback?code=${secrets[2]}&state=x&realmId=1`).then((r) => r.body?.cancel());
+  // All three requests' server spans have arrived (their paths, redacted).
+  await eventually(
+    async () => {
+      const paths = spans.map((s) => `${s.tags?.['url.path'] ?? ''}?${s.tags?.['url.query'] ?? ''}`);
+      const arrived = ['/reset/[redacted]', 'ticket=[redacted]', 'code=[redacted]'].every((part) =>
+        paths.some((p) => p.includes(part)),
+      );
+      return arrived ? true : undefined;
+    },
+    15_000,
+    'the three requests traced',
+  );
+  const text = JSON.stringify(spans);
+  for (const secret of secrets) expect([secret, text.includes(secret)]).toEqual([secret, false]);
+}, 60_000);

@@ -18,8 +18,10 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import { type TracingExporter, tracedProcessName } from './config';
 import { contextFromTraceparent, currentTraceparent, markTracingActive, TRACEPARENT_HEADER } from './context';
+import { SecretRedactingProcessor } from './redaction';
 
 /** Probes and scrapes: a span each would bury the real traffic. */
 const QUIET = /^\/(healthz|readyz|metrics)(\?|$)/;
@@ -66,10 +68,20 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
     metricReaders: [],
     logRecordProcessors: [],
     textMapPropagator: propagator(serviceName === 'gateway'),
-    traceExporter:
-      exporter.kind === 'zipkin'
-        ? new ZipkinExporter({ url: exporter.url, serviceName })
-        : new OTLPTraceExporter(),
+    // Secrets out of URLs first, then the export (a batch per OTEL_BSP_SCHEDULE_DELAY).
+    spanProcessors: [
+      new SecretRedactingProcessor(),
+      new BatchSpanProcessor({
+        exporter:
+          exporter.kind === 'zipkin'
+            ? new ZipkinExporter({ url: exporter.url, serviceName })
+            : new OTLPTraceExporter(),
+        // OTel's own variable, as the SDK reads it when it builds the processor itself.
+        ...(Number(env.OTEL_BSP_SCHEDULE_DELAY) >= 0 && env.OTEL_BSP_SCHEDULE_DELAY
+          ? { scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY) }
+          : {}),
+      }),
+    ],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req: IncomingMessage) =>
