@@ -1,7 +1,8 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AUDIENCES, REQUIRED_CLAIMS, type ServiceApp } from '@decor/kit';
+import { SESSION_MESSAGES } from '@decor/contracts';
+import { AUDIENCES, REQUIRED_CLAIMS, SESSIONS_WAIT_MS, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
 
@@ -58,6 +59,12 @@ export async function queueBoardRoutes(app: ServiceApp, ctx: AccountingSyncConte
         return refuse(401, 'Your dashboard session has expired: open it again from /admin/sync');
       }
       if (claims.permissions !== 'superadmin') return refuse(403, 'You are not allowed to do this');
+      // The cookie names a session: until this process has read which sessions ended, it waits as a
+      // session token does, then refuses (a restarted service would take a signed-out admin's cookie).
+      if (!(await ctx.sessionVersions.whenCaughtUp(SESSIONS_WAIT_MS))) {
+        reply.header('retry-after', '5');
+        return refuse(503, SESSION_MESSAGES.unchecked);
+      }
       if (ctx.sessionVersions.refusal(claims.sub ?? '', claims.sv))
         return refuse(401, 'Your dashboard session has expired: open it again from /admin/sync');
     });
