@@ -125,15 +125,25 @@ it('a signed-out session is refused by new instances of the gateway and every se
     call(urls.cart, '/cart', { token }),
     call(urls.order, '/estimate', { token }),
   ]);
-  expect(answers.map((a) => [a.status, a.body?.message])).toEqual(
-    answers.map(() => [401, SESSION_MESSAGES.ended]),
+  // The gateway may still be reading (a loaded machine can take over its 2 s wait): 503 then, never
+  // 2xx; the services opened their ports once they had read it, so theirs are 401 already.
+  const gatewayAnswers = answers.slice(0, 1 + ROUTES.length);
+  const serviceAnswers = answers.slice(1 + ROUTES.length);
+  for (const a of gatewayAnswers)
+    expect([
+      [401, SESSION_MESSAGES.ended],
+      [503, SESSION_MESSAGES.unchecked],
+    ]).toContainEqual([a.status, a.body?.message]);
+  expect(serviceAnswers.map((a) => [a.status, a.body?.message])).toEqual(
+    serviceAnswers.map(() => [401, SESSION_MESSAGES.ended]),
   );
-  expect(answers.every((a) => a.headers.get('expiredtoken') === 'true')).toBe(true);
-  expect(streamStatus).toBe(401);
+  expect(answers.every((a) => a.status === 503 || a.headers.get('expiredtoken') === 'true')).toBe(true);
+  expect([401, 503]).toContain(streamStatus);
   // And once it has read the topic, still refused; its /readyz says ready.
   expect(await gateways.at(-1)?.sessionRevocations.whenCaughtUp(5_000)).toBe(true);
   for (const path of ROUTES) expect((await call(gw.api, path, { token })).status).toBe(401);
   expect((await ticket(gw.api, token)).status).toBe(401);
+  expect(await streamWithTicket(gw.api, spareTicket)).toBe(401);
   expect((await fetch(`${gw.internal}/readyz`)).status).toBe(200);
 
   // A gateway that cannot read Kafka never accepts a token: 503, not ready, alive; signing in works.
