@@ -244,8 +244,13 @@ export function loadConfig<T extends TObject>(
     }
   }
   for (const [key, prop] of Object.entries(schema.properties)) {
-    const published = (prop as Record<string, unknown>)[PUBLISHED_DEFAULT] && !given.has(key);
-    if (published && !devSecrets && !production) {
+    const marked = (prop as Record<string, unknown>)[PUBLISHED_DEFAULT];
+    // The published value is refused whether it came as the default or was written out explicitly.
+    const spelledOut =
+      given.has(key) &&
+      (candidate as Record<string, unknown>)[key] === (prop as { default?: unknown }).default;
+    const published = marked && (!given.has(key) || spelledOut);
+    if (published && !devSecrets && (!production || spelledOut)) {
       problems.push(
         `${key} must be a secret of this installation, not the published development default (npm start keeps one in infra/.data)`,
       );

@@ -113,6 +113,11 @@ test('a published default marked as such is refused unless the test flag is set,
   );
   expect(loadConfig(schema, { ...OWN_SECRET, DECOR_ALLOW_DEV_SECRETS: '1' }).TOKEN_KEY).toBe('published');
   expect(loadConfig(schema, { ...OWN_SECRET, TOKEN_KEY: 'own' }).TOKEN_KEY).toBe('own');
+  // Written out explicitly, in production too, it is still the published value.
+  for (const env of [{ ...OWN_SECRET }, { ...PRODUCTION_ADDRESSES, ...OWN_SECRET }])
+    expect(problemsOf(() => loadConfig(schema, { ...env, TOKEN_KEY: 'published' }))).toContain(
+      'TOKEN_KEY must be a secret of this installation, not the published development default',
+    );
 });
 
 test('values are read from text: numbers converted, lists split, blanks treated as unset', () => {
