@@ -254,13 +254,17 @@ export function registerOrderStreams(app: ServiceApp, config: GatewayConfig): vo
         sv: user.sessionVersion,
       };
     } else if (typeof query.ticket === 'string' && query.ticket) {
+      let checked = tickets.check(query.ticket);
       // A ticket outlives a restart (same key): until this instance has read which sessions ended, a
-      // ticket of an ended session would look valid, so it waits for them like a session token does.
+      // ticket of an ended session would look valid, so a genuine one waits for them like a session
+      // token does, and is checked again after (another request may have used it meanwhile).
       const revocations = app.sessionRevocations;
-      if (revocations && !(await revocations.whenCaughtUp(SESSIONS_WAIT_MS))) {
-        return reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
+      if (typeof checked !== 'string' && revocations && !revocations.caughtUp) {
+        if (!(await revocations.whenCaughtUp(SESSIONS_WAIT_MS))) {
+          return reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
+        }
+        checked = tickets.check(query.ticket);
       }
-      const checked = tickets.check(query.ticket);
       if (typeof checked === 'string') {
         return reply.code(401).send({
           message:

@@ -60,11 +60,22 @@ export function registerSessionRevocation(
       else done();
     };
     if (revocations.caughtUp) return answer();
+    // Only a genuine token is worth holding a request for: a forged one gets its 401 at once.
+    if (!genuine(request)) return done();
     void revocations.whenCaughtUp(SESSIONS_WAIT_MS).then((known) => {
       if (known) return answer();
       reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
     });
   });
+  /** Whether the request's token carries the installation's signature (checked only while reading). */
+  const genuine = (request: FastifyRequest): boolean => {
+    try {
+      app.jwt.verify(bearerToken(request) ?? '');
+      return true;
+    } catch {
+      return false;
+    }
+  };
   /** The user and session version of the session token an /api request carries, if any. */
   const sessionOf = (request: FastifyRequest): { sub: string; sv?: unknown } | undefined => {
     if (!request.url.startsWith('/api/')) return undefined;

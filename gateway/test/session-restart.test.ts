@@ -157,6 +157,9 @@ it('a signed-out session is refused by new instances of the gateway and every se
     for (const answer of [await call(blind.api, '/cart', { token: t }), await ticket(blind.api, t)])
       expect([answer.status, answer.body?.message]).toEqual([503, SESSION_MESSAGES.unchecked]);
   }
+  // A forged token is not held for the sessions: its 401 comes at once.
+  const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+  expect((await call(blind.api, '/cart', { token: forged })).status).toBe(401);
   const ready = await fetch(`${blind.internal}/readyz`);
   expect(ready.status).toBe(503);
   expect(((await ready.json()) as { message: string }).message).toMatch(/sessions/);
