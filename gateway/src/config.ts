@@ -147,7 +147,8 @@ function isAddressOrCidr(entry: string): boolean {
   const version = isIP(address);
   if (version === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  // A /0 is every address: the same as 'true'.
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 /** The own origins: this gateway's address and the frontends' dev servers (3000 shell, 3001-3002 remotes). */

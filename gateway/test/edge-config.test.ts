@@ -13,14 +13,20 @@ describe('TRUST_PROXY names load balancers, never any client', () => {
     );
   });
 
-  it.each(['yes', 'loopback', '10.0.0.0/33', 'example.com', '10.0.0.0/8/1', '10.0.0.1,true'])(
-    'refuses %j',
-    (value) => {
-      expect(() => parseGatewayConfig({ ...env, TRUST_PROXY: value })).toThrow(
-        /TRUST_PROXY must be false or addresses\/CIDRs/,
-      );
-    },
-  );
+  it.each([
+    'yes',
+    'loopback',
+    '10.0.0.0/33',
+    'example.com',
+    '10.0.0.0/8/1',
+    '10.0.0.1,true',
+    '0.0.0.0/0',
+    '::/0',
+  ])('refuses %j', (value) => {
+    expect(() => parseGatewayConfig({ ...env, TRUST_PROXY: value })).toThrow(
+      /TRUST_PROXY must be false or addresses\/CIDRs/,
+    );
+  });
 
   it('takes false (the default), addresses and CIDRs, v4 and v6', () => {
     expect(trustProxyOf(parseGatewayConfig(env).TRUST_PROXY)).toBe(false);

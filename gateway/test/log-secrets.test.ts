@@ -30,6 +30,7 @@ beforeAll(async () => {
     }),
   );
   const port = String(await freePort());
+  const internalPort = String(await freePort());
   processes.push(
     await spawnProcess({
       name: 'gateway',
@@ -39,8 +40,10 @@ beforeAll(async () => {
         PORT: port,
         ACCOUNTING_SYNC_SERVICE_URL: `http://127.0.0.1:${sync.PORT}`,
         GATEWAY_CACHE_TTL_MS: '0',
+        INTERNAL_PORT: internalPort,
       },
-      readyUrl: `http://127.0.0.1:${port}/healthz`,
+      // Ready, not only alive: the signed-in calls below need the ended sessions read.
+      readyUrl: `http://127.0.0.1:${internalPort}/readyz`,
       logFile: path.join(logDir, 'gateway.log'),
     }),
   );
