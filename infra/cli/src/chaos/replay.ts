@@ -61,11 +61,24 @@ export function restartAllReplayEndedSession(): Fault {
     begin: async (stack) => {
       const token = await endedSession(stack);
       const mains = stack.processes.filter((p) => p.entry === 'main');
+      const stopped: number[] = [];
       for (const p of mains) {
         const found = findProc(stack.startPid, runnableProc(p.dir, 'main'));
         if (!found) throw new Error(`no running ${p.name} process found below npm start`);
         process.kill(found.pid, 'SIGTERM');
+        stopped.push(found.pid);
       }
+      // The old processes answer /readyz until they have drained: "ready again" counts only once
+      // every one of them is gone, or the replay would end before any new process answered.
+      const oldOnesGone = () =>
+        stopped.every((pid) => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        });
       const api = `${stack.gatewayUrl}/api`;
       const targets: { what: string; url: string; method?: string }[] = [
         ...Object.values(AT_SERVICE).map((path) => ({ what: `gateway ${path}`, url: `${api}${path}` })),
@@ -92,7 +105,7 @@ export function restartAllReplayEndedSession(): Fault {
         const deadline = Date.now() + 120_000;
         while (Date.now() < deadline) {
           await round();
-          if ((await notReady(stack)).length === 0) break;
+          if (oldOnesGone() && (await notReady(stack)).length === 0) break;
           await sleep(REPLAY_EVERY_MS);
         }
         const last = await round();
