@@ -19,4 +19,5 @@ export * from './qbo-session';
 export * from './refusal';
 export * from './roles';
 export * from './summary-format';
+export * from './sync-jobs';
 export * from './views';

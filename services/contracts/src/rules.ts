@@ -15,6 +15,7 @@ export * from './product-images';
 export * from './qbo-session';
 export * from './roles';
 export * from './summary-format';
+export * from './sync-jobs';
 // Types only: the views' schemas stay on the servers.
 export type {
   ActionAvailability,

@@ -1,4 +1,4 @@
-import { DeadLetterView } from '@decor/contracts';
+import { DeadLetterView, type FailedSyncJob } from '@decor/contracts';
 import { listFailedJobs, notFound, replayFailedJob, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
@@ -44,7 +44,7 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
         (await ctx.records.find({ _id: { $in: keys } }, { label: 1 }).lean()).map((r) => [r._id, r.label]),
       );
       return {
-        result: failed.map((j) => {
+        result: failed.map((j): FailedSyncJob => {
           const data = j.data as SyncJob;
           return {
             queue: ctx.syncQueue.name,

@@ -19,20 +19,6 @@ export interface QboStatus {
   queues: QueueCounts[];
 }
 
-export interface FailedJob {
-  queue: string;
-  id: string;
-  /** What kind of record the job syncs (customer, estimate, …). */
-  kind: string;
-  recordId: string;
-  label: string;
-  /** QuickBooks' (or the worker's) words on the last failure. */
-  message: string;
-  attemptsMade: number;
-  failedAt: string | null;
-  /** The trace of the request that queued it (search it in the trace viewer); null with tracing off. */
-  traceId: string | null;
-}
-
+/** A sync job that ran out of attempts (contracts' view). */
 /** An event a consumer gave up on (contracts' view). */
-export type { DeadLetterView as DeadLetter } from '@decor/contracts/rules';
+export type { DeadLetterView as DeadLetter, FailedSyncJob as FailedJob } from '@decor/contracts/rules';
