@@ -277,6 +277,8 @@ it('/admin/sync shows staff the connection and the queue; customers are sent hom
   // The failed e-mails list with its empty state (issue 16: Replay once SMTP gave up).
   await visible(page.getByText('Failed e-mails', { exact: true }).first());
   await visible(page.getByText('No failed e-mails', { exact: true }));
+  // Both failure tables name each entry's trace (issue 32), to search in the trace viewer.
+  expect(await page.getByRole('columnheader', { name: 'Trace' }).count()).toBe(2);
   // Renew: QuickBooks refreshes the token and the page says so in the spec's words.
   await page.getByRole('button', { name: 'Renew' }).click();
   await visible(

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/api/sync/sync-api';
 import { errorText, formatWhen } from '../texts';
 import { TABLE_PAGINATION } from './table';
+import { traceColumn } from './trace-column';
 
 /**
  * E-mails SMTP never took (a day of retries ran out, or the server refused them), with Replay
@@ -27,7 +28,7 @@ export function FailedEmailsTable({ pollingInterval }: { pollingInterval: number
     { title: 'Attempts', dataIndex: 'attemptsMade', align: 'right' },
     { title: 'Failed at', dataIndex: 'failedAt', render: (at: string | null) => formatWhen(at) },
     // The trace id to search in the trace viewer (npm start -- --tracing): the request, its retries.
-    { title: 'Trace', dataIndex: 'traceId', render: (id: string | null) => (id ? <code>{id}</code> : '—') },
+    traceColumn,
     {
       title: 'Action',
       key: 'action',

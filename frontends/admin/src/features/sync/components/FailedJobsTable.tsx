@@ -4,6 +4,7 @@ import { useGetFailedJobsQuery, useRetryFailedJobMutation } from '../../../share
 import type { FailedJob } from '../../../shared/api/sync/types';
 import { errorText, formatWhen, SYNC_TEXTS } from '../texts';
 import { TABLE_PAGINATION } from './table';
+import { traceColumn } from './trace-column';
 
 const keyOf = (job: Pick<FailedJob, 'queue' | 'id'>) => `${job.queue}/${job.id}`;
 
@@ -27,7 +28,7 @@ export function FailedJobsTable({ pollingInterval }: { pollingInterval: number }
     { title: 'Attempts', dataIndex: 'attemptsMade', align: 'right' },
     { title: 'Failed at', dataIndex: 'failedAt', render: (at: string | null) => formatWhen(at) },
     // The trace id to search in the trace viewer (npm start -- --tracing): the request, its retries.
-    { title: 'Trace', dataIndex: 'traceId', render: (id: string | null) => (id ? <code>{id}</code> : '—') },
+    traceColumn,
     {
       title: 'Action',
       key: 'action',
