@@ -1,3 +1,5 @@
+export * from './acceptance';
+export * from './acceptance-schemas';
 export * from './accounting-events';
 export * from './availability';
 export * from './calendar-day';

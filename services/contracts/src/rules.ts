@@ -2,6 +2,7 @@
  * The public entry for browsers (`@decor/contracts/rules`): the spec's rules and texts the frontends
  * share with the services, without the event schemas (and their validator) the services need.
  */
+export * from './acceptance';
 export * from './availability';
 export * from './calendar-day';
 export * from './contact-form';

@@ -1,0 +1,77 @@
+/**
+ * Issue 30: a customer accepts an Open estimate online — signs the shop's rental agreement and
+ * authorises a deposit — and the estimate's holds become a confirmed booking. Written once here: the
+ * settings' shape and defaults, the deposit rule, the states an acceptance goes through, the request
+ * and answer shapes and the sentences users read. Added beside the seed specs: no status, screen or
+ * text of theirs changes. Pure and browser-safe (the JSON schemas are in `acceptance-schemas.ts`).
+ */
+import type { AcceptanceSettings } from './acceptance-schemas';
+
+export type {
+  AcceptanceRequest,
+  AcceptanceSettings,
+  AcceptanceSettingsChange,
+  AcceptanceView,
+} from './acceptance-schemas';
+
+/** What the acceptance screen and `GET /api/estimate/:id/acceptance` say the estimate is in. */
+export const ACCEPTANCE_STATES = ['not-offered', 'awaiting', 'accepted', 'expired', 'voided'] as const;
+export type AcceptanceState = (typeof ACCEPTANCE_STATES)[number];
+
+/** The deposit's life at the payment provider: held on the card, taken, given back, or let go. */
+export const DEPOSIT_STATES = ['authorised', 'captured', 'refunded', 'released'] as const;
+export type DepositState = (typeof DEPOSIT_STATES)[number];
+
+/** The shop's defaults until staff change them (issue 30 "The shop's settings"). */
+export const ACCEPTANCE_DEFAULTS = { depositPercent: 25, validityDays: 14 } as const;
+
+/** The deposit for an order total (cents): a percentage of it, a fixed amount (never above it), or none. */
+export function depositCents(
+  settings: Pick<AcceptanceSettings, 'depositPercent' | 'depositAmount'>,
+  totalCents: number,
+): number {
+  if (settings.depositAmount !== undefined)
+    return Math.min(Math.round(settings.depositAmount * 100), totalCents);
+  if (settings.depositPercent !== undefined) return Math.round((totalCents * settings.depositPercent) / 100);
+  return 0;
+}
+
+/** When an estimate sent at `sentAt` stops being acceptable (staff may extend it). */
+export function acceptanceExpiresAt(sentAt: Date, validityDays: number): Date {
+  return new Date(sentAt.getTime() + validityDays * 24 * 60 * 60 * 1000);
+}
+
+/**
+ * An estimate's acceptance state from its facts: only an Open (sent to QuickBooks), unmodified
+ * estimate is offered; a recorded acceptance stands until a change voids it, and then the customer
+ * may sign again (state 'voided', the screen says what changed) until the offer expires.
+ */
+export function acceptanceState(facts: {
+  status: string;
+  hasBeenModified: boolean;
+  accepted: boolean;
+  /** A change since the signature voided it (the customer is asked to sign again). */
+  signatureVoided: boolean;
+  expiresAt: Date | null;
+  now: Date;
+}): AcceptanceState {
+  if (facts.accepted) return 'accepted';
+  if (facts.status !== 'Open' || facts.hasBeenModified) return 'not-offered';
+  if (facts.expiresAt && facts.now.getTime() >= facts.expiresAt.getTime()) return 'expired';
+  return facts.signatureVoided ? 'voided' : 'awaiting';
+}
+
+/** The states in which the customer may accept (sign and authorise). */
+export const ACCEPTABLE_STATES: ReadonlySet<AcceptanceState> = new Set(['awaiting', 'voided']);
+
+/** The sentences users read (the availability 409 keeps its own). */
+export const ACCEPTANCE_MESSAGES = {
+  changed: 'This estimate changed since you opened it',
+  notOffered: 'This estimate cannot be accepted: it is not open for acceptance',
+  expired: 'This estimate can no longer be accepted: its acceptance period has ended',
+  voided: 'This estimate changed after it was signed: review it and sign again',
+  alreadyAccepted: 'This estimate has already been accepted',
+  ownerOnly: 'Only the customer who placed this order can accept it',
+  providerDown: 'Payments cannot be taken right now, try again shortly',
+  idempotencyKey: 'An Idempotency-Key header is required',
+} as const;
