@@ -66,6 +66,11 @@ export const AcceptanceView = Type.Object({
       depositState: Type.Union(DEPOSIT_STATES.map((s) => Type.Literal(s))),
     }),
   ),
+  /**
+   * Where the card is entered: the payment provider's own frame (the local emulator's page under
+   * `npm start`; absent when no deposit is due). Card details never reach our servers.
+   */
+  paymentFrameUrl: Type.Optional(Type.String()),
   /** When a change voided a signature: what changed (field names of the estimate). */
   changed: Type.Optional(Type.Array(Type.String())),
 });
