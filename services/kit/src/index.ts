@@ -3,6 +3,7 @@ import './tracing/register';
 
 export * from './cache';
 export * from './config';
+export * from './flow';
 export * from './http';
 export * from './jobs';
 export * from './messaging';
