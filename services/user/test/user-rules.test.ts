@@ -9,7 +9,7 @@ import {
   keepAttributes,
   newCompanyFields,
 } from '../src/domain/companies';
-import { isRefused, MESSAGES, type Refused } from '../src/domain/refusals';
+import { isRefused, MESSAGES } from '../src/domain/refusals';
 import { ownPasswordChangeRefusal, signIn } from '../src/domain/sign-in';
 import {
   changedFields,
@@ -18,7 +18,6 @@ import {
   userPutKind,
   welcomeRefusal,
 } from '../src/domain/user-changes';
-import { runSteps, type Step } from '../src/store/steps';
 
 const code = (outcome: unknown) => (isRefused(outcome) ? outcome.refused.code : undefined);
 const admin = { id: 'a1', permissions: 'admin' };
@@ -193,40 +192,5 @@ describe('companies', () => {
     expect(companyDeletionRefusal(2)).toEqual({
       refused: { code: 'companyHasCustomers', message: MESSAGES.companyHasCustomers },
     });
-  });
-});
-
-describe('a write in named steps', () => {
-  const log = { error: jest.fn() };
-  const refusal: Refused = { refused: { code: 'companyHasCustomers', message: 'x' } };
-  function steps(outcomes: ('ok' | 'refuse' | 'fail')[], trail: string[]): Step[] {
-    return outcomes.map((outcome, i) => ({
-      name: `step ${i}`,
-      run: async () => {
-        trail.push(`run ${i}`);
-        if (outcome === 'fail') throw new Error(`step ${i} failed`);
-        return outcome === 'refuse' ? refusal : undefined;
-      },
-      undo: async () => {
-        trail.push(`undo ${i}`);
-      },
-    }));
-  }
-
-  it('runs every step when none refuses', async () => {
-    const trail: string[] = [];
-    await expect(runSteps(steps(['ok', 'ok'], trail), log)).resolves.toBeUndefined();
-    expect(trail).toEqual(['run 0', 'run 1']);
-  });
-  it('undoes the steps done, last first, when one refuses, and answers its refusal', async () => {
-    const trail: string[] = [];
-    await expect(runSteps(steps(['ok', 'ok', 'refuse', 'ok'], trail), log)).resolves.toBe(refusal);
-    expect(trail).toEqual(['run 0', 'run 1', 'run 2', 'undo 1', 'undo 0']);
-  });
-  it('undoes them too when one fails, then fails with its error', async () => {
-    const trail: string[] = [];
-    await expect(runSteps(steps(['ok', 'fail'], trail), log)).rejects.toThrow('step 1 failed');
-    expect(trail).toEqual(['run 0', 'run 1', 'undo 0']);
-    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ step: 'step 1' }), expect.any(String));
   });
 });

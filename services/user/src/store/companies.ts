@@ -1,9 +1,9 @@
+import { runFlow, stop } from '@decor/kit';
 import { isValidObjectId, Types } from 'mongoose';
 import type { UserContext } from '../context';
 import { companyChanges, companyDeletionRefusal } from '../domain/companies';
 import { type Refused, refuse } from '../domain/refusals';
 import { type Company, companyDeletedEvent, companyKeys, companyUpsertedEvent } from './company-model';
-import { runSteps } from './steps';
 import { changeDocument, isDuplicateKey } from './writes';
 
 /** A company that is not deleted. */
@@ -87,7 +87,9 @@ export async function deleteCompany(
   correlationId: string,
 ): Promise<Refused | undefined> {
   let marked: Company | null = null;
-  return runSteps(
+  return runFlow<UserContext, Refused>(
+    'delete a company',
+    ctx,
     [
       {
         name: 'mark the company as being deleted',
@@ -99,7 +101,9 @@ export async function deleteCompany(
             )
             .lean<Company>();
           if (marked) return undefined;
-          return (await liveCompanyById(ctx, id)) ? refuse('changedMeanwhile') : refuse('companyNotFound');
+          return stop(
+            (await liveCompanyById(ctx, id)) ? refuse('changedMeanwhile') : refuse('companyNotFound'),
+          );
         },
         undo: async () => {
           await ctx.companies.updateOne({ _id: id }, { $set: { deleting: null } });
@@ -107,15 +111,16 @@ export async function deleteCompany(
       },
       {
         name: 'find it has no customers',
-        run: async () =>
-          companyDeletionRefusal(await ctx.users.countDocuments({ CompanyId: id, deletedAt: null })),
+        run: async () => {
+          const refused = companyDeletionRefusal(
+            await ctx.users.countDocuments({ CompanyId: id, deletedAt: null }),
+          );
+          return refused && stop(refused);
+        },
       },
       {
         name: 'tombstone the company with CompanyDeleted',
-        run: async () => {
-          await tombstoneCompany(ctx, marked as Company, correlationId);
-          return undefined;
-        },
+        run: () => tombstoneCompany(ctx, marked as Company, correlationId),
       },
     ],
     ctx.log,

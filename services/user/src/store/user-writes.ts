@@ -1,10 +1,10 @@
 import type { EventEnvelope } from '@decor/contracts';
+import { runFlow, stop } from '@decor/kit';
 import type { UserContext } from '../context';
 import { isRefused, type Refused, refuse } from '../domain/refusals';
 import { accessRevoked, changedFields, type UserChanges } from '../domain/user-changes';
 import { parentCompany } from './companies';
 import { endSessions } from './sessions';
-import { runSteps } from './steps';
 import { userDeletedEvent, userStateEvent, welcomeRequest } from './user-events';
 import { derivedKeys, newUserWithEvent, type User, userUpdatedEvent } from './user-model';
 import { liveUser } from './user-reads';
@@ -30,7 +30,9 @@ export async function createAccount(
     user.outbox.push(event);
   }
   const id = user._id.toString();
-  const refused = await runSteps(
+  const refused = await runFlow<UserContext, Refused>(
+    'create an account',
+    ctx,
     [
       {
         name: 'insert the account with UserCreated',
@@ -38,7 +40,7 @@ export async function createAccount(
           try {
             await user.save();
           } catch (err) {
-            if (isDuplicateKey(err)) return refuse('emailTaken');
+            if (isDuplicateKey(err)) return stop(refuse('emailTaken'));
             throw err;
           }
           ctx.eventsWritten();
@@ -48,17 +50,13 @@ export async function createAccount(
           await deleteUser(ctx, id, correlationId);
         },
       },
-      ...(companyId === undefined
-        ? []
-        : [
-            {
-              name: 'find its company still there',
-              run: async () => {
-                const company = await parentCompany(ctx, companyId);
-                return isRefused(company) ? company : undefined;
-              },
-            },
-          ]),
+      companyId !== undefined && {
+        name: 'find its company still there',
+        run: async () => {
+          const company = await parentCompany(ctx, companyId);
+          return isRefused(company) ? stop(company) : undefined;
+        },
+      },
     ],
     ctx.log,
   );
