@@ -16,7 +16,8 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) connections.push(await connectMongo(testEndpoints().mongoUrl, dbName));
   instances = connections.map((c) => {
     const ledgers = ledgerModel(c);
-    return { ledgers, owned: async (sku: string) => owned[sku] ?? 0, batches: ledgerBatches(ledgers) };
+    const log = { error: (fields: object, message: string) => console.error(message, fields) };
+    return { ledgers, owned: async (sku: string) => owned[sku] ?? 0, batches: ledgerBatches(ledgers), log };
   });
   await instances[0]?.ledgers.init();
 });

@@ -32,6 +32,7 @@ const store = () => ({
   ledgers: service.ctx.ledgers,
   batches: ledgerBatches(service.ctx.ledgers),
   owned: async () => 100,
+  log: service.ctx.log,
 });
 // The sweep as it runs a while from now (the instance's own sweeper waits a minute for a hold: not in these tests).
 const later = () => new Date(Date.now() + 120_000);

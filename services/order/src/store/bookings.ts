@@ -1,5 +1,5 @@
 import type { ShortLine } from '@decor/contracts';
-import { serviceUnavailable } from '@decor/kit';
+import { type FlowLog, flowStep, runFlow, serviceUnavailable, stop } from '@decor/kit';
 import {
   type BookingOptions,
   confirmHold,
@@ -12,11 +12,12 @@ import { KeyedBatches } from './ledger-batches';
 import type { Ledger, LedgerModel } from './ledger-model';
 import { duplicateKeyField } from './writes';
 
-/** What booking needs: the ledgers, what the shop owns of each product, and this instance's batches of ledger writes. */
+/** What booking needs: the ledgers, what the shop owns of each product, this instance's batches of ledger writes, a log for undos that fail. */
 export interface BookingStore {
   ledgers: LedgerModel;
   owned(sku: string): Promise<number>;
   batches: KeyedBatches<LedgerChange, LedgerChangeOutcome>;
+  log: FlowLog;
 }
 
 /** The batches of ledger writes of one instance (group commit per product). */
@@ -113,12 +114,13 @@ async function undoHold(store: BookingStore, sku: string, orderId: string, previ
 }
 
 /**
- * Books an order's lines, all or nothing. Steps, one per product in SKU order: "hold the line's
- * units" (undo: put the order's earlier hold back). When one line is short, the lines held so far
- * are undone and every short line is reported, the rest read without writing. Products the order
- * no longer names are released once it is booked. A crash between steps
- * leaves unconfirmed holds: the sweeper reconciles them with the order (or removes them if the order
- * was never written).
+ * Books an order's lines, all or nothing: a flow (the kit's `runFlow`) with one step per product in
+ * SKU order, "hold the units of <sku>" (undo: put the order's earlier hold back). Once one line is
+ * short the later steps only read, so every short line is reported; "refuse the short lines" then
+ * stops the flow and the lines held so far are undone. A change of an existing order ends with
+ * "release products the order no longer names" (no undo: the order's new lines stand). A crash
+ * between steps leaves unconfirmed holds: the sweeper reconciles them with the order (or removes
+ * them if the order was never written).
  */
 export async function bookOrder(
   store: BookingStore,
@@ -126,43 +128,58 @@ export async function bookOrder(
   requests: readonly LineRequest[],
   opts: BookingOptions,
 ): Promise<{ booked: true; overbooked: ShortLine[] } | { short: ShortLine[] }> {
-  const done: { sku: string; previous: Hold | undefined }[] = [];
   const short: ShortLine[] = [];
   // Lines booked beyond what is free (staff's sub-rental): the order records them.
   const overbooked: ShortLine[] = [];
-  for (const line of requests) {
-    const owned = line.owned ?? (await store.owned(line.sku));
-    if (short.length > 0) {
-      // Already refused: only find out whether this line is short too.
-      const ledger = await readLedger(store.ledgers, line.sku);
-      const outcome = rebook(ledger.holds, owned, orderId, line, opts);
-      if ('short' in outcome) short.push(outcome.short);
-      continue;
-    }
-    let beyond: ShortLine | undefined;
-    const outcome = await changeLedger(store, line.sku, orderId, (ledger) => {
-      // Run again on a fresh read when another write came first: the last run is the one written.
-      const next = rebook(ledger.holds, owned, orderId, line, opts);
-      beyond = 'holds' in next ? next.overbooked : undefined;
-      return next;
-    });
-    if ('short' in outcome) short.push(outcome.short);
-    else {
-      done.push({ sku: line.sku, previous: outcome.previous });
-      if (beyond) overbooked.push(beyond);
-    }
-  }
-  if (short.length === 0) {
-    if (opts.fresh) return { booked: true, overbooked };
-    // Step "release products the order no longer names" (no undo: the order's new lines stand).
-    const kept = new Set(requests.map((r) => r.sku));
-    for (const sku of await ledgersHolding(store, orderId)) {
-      if (!kept.has(sku)) await undoHold(store, sku, orderId, undefined);
-    }
-    return { booked: true, overbooked };
-  }
-  for (const step of done.reverse()) await undoHold(store, step.sku, orderId, step.previous);
-  return { short };
+  const holdLine = (line: LineRequest) =>
+    flowStep(
+      `hold the units of ${line.sku}`,
+      async (): Promise<{ previous: Hold | undefined } | undefined> => {
+        const owned = line.owned ?? (await store.owned(line.sku));
+        if (short.length > 0) {
+          // Already refused: only find out whether this line is short too.
+          const ledger = await readLedger(store.ledgers, line.sku);
+          const outcome = rebook(ledger.holds, owned, orderId, line, opts);
+          if ('short' in outcome) short.push(outcome.short);
+          return undefined;
+        }
+        let beyond: ShortLine | undefined;
+        const outcome = await changeLedger(store, line.sku, orderId, (ledger) => {
+          // Run again on a fresh read when another write came first: the last run is the one written.
+          const next = rebook(ledger.holds, owned, orderId, line, opts);
+          beyond = 'holds' in next ? next.overbooked : undefined;
+          return next;
+        });
+        if ('short' in outcome) {
+          short.push(outcome.short);
+          return undefined;
+        }
+        if (beyond) overbooked.push(beyond);
+        return { previous: outcome.previous };
+      },
+      async (_, held) => {
+        if (held) await undoHold(store, line.sku, orderId, held.previous);
+      },
+    );
+  const refused = await runFlow<undefined, ShortLine[]>(
+    'book an order',
+    undefined,
+    [
+      ...requests.map(holdLine),
+      { name: 'refuse the short lines', run: async () => short.length > 0 && stop(short) },
+      !opts.fresh && {
+        name: 'release products the order no longer names',
+        run: async () => {
+          const kept = new Set(requests.map((r) => r.sku));
+          for (const sku of await ledgersHolding(store, orderId)) {
+            if (!kept.has(sku)) await undoHold(store, sku, orderId, undefined);
+          }
+        },
+      },
+    ],
+    store.log,
+  );
+  return refused ? { short: refused } : { booked: true, overbooked };
 }
 
 /** The SKUs on which `orderId` holds units. */

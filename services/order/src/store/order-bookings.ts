@@ -33,6 +33,7 @@ export function bookingStore(ctx: OrderContext): BookingStore {
   return {
     ledgers: ctx.ledgers,
     batches: ctx.ledgerBatches,
+    log: ctx.log,
     owned: async (sku) => {
       const owned = async () => (await ctx.products.findById(sku, { quantity: 1 }).lean())?.quantity;
       // A product created a moment ago may still be on its way from the catalogue: wait for it once.
