@@ -74,6 +74,7 @@ export async function buildGateway(
   registerCsp(app, {
     imageBaseUrl: config.S3_PUBLIC_URL,
     ...(config.S3_UPLOAD_ENDPOINT ? { uploadEndpoint: config.S3_UPLOAD_ENDPOINT } : {}),
+    ...(config.PAYMENTS_FRAME_URL ? { paymentsFrameUrl: config.PAYMENTS_FRAME_URL } : {}),
   });
   await app.register(cors, {
     // Only the listed origins, or the product's own (never any site): src/config.ts.

@@ -80,6 +80,13 @@ export const gatewayConfigSchema = Type.Object({
   S3_UPLOAD_ENDPOINT: Type.Optional(
     Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
   ),
+  /**
+   * The payment provider's card-entry page the accept screen frames (issue 30; the order service's
+   * PAYMENTS_FRAME_URL): its origin is the one the Content-Security-Policy's frame-src allows.
+   */
+  PAYMENTS_FRAME_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
+  ),
 });
 
 export type GatewayConfig = ReturnType<typeof parseGatewayConfig>;

@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
  * remotes' entries and chunks, remotes.json. Only the product's own origin runs script (the shell,
  * and the remotes module federation loads from /remotes/<name>/; no inline script, no eval), images
  * come from here and the image host (S3_PUBLIC_URL), and the browser talks to here (API, order
- * stream) and to the S3 endpoint it PUTs presigned uploads to.
+ * stream) and to the S3 endpoint it PUTs presigned uploads to. The one page framed is the payment
+ * provider's card entry (issue 30: the accept screen): its origin in `frame-src` only, so card details
+ * are typed into the provider's page and never into ours.
  *
  * Styles allow 'unsafe-inline' (styles only): antd's CSS-in-JS could take a nonce through
  * ConfigProvider `csp`, but @rc-component's scroll locker (every Modal and Drawer) and scrollbar
@@ -19,6 +21,8 @@ export interface CspSources {
   imageBaseUrl: string;
   /** Where browsers PUT presigned uploads (the S3 endpoint, no bucket); the image host's origin when unset. */
   uploadEndpoint?: string;
+  /** The payment provider's card-entry page (PAYMENTS_FRAME_URL); unset: only our own pages may be framed, as before. */
+  paymentsFrameUrl?: string;
 }
 
 /** A source expression for a base URL: its origin plus its path as a folder (`…/decor-images/`). */
@@ -28,9 +32,15 @@ function folderSource(url: string): string {
   return `${u.origin}${pathname === '/' ? '' : pathname}`;
 }
 
-export function contentSecurityPolicy({ imageBaseUrl, uploadEndpoint }: CspSources): string {
+export function contentSecurityPolicy({
+  imageBaseUrl,
+  uploadEndpoint,
+  paymentsFrameUrl,
+}: CspSources): string {
   const images = folderSource(imageBaseUrl);
   const uploads = new URL(uploadEndpoint ?? imageBaseUrl).origin;
+  // Only the origin: the frame's page carries our origin in its query, which varies.
+  const frames = paymentsFrameUrl ? [new URL(paymentsFrameUrl).origin] : [];
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     ['script-src', "'self'"],
@@ -40,6 +50,7 @@ export function contentSecurityPolicy({ imageBaseUrl, uploadEndpoint }: CspSourc
     ['img-src', "'self'", 'data:', 'blob:', images],
     ['connect-src', "'self'", uploads],
     ['font-src', "'self'", 'data:'],
+    ['frame-src', "'self'", ...frames],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
     ['form-action', "'self'"],

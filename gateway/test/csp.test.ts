@@ -72,6 +72,8 @@ describe('Content-Security-Policy of the pages and assets', () => {
     // antd's CSS-in-JS: inline styles (styles only).
     expect(csp['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
     expect(csp['frame-ancestors']).toEqual(["'self'"]);
+    // No payment provider configured: only our own pages may be framed.
+    expect(csp['frame-src']).toEqual(["'self'"]);
     expect(JSON.stringify(csp)).not.toContain('unsafe-eval');
   });
 
@@ -103,6 +105,35 @@ describe('Content-Security-Policy of the pages and assets', () => {
       ]);
     } finally {
       await plain.close();
+    }
+  });
+
+  it("allows the payment provider's card frame (PAYMENTS_FRAME_URL) in frame-src only", async () => {
+    const withPayments = await buildGateway(
+      loadGatewayConfig({
+        NODE_ENV: 'test',
+        DECOR_ALLOW_DEV_SECRETS: '1',
+        JWT_SECRET: 'csp-test-secret-0123456789',
+        FRONTENDS_DIR: dir,
+        GATEWAY_CACHE_TTL_MS: '0',
+        S3_PUBLIC_URL: IMAGES,
+        PAYMENTS_FRAME_URL: 'http://payments.example.test:4590/elements',
+      }),
+      { logLevel: 'silent' },
+    );
+    try {
+      const paymentsUrl = await withPayments.listen({ port: 0, host: '127.0.0.1' });
+      const res = await fetch(`${paymentsUrl}/orders/estimate/e1/accept`, {
+        headers: { accept: 'text/html' },
+      });
+      await res.arrayBuffer();
+      const csp = directives(res.headers.get('content-security-policy'));
+      // Its origin (the page's query carries our origin, which varies), for frames and nothing else.
+      expect(csp['frame-src']).toEqual(["'self'", 'http://payments.example.test:4590']);
+      const elsewhere = Object.entries(csp).filter(([name]) => name !== 'frame-src');
+      expect(JSON.stringify(elsewhere)).not.toContain('payments.example.test');
+    } finally {
+      await withPayments.close();
     }
   });
 });
