@@ -4,7 +4,13 @@ import { accountingSyncConfigSchema } from '@decor/accounting-sync';
 import { cartConfigSchema } from '@decor/cart';
 import { catalogueConfigSchema } from '@decor/catalogue';
 import { gatewayConfigSchema } from '@decor/gateway';
-import { ConfigError, loadConfig } from '@decor/kit';
+import {
+  ConfigError,
+  loadConfig,
+  TRACING_ENV,
+  tracingExporterFrom,
+  tracingSettingProblems,
+} from '@decor/kit';
 import { notificationConfigSchema } from '@decor/notification';
 import { orderConfigSchema } from '@decor/order';
 import { userConfigSchema } from '@decor/user';
@@ -104,6 +110,39 @@ describe('docker-compose.yml (production topology; cannot run here, so it is che
         problems = err.problems;
       }
       expect({ name, problems }).toEqual({ name, problems: [] });
+    }
+  });
+
+  it('sets only variables a process reads: its config.ts, the kit’s tracing, the image’s ENTRY', () => {
+    const elsewhere = new Set<string>(['ENTRY', 'WORKER_PORT', ...TRACING_ENV]);
+    for (const [name, schema] of Object.entries(SCHEMAS)) {
+      const keys = Object.keys(compose.services[name]?.environment ?? {});
+      const stray = keys.filter((k) => !(k in schema.properties) && !elsewhere.has(k));
+      expect({ name, stray }).toEqual({ name, stray: [] });
+    }
+  });
+
+  it('traces over OTLP only when the operator names a collector, 10 % of requests by default', () => {
+    const withCollector = interpolateValues(rawCompose, {
+      ...OPERATOR_ENV,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+    }) as typeof compose;
+    for (const name of Object.keys(SCHEMAS)) {
+      const env = Object.fromEntries(
+        Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, String(v)]),
+      );
+      expect({ name, problems: tracingSettingProblems(env) }).toEqual({ name, problems: [] });
+      expect({ name, exporter: tracingExporterFrom(env), ratio: env.OTEL_TRACES_SAMPLER_ARG }).toEqual({
+        name,
+        exporter: undefined,
+        ratio: '0.1',
+      });
+      const on = withCollector.services[name]?.environment ?? {};
+      expect({ name, exporter: tracingExporterFrom(on as Record<string, string>) }).toEqual({
+        name,
+        exporter: { kind: 'otlp' },
+      });
+      expect(on.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
     }
   });
 

@@ -2,7 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, createServiceApp, listenInternal, loadConfig, SHUTDOWN_BUDGET_MS } from '@decor/kit';
+import {
+  ConfigError,
+  createServiceApp,
+  listenInternal,
+  loadConfig,
+  SHUTDOWN_BUDGET_MS,
+  tracingExporterFrom,
+  tracingSettingProblems,
+} from '@decor/kit';
 import { userConfigSchema } from '@decor/user';
 import { parse, parseAllDocuments } from 'yaml';
 import { GATEWAY, REPO_ROOT, SERVICES } from '../src/runnables';
@@ -32,6 +40,9 @@ import {
   validateWithSchemas,
   yamlDocs,
 } from './support/kubernetes';
+
+/** The tracing settings the deployment files set for every process (the rest keep the kit's defaults). */
+const TRACING_SET = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_SAMPLER_ARG'];
 
 // infra/kubernetes cannot be applied here (no cluster): its manifests are checked as files, against
 // the Kubernetes API schemas, the processes' config schemas and docker-compose.yml.
@@ -275,7 +286,7 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
     ['example overlay', patchedConfigMaps],
   ])(
     'sets every variable each config.ts requires in production, and none it does not read (%s)',
-    (_which, maps) => {
+    (which, maps) => {
       for (const p of PROCESSES) {
         const { env } = containerEnv(containerOf(p.name), maps());
         expect({ name: p.name, NODE_ENV: env.NODE_ENV }).toEqual({ name: p.name, NODE_ENV: 'production' });
@@ -293,9 +304,45 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
         expect({ name: p.name, problems }).toEqual({ name: p.name, problems: [] });
         expect({ name: p.name, port: env[p.portEnv] }).toEqual({ name: p.name, port: String(p.port) });
         if (p.internalPort) expect(env.INTERNAL_PORT).toBe(String(p.internalPort));
+        // Tracing, read by the kit rather than config.ts: set for every process, and well formed.
+        expect({ name: p.name, tracing: tracingSettingProblems(env) }).toEqual({ name: p.name, tracing: [] });
+        expect({ name: p.name, sampled: env.OTEL_TRACES_SAMPLER_ARG }).toEqual({
+          name: p.name,
+          sampled: '0.1',
+        });
+        expect(TRACING_SET.filter((k) => env[k] === undefined)).toEqual([]);
+        // The base loads no tracing (no collector named); the example overlay exports over OTLP.
+        expect(tracingExporterFrom(env)).toEqual(which === 'base' ? undefined : { kind: 'otlp' });
       }
     },
   );
+
+  it('lets every process reach the trace collector the example overlay names, and only its port', () => {
+    const { env } = containerEnv(containerOf('user'), patchedConfigMaps());
+    const endpoint = new URL(env.OTEL_EXPORTER_OTLP_ENDPOINT as string);
+    const port = Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80));
+    const policies = [...ofKind('NetworkPolicy'), ...ofKind('NetworkPolicy', overlay)];
+    for (const p of PROCESSES) {
+      const labels = deploymentOf(p.name).spec.template.metadata.labels;
+      const rules = policies
+        .filter((np) =>
+          Object.entries(np.spec.podSelector.matchLabels ?? {}).every(([k, v]) => labels[k] === v),
+        )
+        .flatMap((np) => np.spec.egress ?? []);
+      const toCollector = rules.filter((rule: Obj) => rule.ports.some((x: Obj) => x.port === port));
+      expect({ name: p.name, reaches: toCollector.length > 0 }).toEqual({ name: p.name, reaches: true });
+    }
+    const exportPolicy = named('NetworkPolicy', 'decor-traces-export', overlay);
+    expect(exportPolicy?.spec.egress).toEqual([
+      {
+        to: [expect.objectContaining({ namespaceSelector: expect.any(Object) })],
+        ports: [{ protocol: 'TCP', port }],
+      },
+    ]);
+    expect(endpoint.hostname.split('.')[1]).toBe(
+      exportPolicy?.spec.egress[0].to[0].namespaceSelector.matchLabels['kubernetes.io/metadata.name'],
+    );
+  });
 
   it('would notice a variable missing from a ConfigMap (the check above is not vacuous)', () => {
     const maps = structuredClone(ofKind('ConfigMap'));
@@ -313,6 +360,8 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
     expect(composeProcesses.sort()).toEqual(PROCESSES.map((p) => p.name).sort());
     const AGREED =
       /^(NODE_ENV|PORT|WORKER_PORT|INTERNAL_PORT|MONGO_DB|ENTRY|KAFKA_TOPIC_PREFIX|REDIS_PREFIX|\w+_SERVICE_URL)$/;
+    // compose's `${VAR:-default}`: what it is when the operator sets nothing, as the base's value.
+    const composeDefault = (v: string) => /^\$\{\w+:-(.*)\}$/.exec(v)?.[1] ?? v;
     for (const p of PROCESSES) {
       const { env } = containerEnv(containerOf(p.name), ofKind('ConfigMap'));
       const composeEnv = Object.fromEntries(
@@ -325,6 +374,10 @@ describe('infra/kubernetes (kustomize; no cluster here, so the manifests are che
       const agreed = (e: Record<string, string>) =>
         Object.fromEntries(Object.entries(e).filter(([k]) => AGREED.test(k)));
       expect({ name: p.name, values: agreed(env) }).toEqual({ name: p.name, values: agreed(composeEnv) });
+      // Tracing: the same settings, off unless an endpoint is given, the same share sampled.
+      const tracing = (e: Record<string, string>) =>
+        Object.fromEntries(TRACING_SET.map((k) => [k, composeDefault(e[k] ?? '')]));
+      expect({ name: p.name, tracing: tracing(env) }).toEqual({ name: p.name, tracing: tracing(composeEnv) });
     }
     const healthcheck = JSON.stringify(compose.services.gateway?.healthcheck?.test);
     expect(healthcheck).toContain(`:${GATEWAY.internalPort}/readyz`);

@@ -7,6 +7,7 @@ import { accountingSyncConfigSchema } from '@decor/accounting-sync';
 import { cartConfigSchema } from '@decor/cart';
 import { catalogueConfigSchema } from '@decor/catalogue';
 import { gatewayConfigSchema, parseGatewayConfig } from '@decor/gateway';
+import { TRACING_ENV } from '@decor/kit';
 import { notificationConfigSchema } from '@decor/notification';
 import { orderConfigSchema } from '@decor/order';
 import { userConfigSchema } from '@decor/user';
@@ -99,8 +100,11 @@ export const PROCESSES: Process[] = [
     load: parseGatewayConfig,
   },
 ];
-/** Read outside config.ts: ENTRY by the image's CMD (node-app.Dockerfile), WORKER_PORT by worker.ts. */
-export const READ_ELSEWHERE = new Set(['ENTRY', 'WORKER_PORT']);
+/**
+ * Read outside config.ts: ENTRY by the image's CMD (node-app.Dockerfile), WORKER_PORT by worker.ts,
+ * the tracing settings by the kit's tracing at its first import (services/kit/src/tracing/config.ts).
+ */
+export const READ_ELSEWHERE = new Set<string>(['ENTRY', 'WORKER_PORT', ...TRACING_ENV]);
 
 export const SECRETS_EXAMPLE = path.join(OVERLAY, 'secrets.env.example');
 export const envFileKeys = (file: string) =>

@@ -1,3 +1,4 @@
+export { sampleRatio, TRACING_ENV, tracingExporterFrom, tracingSettingProblems } from './config';
 export {
   contextFromTraceparent,
   currentTraceId,

@@ -19,7 +19,7 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
-import { type TracingExporter, tracedProcessName } from './config';
+import { sampleRatio, type TracingExporter, tracedProcessName } from './config';
 import { contextFromTraceparent, currentTraceparent, markTracingActive, TRACEPARENT_HEADER } from './context';
 import { SecretRedactingProcessor } from './redaction';
 
@@ -46,12 +46,6 @@ function propagator(edge: boolean): TextMapPropagator {
 }
 
 let sdk: NodeSDK | undefined;
-
-/** OTEL_TRACES_SAMPLER_ARG as the share of requests the gateway traces (default: all). */
-function sampleRatio(arg: string | undefined): number {
-  const ratio = arg === undefined || arg === '' ? 1 : Number(arg);
-  return Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1;
-}
 
 export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv = process.env): NodeSDK {
   if (sdk) return sdk;
