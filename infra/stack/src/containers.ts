@@ -1,3 +1,4 @@
+import { PAYMENTS_DEV_KEYS, startPaymentsEmulator } from '@decor/payments-emulator';
 import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from '@decor/qbo-emulator';
 import type { InfraHandle } from './infra';
 import { freePort } from './ports';
@@ -83,6 +84,8 @@ export async function startContainerInfra(log: (line: string) => void): Promise<
   // The QuickBooks emulator is ours (no image): in-process, memory only, mailing to Mailpit.
   const smtp = { host: mailpit.getHost(), port: mailpit.getMappedPort(1025) };
   const qbo = await startQboEmulator({ port: 0, smtp, ...QBO_DEV_CLIENT });
+  // So is the payments emulator (docker-compose.yml uses Stripe itself).
+  const payments = await startPaymentsEmulator({ port: 0 });
 
   log(`✓ containers kafka ${kafka.getHost()}:${kafkaPort}, mongo, redis, minio, mailpit`);
   return {
@@ -94,9 +97,10 @@ export async function startContainerInfra(log: (line: string) => void): Promise<
       smtp,
       mailApiUrl: `http://${at(mailpit, 8025)}`,
       qbo: { url: qbo.url, ...QBO_DEV_CLIENT, realmId: QBO_DEMO_REALM_ID },
+      payments: { url: payments.url, ...PAYMENTS_DEV_KEYS },
     },
     stop: async () => {
-      await Promise.allSettled([qbo.close(), ...started.map((c) => c.stop())]);
+      await Promise.allSettled([qbo.close(), payments.close(), ...started.map((c) => c.stop())]);
     },
   };
 }

@@ -12,6 +12,12 @@ export interface InfraEndpoints {
   mailApiUrl: string;
   /** The QuickBooks Online emulator (@decor/qbo-emulator): OAuth + Accounting API base URL, its client and demo company. */
   qbo: { url: string; clientId: string; clientSecret: string; realmId: string };
+  /**
+   * The payments emulator (@decor/payments-emulator), Stripe's API for the `stripe` client: its URL,
+   * the local keys (any sk_test_… works there, each key its own account) and the webhook secret of the
+   * endpoint npm start configures (tests add their own endpoints through its control API).
+   */
+  payments: { url: string; secretKey: string; publishableKey: string; webhookSecret: string };
 }
 
 /** The env variable through which jest's global setup hands the endpoints to the test workers. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { PAYMENTS_DEV_KEYS, startPaymentsEmulator } from '@decor/payments-emulator';
 import { DEMO_REALM_ID as QBO_DEMO_REALM_ID, QBO_DEV_CLIENT, startQboEmulator } from '@decor/qbo-emulator';
 import type { InfraEndpoints } from './endpoints';
 import { INFRA_DIR, STACK_DIR } from './jars';
@@ -19,6 +20,11 @@ export interface StartInfraOptions {
   dataDir?: string;
   /** Status and child output lines; default stdout. */
   log?: (line: string) => void;
+  /**
+   * dev: where the payments emulator sends its signed webhooks (the gateway's /api/payments/webhook,
+   * with PAYMENTS_DEV_KEYS.webhookSecret); default $PAYMENTS_WEBHOOK_URL, else none. Tests add their own.
+   */
+  paymentsWebhookUrl?: string;
 }
 
 export interface InfraHandle {
@@ -35,6 +41,7 @@ export const DEV_PORTS = {
   smtp: { env: 'SMTP_PORT', port: 2525 },
   mailApi: { env: 'MAIL_API_PORT', port: 8025 },
   qbo: { env: 'QBO_EMULATOR_PORT', port: 4580 },
+  payments: { env: 'PAYMENTS_EMULATOR_PORT', port: 4590 },
 } as const;
 type PortName = keyof typeof DEV_PORTS;
 
@@ -53,7 +60,8 @@ async function devPorts(): Promise<Record<PortName, number>> {
 /** Test runs take free ports so they never collide with a running `npm start` (S3/mail bind port 0). */
 async function testPorts(): Promise<Record<PortName, number>> {
   const [kafka, kafkaController, mongo] = await Promise.all([freePort(), freePort(), freePort()]);
-  return { kafka, kafkaController, mongo, s3: 0, smtp: 0, mailApi: 0, qbo: 0 } as Record<PortName, number>;
+  const ports = { kafka, kafkaController, mongo, s3: 0, smtp: 0, mailApi: 0, qbo: 0, payments: 0 };
+  return ports as Record<PortName, number>;
 }
 
 interface Stoppable {
@@ -182,7 +190,34 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
       return url;
     });
 
-  const results = await Promise.allSettled([kafka, mongo, redis, s3, mail, qbo]);
+  // The payments emulator (Stripe's API); in dev its webhooks go to the gateway (paymentsWebhookUrl).
+  const paymentsFile = join(dataDir, 'payments', 'payments.json');
+  const webhookUrl = test ? undefined : (opts.paymentsWebhookUrl ?? process.env.PAYMENTS_WEBHOOK_URL);
+  const payments = (async () => {
+    const options = {
+      port: ports.payments,
+      ...(test ? {} : { dataFile: paymentsFile }),
+      webhookEndpoints: webhookUrl ? [{ url: webhookUrl, secret: PAYMENTS_DEV_KEYS.webhookSecret }] : [],
+    };
+    if (test) {
+      const emulator = await startPaymentsEmulator(options);
+      running.push({ stop: emulator.close });
+      return emulator.url;
+    }
+    running.push(await startNodeServer('payments', options, log));
+    return `http://127.0.0.1:${ports.payments}`;
+  })().then((url) => {
+    const where = test ? 'memory' : shown(paymentsFile);
+    ready(
+      'payments',
+      url,
+      `payments emulator, ${where}${webhookUrl ? `, webhooks to ${webhookUrl}` : ''}`,
+      t0,
+    );
+    return url;
+  });
+
+  const results = await Promise.allSettled([kafka, mongo, redis, s3, mail, qbo, payments]);
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
   if (failures.length > 0) {
     await stopAll();
@@ -192,13 +227,14 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
     );
   }
 
-  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts, qboUrl] = await Promise.all([
+  const [kafkaBrokers, mongoUrl, redisUrl, s3Endpoint, mailPorts, qboUrl, paymentsUrl] = await Promise.all([
     kafka,
     mongo,
     redis,
     s3,
     mail,
     qbo,
+    payments,
   ]);
   let stopping: Promise<void> | undefined;
   return {
@@ -216,6 +252,7 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
       smtp: { host: '127.0.0.1', port: mailPorts.smtpPort },
       mailApiUrl: `http://127.0.0.1:${mailPorts.apiPort}`,
       qbo: { url: qboUrl, ...QBO_DEV_CLIENT, realmId: QBO_DEMO_REALM_ID },
+      payments: { url: paymentsUrl, ...PAYMENTS_DEV_KEYS },
     },
     stop: () => {
       stopping ??= stopAll();
@@ -224,8 +261,12 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
   };
 }
 
-/** S3, the mail catcher and the QuickBooks emulator as their own Node processes for `npm start` (see serve.ts). */
-function startNodeServer(kind: 's3' | 'mail' | 'qbo', options: object, log: (line: string) => void) {
+/** S3, the mail catcher and the two emulators as their own Node processes for `npm start` (see serve.ts). */
+function startNodeServer(
+  kind: 's3' | 'mail' | 'qbo' | 'payments',
+  options: object,
+  log: (line: string) => void,
+) {
   return startProcess({
     name: kind,
     command: process.execPath,

@@ -4,9 +4,11 @@
  *   node --import tsx infra/stack/src/serve.ts s3 '{"port":4569,"directory":"…","bucket":"…"}'
  *   node --import tsx infra/stack/src/serve.ts mail '{"smtpPort":2525,"apiPort":8025,"storeFile":"…"}'
  *   node --import tsx infra/stack/src/serve.ts qbo '{"port":4580,"dataFile":"…","smtp":{…},"clientId":"…","clientSecret":"…"}'
+ *   node --import tsx infra/stack/src/serve.ts payments '{"port":4590,"dataFile":"…","webhookEndpoints":[{"url":"…","secret":"whsec_…"}]}'
  * Prints one line starting with "ready " once listening; exits cleanly on SIGTERM/SIGINT.
  */
 
+import { type PaymentsEmulatorOptions, startPaymentsEmulator } from '@decor/payments-emulator';
 import { type QboEmulatorOptions, startQboEmulator } from '@decor/qbo-emulator';
 import { type MailCatcherOptions, startMailCatcher } from './mail';
 import { type S3ServerOptions, startS3Server } from './s3';
@@ -28,8 +30,14 @@ async function main(): Promise<void> {
     const qbo = await startQboEmulator(options);
     close = qbo.close;
     console.log(`ready ${qbo.url} demo realm ${qbo.realmId} data=${options.dataFile ?? 'memory'}`);
+  } else if (kind === 'payments') {
+    const options = JSON.parse(json) as PaymentsEmulatorOptions;
+    const payments = await startPaymentsEmulator(options);
+    close = payments.close;
+    const hooks = options.webhookEndpoints?.map((w) => w.url).join(', ') || 'none';
+    console.log(`ready ${payments.url} data=${options.dataFile ?? 'memory'} webhooks=${hooks}`);
   } else {
-    throw new Error(`usage: serve.ts <s3|mail|qbo> <json options> (got '${kind}')`);
+    throw new Error(`usage: serve.ts <s3|mail|qbo|payments> <json options> (got '${kind}')`);
   }
   const stop = () => {
     close().then(
