@@ -14,6 +14,7 @@ import type { ServiceName } from './routing-table';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSessionRevocation } from './session-revocation';
 import { registerTooLargeClose } from './too-large';
+import { poolOf, type UpstreamPool } from './upstream-pool';
 
 /**
  * Response headers the spec's clients read; CORS must expose them to the browser. The seed's
@@ -37,14 +38,15 @@ declare module 'fastify' {
   }
 }
 
-export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
+/** Each service's instances (its URL, or several comma-separated: src/upstream-pool.ts). */
+export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, UpstreamPool> {
   return {
-    user: config.USER_SERVICE_URL,
-    catalogue: config.CATALOGUE_SERVICE_URL,
-    cart: config.CART_SERVICE_URL,
-    order: config.ORDER_SERVICE_URL,
-    'accounting-sync': config.ACCOUNTING_SYNC_SERVICE_URL,
-    notification: config.NOTIFICATION_SERVICE_URL,
+    user: poolOf(config.USER_SERVICE_URL),
+    catalogue: poolOf(config.CATALOGUE_SERVICE_URL),
+    cart: poolOf(config.CART_SERVICE_URL),
+    order: poolOf(config.ORDER_SERVICE_URL),
+    'accounting-sync': poolOf(config.ACCOUNTING_SYNC_SERVICE_URL),
+    notification: poolOf(config.NOTIFICATION_SERVICE_URL),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config';
 import { upstreamPath } from './path-guard';
+import { mayRetryElsewhere, type UpstreamPool } from './upstream-pool';
 
 /**
  * The gateway answers the catalogue's public reads from a cache of its own: proxying costs far more
@@ -125,7 +126,8 @@ export function startCatalogueInvalidation(
 
 export interface CachedReadsOptions {
   catalogueCache: CatalogueCache;
-  upstream: string;
+  /** The catalogue's instances: a read one could not take is asked of the next. */
+  upstreams: UpstreamPool;
   /** The routing-table entry's prefix ('/product'): the catalogue's path is built from it and the route's parameters. */
   prefix: string;
   timeoutMs: number;
@@ -176,10 +178,21 @@ async function askCatalogue(
   if (read.byViewer && request.headers.authorization) headers.authorization = request.headers.authorization;
   // GET for HEAD too: the answer is stored for both.
   const query = request.url.indexOf('?');
-  const res = await fetch(`${opts.upstream}${path}${query < 0 ? '' : request.url.slice(query)}`, {
-    headers,
-    signal: AbortSignal.timeout(opts.timeoutMs),
-  });
+  const ask = (upstream: string) =>
+    fetch(`${upstream}${path}${query < 0 ? '' : request.url.slice(query)}`, {
+      headers,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+  let upstream = opts.upstreams.next();
+  let res: Response | undefined;
+  for (let tries = 1; !res; tries++) {
+    try {
+      res = await ask(upstream);
+    } catch (err) {
+      if (tries >= opts.upstreams.size || !mayRetryElsewhere('GET', {}, err)) throw err;
+      upstream = opts.upstreams.after(upstream);
+    }
+  }
   const body = await res.text();
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {

@@ -10,6 +10,7 @@ export const gatewayConfigSchema = Type.Object({
   LOG_LEVEL: common.LOG_LEVEL,
   JWT_SECRET: common.JWT_SECRET,
   JWT_EXPIRES_IN: common.JWT_EXPIRES_IN,
+  DRAIN_DELAY_MS: common.DRAIN_DELAY_MS,
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
   /**
    * The operator's port: `/readyz`, `/metrics` and `/openapi.json` (never on PORT), and `/healthz`.

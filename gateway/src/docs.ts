@@ -2,6 +2,7 @@ import { bearerToken } from '@decor/kit';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceName } from './routing-table';
+import type { UpstreamPool } from './upstream-pool';
 
 type OpenApiDoc = {
   openapi: string;
@@ -29,7 +30,7 @@ export async function apiDocs(
     upstreams,
     own,
     staffOnly = false,
-  }: { upstreams: Record<ServiceName, string>; own?: Partial<OpenApiDoc>; staffOnly?: boolean },
+  }: { upstreams: Record<ServiceName, UpstreamPool>; own?: Partial<OpenApiDoc>; staffOnly?: boolean },
 ) {
   let merged = emptyDoc();
   let fetchedAt = 0;
@@ -39,9 +40,9 @@ export async function apiDocs(
     // The gateway's own endpoints (live order status), paths without /api.
     if (own) mergeInto(doc, 'gateway', own);
     await Promise.all(
-      (Object.entries(upstreams) as [ServiceName, string][]).map(async ([service, url]) => {
+      (Object.entries(upstreams) as [ServiceName, UpstreamPool][]).map(async ([service, pool]) => {
         try {
-          const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+          const res = await fetch(`${pool.next()}/openapi.json`, { signal: AbortSignal.timeout(2000) });
           if (res.ok) mergeInto(doc, service, (await res.json()) as Partial<OpenApiDoc>);
         } catch (err) {
           app.log.debug({ err, service }, 'service OpenAPI document not available');

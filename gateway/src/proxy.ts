@@ -6,10 +6,11 @@ import { type CatalogueCache, cachedReads } from './catalogue-cache';
 import type { GatewayConfig } from './config';
 import { upstreamPath } from './path-guard';
 import { ROUTES, type Route, type ServiceName } from './routing-table';
+import { mayRetryElsewhere, type UpstreamPool } from './upstream-pool';
 
 export interface ProxyOptions {
   config: GatewayConfig;
-  upstreams: Record<ServiceName, string>;
+  upstreams: Record<ServiceName, UpstreamPool>;
   /** Answers the catalogue's public reads (src/catalogue-cache.ts); absent: they are proxied too. */
   catalogueCache?: CatalogueCache;
 }
@@ -19,7 +20,9 @@ export interface ProxyOptions {
  * from what the route matched (src/path-guard.ts refused the paths that could mean something else).
  * Request bodies are passed through untouched; the service validates them. The request id and the
  * client's ip (`X-Forwarded-For`, as this gateway determined it) travel along. Rate-limited entries
- * count per client ip and entry in Redis, so every gateway instance shares one limit.
+ * count per client ip and entry in Redis, so every gateway instance shares one limit. A service of
+ * several instances gets requests in turn; one an instance could not take goes to the next
+ * (mayRetryElsewhere), its body kept for that.
  */
 export async function apiProxy(
   app: FastifyInstance,
@@ -45,7 +48,7 @@ export async function apiProxy(
           'preHandler',
           cachedReads(scope, {
             catalogueCache,
-            upstream: upstreams.catalogue,
+            upstreams: upstreams.catalogue,
             prefix: route.prefix,
             timeoutMs: config.UPSTREAM_TIMEOUT_MS,
             failed: (reply, error) => upstreamFailed(reply, route, error),
@@ -61,12 +64,39 @@ export async function apiProxy(
             done(null, payload);
           });
       }
+      const pool = upstreams[route.service];
+      if (pool.size > 1) scope.addHook('preParsing', keepBody(config.BODY_LIMIT_BYTES));
       await scope.register(httpProxy, {
-        upstream: upstreams[route.service],
+        upstream: pool.urls[0] as string,
         prefix: route.prefix,
         rewritePrefix: route.prefix,
         preHandler: accessCheck(scope, route),
-        handler: (request, reply, _dest, options) => reply.from(upstreamPath(route.prefix, request), options),
+        handler: (request, reply, _dest, options) => {
+          const send = (upstream: string, tries: number) => {
+            let failed = false;
+            const body = keptBodies.get(request);
+            reply.from(upstreamPath(route.prefix, request), {
+              ...options,
+              getUpstream: () => upstream,
+              ...(body
+                ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }
+                : {}),
+              onError: (r, { error }) => {
+                // @fastify/reply-from reports a refused connection twice: act once.
+                if (failed || reply.sent) return;
+                failed = true;
+                if (tries < pool.size && mayRetryElsewhere(request.method, request.headers, error)) {
+                  reply.log.info(
+                    { err: error, service: route.service, upstream },
+                    'upstream failed, next instance',
+                  );
+                  send(pool.after(upstream), tries + 1);
+                } else upstreamFailed(r, route, error);
+              },
+            });
+          };
+          send(pool.next(), 1);
+        },
         http: { requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS } },
         replyOptions: {
           // The client's address as this edge saw it (TRUST_PROXY decides whether a load balancer's
@@ -81,6 +111,32 @@ export async function apiProxy(
       });
     });
   }
+}
+
+/** Bodies read whole before they are proxied, to be sent again to another instance. */
+const keptBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/** preParsing of a service with several instances: its bodies (within the limit) kept as bytes. */
+function keepBody(limit: number) {
+  return (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: Readable,
+    done: (err: Error | null, body?: Readable) => void,
+  ): void => {
+    // No content type: no body to send again (nor one the proxy would pass on).
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.headers['content-type']) {
+      done(null, payload);
+      return;
+    }
+    readWhole(payload, limit, reply).then(
+      (body) => {
+        keptBodies.set(request, body);
+        done(null, Readable.from([body]));
+      },
+      (err: Error) => done(err),
+    );
+  };
 }
 
 function accessCheck(app: FastifyInstance, route: Route) {

@@ -116,6 +116,12 @@ export const commonConfigSchema = Type.Object({
    * another instance (or a later start) publishes them — e.g. during a Kafka maintenance window.
    */
   OUTBOX_RELAY: Type.Boolean({ default: true }),
+  /**
+   * On SIGTERM, how long the process keeps serving (its /readyz already 503) before its port closes:
+   * a load balancer or Kubernetes' endpoints stop sending it new requests meanwhile. Longer than
+   * their probe interval; 0 (tests, one instance) closes at once.
+   */
+  DRAIN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 15_000, default: 0 }),
   PUBLIC_BASE_URL: Type.String({
     pattern: '^https?://',
     'x-message': 'must start with http:// or https://',

@@ -239,6 +239,7 @@ export async function startService<C extends CommonConfig, Ctx extends BaseConte
       host: config.HOST,
       exit: opts.exit,
       onClose: opened,
+      drainDelayMs: config.DRAIN_DELAY_MS,
     });
     log.info({ url: running.url }, `${def.name} ready`);
     return { ...running, ctx, app, consumers };

@@ -81,6 +81,13 @@ function requestId(req: IncomingMessage): string {
  * `{ message }` errors, readable validation, `/healthz` + `/readyz`, `/metrics` with the HTTP request
  * histogram, and (with `jwt`) the auth hooks.
  */
+const closingApps = new WeakSet<FastifyInstance>();
+
+/** The app is shutting down: from now on each answer closes its keep-alive connection. */
+export function markClosing(app: FastifyInstance): void {
+  closingApps.add(app);
+}
+
 export async function createServiceApp(opts: ServiceAppOptions): Promise<ServiceApp> {
   const app = Fastify({
     ...(opts.logger
@@ -106,6 +113,9 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
     }),
     genReqId: requestId,
     requestIdHeader: false,
+    // A request that reaches a closing instance is served (its dependencies close after it), not
+    // refused with a bare 503: a rolling restart then refuses nothing (runService's drain).
+    return503OnClosing: false,
     trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() } },
@@ -126,12 +136,14 @@ export async function createServiceApp(opts: ServiceAppOptions): Promise<Service
   // Requests already running when shutdown starts finish normally, but their keep-alive connection must
   // not outlive them: server.close() only reaps connections idle at that moment and would otherwise wait
   // for the client's keep-alive to time out.
+  // From the signal on (runService's drain), not only once the port closes.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+    if ((closing || closingApps.has(app)) && request.raw.httpVersionMajor === 1)
+      reply.header('connection', 'close');
     done(null, payload);
   });
 

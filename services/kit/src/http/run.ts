@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { markClosing } from './app';
 
 /** Something to stop after the HTTP server, in the order given (consumers, workers, relay, then db). */
 export interface Closer {
@@ -14,6 +16,11 @@ export interface RunServiceOptions {
   port: number;
   host: string;
   onClose?: Closer[];
+  /**
+   * From SIGTERM until the port closes: /readyz answers 503 and requests are served as before (each
+   * answer closing its connection), so a load balancer stops sending here first. Default 0.
+   */
+  drainDelayMs?: number;
   /** Whole shutdown budget; past it the process exits 1 rather than hang. Default SHUTDOWN_BUDGET_MS. */
   shutdownTimeoutMs?: number;
   /** Injected in tests; defaults to process.exit. */
@@ -62,8 +69,21 @@ export async function runService(opts: RunServiceOptions): Promise<RunningServic
   let stopping: Promise<number> | undefined;
   if (opts.keepAliveOnStrayRejection ?? opts.exit === undefined) keepAliveOnStrayRejection(log);
 
+  let draining = false;
+  // Not ready from the signal on: a balancer polling /readyz takes this instance out before it closes.
+  if (app.hasDecorator('addReadinessCheck'))
+    app.addReadinessCheck('shutdown', () => {
+      if (draining) throw new Error('shutting down');
+    });
+
   const steps = async (reason: string): Promise<number> => {
     const started = Date.now();
+    draining = true;
+    markClosing(app);
+    if (opts.drainDelayMs) {
+      log.info({ reason, ms: opts.drainDelayMs }, 'shutting down: not ready, serving until the port closes');
+      await sleep(opts.drainDelayMs);
+    }
     log.info({ reason }, 'shutting down: no new requests, finishing in-flight ones');
     await app.close();
     log.info('shutdown: http server closed');
