@@ -1,50 +1,15 @@
-import {
-  badRequest,
-  conflict,
-  forbidden,
-  HttpError,
-  hasRole,
-  notFound,
-  type ServiceApp,
-  serviceUnavailable,
-} from '@decor/kit';
+import { badRequest, conflict, forbidden, HttpError, hasRole, notFound, type ServiceApp } from '@decor/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Types } from 'mongoose';
 import type { OrderContext } from '../context';
-import { parseDetails, withCustomerName } from '../domain/details';
-import { buildEstimate, cartRefusal, MESSAGES, submittedOrder } from '../domain/estimate';
-import { releaseOrder } from '../store/bookings';
+import { parseDetails } from '../domain/details';
+import { cartRefusal, MESSAGES } from '../domain/estimate';
 import type { Estimate } from '../store/estimate-model';
-import { bookChange, bookingStore, ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
-import { type CartProjection, cartSnapshot, TRUCKING_FEE_DOC } from '../store/projection-models';
-import { insertEstimate } from '../store/writes';
+import { shortLinesAnswer } from '../store/order-bookings';
+import { estimateByScope as byScope, cartToSubmit, submitEstimate } from '../store/submission';
 import { IdempotencyHeaders, ShortLinesAnswer, SubmitEstimateBody, SubmittedResult } from './schemas';
-
-const ACCOUNT_NOT_READY = 'Your account is still being set up; please try again in a moment';
 
 async function onlyCustomers(request: FastifyRequest): Promise<void> {
   if (!hasRole(request.user, 'customer')) throw forbidden(MESSAGES.onlyCustomers);
-}
-
-/** The customer as the users projection knows them; waits for the user topic once if not yet. */
-async function customerOf(ctx: OrderContext, userId: string): Promise<Estimate['customer']> {
-  let user = await ctx.users.findById(userId).lean();
-  if (!user) {
-    await ctx.catchUp('users');
-    user = await ctx.users.findById(userId).lean();
-  }
-  if (!user) throw serviceUnavailable(ACCOUNT_NOT_READY);
-  return { email: user.email, displayName: user.displayName, ownCompany: user.ownCompany, qboId: null };
-}
-
-async function truckingCents(ctx: OrderContext): Promise<number> {
-  const fee = await ctx.truckingFee.findById(TRUCKING_FEE_DOC).lean();
-  return fee?.valueCents ?? Math.round(ctx.config.TRUCKING_FEE_DEFAULT * 100);
-}
-
-/** The estimate an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
-function byScope(ctx: OrderContext, idempotencyScope: string) {
-  return ctx.estimates.findOne({ idempotencyScope }, { cartId: 1, docNumber: 1 }).lean();
 }
 
 /** A repeated request with the same Idempotency-Key: the estimate it made, 200 instead of 201. */
@@ -88,14 +53,8 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
         if (earlier) return replay(reply, earlier, cartId);
       }
 
-      // The client may have changed the cart a moment ago: read it once the cart events are in.
-      await ctx.catchUp('carts');
-      const [stored, submitted] = await Promise.all([
-        ctx.carts.findById(cartId).lean<CartProjection>(),
-        ctx.estimates.exists({ cartId }),
-      ]);
-      const cart = cartSnapshot(stored);
-      const refusal = cartRefusal(cart, userId, submitted !== null);
+      const { cart, submitted } = await cartToSubmit(ctx, cartId);
+      const refusal = cartRefusal(cart, userId, submitted);
       if (refusal) {
         // The same key sent twice at once: the other request may have stored the estimate meanwhile.
         const winner = idempotencyScope ? await byScope(ctx, idempotencyScope) : null;
@@ -104,34 +63,15 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
       }
       if (!cart) throw notFound(MESSAGES.cartNotFound); // (cartRefusal already said so)
 
-      // Step 1, "book the lines" (a short line: 409, nothing booked); step 2, "store the estimate".
-      // Undo of step 1 when step 2 stores nothing: release the holds (a crash: the sweeper does).
-      // Booking needs only the cart's lines and the dates, so a refusal (most requests in a rush for
-      // the last units) is answered before the customer and the fee are read.
-      const id = new Types.ObjectId();
-      const order = submittedOrder(id.toString(), cart, parsed.details);
-      try {
-        await bookChange(ctx, null, order);
-      } catch (err) {
-        if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));
-        throw err;
-      }
-      const undo = async (err: unknown): Promise<never> => {
-        await releaseOrder(bookingStore(ctx), order.id).catch(() => {});
-        throw err;
-      };
-      const [customer, fee] = await Promise.all([customerOf(ctx, userId), truckingCents(ctx)]).catch(undo);
-      const details = withCustomerName(parsed.details, customer.ownCompany ?? customer.displayName);
-      const draft = buildEstimate(cart, details, fee);
-      const outcome = await insertEstimate(ctx, {
-        draft,
-        customer,
+      const outcome = await submitEstimate(ctx, {
+        userId,
+        cart,
+        details: parsed.details,
         idempotencyScope,
         correlationId: request.id,
-        id,
-      }).catch(undo);
-      if ('duplicateOf' in outcome) {
-        await releaseOrder(bookingStore(ctx), order.id); // undo of step 1
+      });
+      if ('short' in outcome) return reply.code(409).send(shortLinesAnswer(outcome.short));
+      if ('duplicate' in outcome) {
         // Lost a race: with the same key, the winner is this request's estimate; else a double submission.
         const winner = idempotencyScope ? await byScope(ctx, idempotencyScope) : null;
         if (winner) return replay(reply, winner, cartId);
