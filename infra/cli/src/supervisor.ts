@@ -22,6 +22,7 @@ import {
   type InfraEndpoints,
   type InfraHandle,
   type ProcessSpec,
+  paymentsEnv,
   portFromEnv,
   prefixFor,
   qboEnv,
@@ -47,7 +48,7 @@ const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
 /** `npm start -- --verbose`: every line of every process in the terminal, as in its log file. */
 const verbose = process.argv.includes('--verbose');
 /** The servers startInfra may start, by the prefix of their output lines. */
-const INFRA_SERVERS = ['kafka', 'mongo', 'redis', 's3', 'mail', 'qbo'];
+const INFRA_SERVERS = ['kafka', 'mongo', 'redis', 's3', 'mail', 'qbo', 'payments'];
 
 /** One process to start: a service's main, a service's worker, or the gateway. */
 interface Planned {
@@ -145,7 +146,14 @@ function serviceEnv(e: InfraEndpoints, gatewayPort: number, offset: number): Nod
     JWT_SECRET: process.env.JWT_SECRET,
     QBO_TOKEN_KEY: process.env.QBO_TOKEN_KEY,
     ...qboEnv(e),
+    ...paymentsEnv(e),
   };
+}
+
+/** Where the payments emulator sends its webhooks: the (first) gateway's receiver. */
+function paymentsWebhookUrl(planned: Planned[]): string {
+  const gateway = planned.find((p) => p.kind === 'gateway');
+  return process.env.PAYMENTS_WEBHOOK_URL || `http://127.0.0.1:${gateway?.port}/api/payments/webhook`;
 }
 
 async function readyz(url: string): Promise<boolean> {
@@ -293,7 +301,7 @@ class Supervisor {
       });
     // Built while the infrastructure starts; a build error still waits for it so it can be stopped.
     const [infra, built] = await Promise.allSettled([
-      startInfra({ mode: 'dev', log: infraLog(logs) }),
+      startInfra({ mode: 'dev', log: infraLog(logs), paymentsWebhookUrl: paymentsWebhookUrl(planned) }),
       build,
     ]);
     if (infra.status === 'rejected') throw infra.reason;
@@ -382,6 +390,8 @@ class Supervisor {
     out(row('s3', `${e.s3.endpoint} (bucket ${e.s3.bucket})`));
     out(row('mail', `smtp://${e.smtp.host}:${e.smtp.port}, ${e.mailApiUrl}`));
     out(row('qbo', `${e.qbo.url} (QuickBooks emulator)`));
+    const stripe = process.env.STRIPE_SECRET_KEY ? '; the services use Stripe (STRIPE_SECRET_KEY)' : '';
+    out(row('payments', `${e.payments.url} (payments emulator${stripe})`));
     if (this.tracing) out(row('zipkin', `${this.tracing.url} (traces)`));
     out(`   logs: ${logDir()}/<process>.log`);
     out(
@@ -434,7 +444,7 @@ class Supervisor {
     }
     if (this.infra) {
       const ti = Date.now();
-      out('… stopping the infrastructure (kafka, mongo, s3, mail, qbo)');
+      out('… stopping the infrastructure (kafka, mongo, s3, mail, qbo, payments)');
       try {
         await this.infra.stop();
         out(`✓ infrastructure stopped ${seconds(ti)}`);
