@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Actor, EventEnvelope, OrderType, SubRental } from '@decor/contracts';
-import { conflict, newEvent } from '@decor/kit';
+import { conflict, newEvent, runFlow, stop } from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from './estimate-model';
-import { bookChange } from './order-bookings';
+import { type BookedChange, bookChange } from './order-bookings';
 import { duplicateKeyField } from './writes';
 
 /**
@@ -71,9 +71,10 @@ export interface OrderChangeOutcome {
 }
 
 /**
- * Reads the order, asks `decide` and writes its decision with its events in one guarded update;
- * a lost race (another write changed revision or status) recomputes from the fresh document a few
- * times, then answers 409. A refusal or an empty decision writes nothing. `command` may be computed
+ * Reads the order, asks `decide` and writes its decision with its events in one guarded update, as
+ * a flow (the kit's `runFlow`): "book what the changed order will hold", "write the order with its
+ * events", "release what the order no longer holds". A lost race (another write changed revision or
+ * status) stops the flow and recomputes from the fresh document a few times, then answers 409. A refusal or an empty decision writes nothing. `command` may be computed
  * from the order as read (an edit merges the sent fields into the stored ones); `visible` hides
  * another customer's order (null, as if it did not exist).
  */
@@ -100,29 +101,41 @@ export async function changeOrder(
     // What other services already did (QuickBooks synced, an invoice made) is never refused for stock:
     // the order keeps its units, overbooked if need be (the conflicts list shows it).
     const settled = resolved.action === 'qboSynced' || resolved.action === 'invoiced';
-    const booked = touchesBooking
-      ? await bookChange(
-          ctx,
-          order,
-          { ...order, ...(decision.set as Partial<OrderRecord>) },
-          {
-            overbook: !!booking.overbook || settled,
-          },
-        )
-      : undefined;
-    const subRental: SubRental | undefined =
-      booking.overbook && booked && booked.overbooked.length > 0
-        ? { by: booking.overbook.by, at: new Date().toISOString(), lines: booked.overbooked }
-        : undefined;
+    let booked: BookedChange | undefined;
+    let subRental: SubRental | undefined;
     const events = envelopes(decision.events, id, correlationId);
-    const res = await model.updateOne(guardOf(order), {
-      $set: subRental ? { ...decision.set, subRental } : decision.set,
-      $inc: { revision: 1 },
-      ...(events.length > 0 ? { $push: { outbox: { $each: events } } } : {}),
-    });
-    if (res.matchedCount > 0) {
-      if (events.length > 0) ctx.eventsWritten();
-      await booked?.afterWrite();
+    const lost = await runFlow<OrderContext, 'changed meanwhile'>(
+      `change an ${orderType}`,
+      ctx,
+      [
+        touchesBooking && {
+          // A short line throws ShortLinesError, nothing booked. No undo: a write that then fails or
+          // loses the race leaves unconfirmed holds the sweeper puts back in line with the stored order.
+          name: 'book what the changed order will hold',
+          run: async () => {
+            const next = { ...order, ...(decision.set as Partial<OrderRecord>) };
+            booked = await bookChange(ctx, order, next, { overbook: !!booking.overbook || settled });
+            if (booking.overbook && booked.overbooked.length > 0)
+              subRental = { by: booking.overbook.by, at: new Date().toISOString(), lines: booked.overbooked };
+          },
+        },
+        {
+          name: 'write the order with its events',
+          run: async () => {
+            const res = await model.updateOne(guardOf(order), {
+              $set: subRental ? { ...decision.set, subRental } : decision.set,
+              $inc: { revision: 1 },
+              ...(events.length > 0 ? { $push: { outbox: { $each: events } } } : {}),
+            });
+            if (res.matchedCount === 0) return stop('changed meanwhile' as const);
+            if (events.length > 0) ctx.eventsWritten();
+          },
+        },
+        { name: 'release what the order no longer holds', run: async () => booked?.afterWrite() },
+      ],
+      ctx.log,
+    );
+    if (!lost) {
       const after: OrderRecord = {
         ...order,
         ...(decision.set as Partial<OrderRecord>),
