@@ -1,10 +1,6 @@
 /** The import listing's rules (spec §5), pure: companies vs customers, marks, and why not selectable. */
-import {
-  IMPORT_TEXTS,
-  importListing,
-  type QboCustomerRow,
-  type SiteRecordRef,
-} from '../src/domain/import-listing';
+import { IMPORT_TEXTS } from '@decor/contracts';
+import { importListing, type QboCustomerRow, type SiteRecordRef } from '../src/domain/import-listing';
 
 const company = (Id: string, DisplayName: string, extra: Partial<QboCustomerRow> = {}): QboCustomerRow => ({
   Id,

@@ -4,11 +4,11 @@
  * site marked (from this service's own sync records), search, the on-site filter, paging, the copy of
  * QuickBooks' list in memory, the role matrix, and the expired session.
  */
-import { CompanyUpserted, QBO_SESSION_EXPIRED_HEADER, UserCreated } from '@decor/contracts';
+import { CompanyUpserted, IMPORT_TEXTS, QBO_SESSION_EXPIRED_HEADER, UserCreated } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
 import { eventually, RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { loadUserConfig, type UserContext, userService } from '@decor/user';
-import { IMPORT_TEXTS, type ImportCompany, type ImportCustomer } from '../src/domain/import-listing';
+import type { ImportCompany, ImportCustomer } from '../src/domain/import-listing';
 import { QBO_TEXTS } from '../src/routes/texts';
 import {
   connect,

@@ -1,5 +1,12 @@
 export * from './acceptance';
 export * from './acceptance-schemas';
+// acceptance.ts re-exports these as types (for browsers): here the schemas, as values, win.
+export {
+  AcceptanceRequest,
+  AcceptanceSettings,
+  AcceptanceSettingsChange,
+  AcceptanceView,
+} from './acceptance-schemas';
 export * from './accounting-events';
 export * from './availability';
 export * from './calendar-day';
@@ -17,6 +24,7 @@ export * from './outages';
 export * from './password-rule';
 export * from './product-images';
 export * from './qbo-connect';
+export * from './qbo-import';
 export * from './qbo-session';
 export * from './refusal';
 export * from './roles';

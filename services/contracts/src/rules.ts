@@ -13,6 +13,7 @@ export * from './lifecycle';
 export * from './money';
 export * from './password-rule';
 export * from './product-images';
+export * from './qbo-import';
 export * from './qbo-session';
 export * from './roles';
 export * from './summary-format';
@@ -25,4 +26,7 @@ export type {
   CompanyView,
   DeadLetterView,
   OrderActionsView,
+  QboImportCompanyView,
+  QboImportCustomerView,
+  QboImportPageView,
 } from './views';

@@ -78,3 +78,61 @@ export const OrderActionsView = Type.Object(
   { description: 'What the caller may do now; disabled buttons carry the spec §6 tooltip (reason)' },
 );
 export type OrderActionsView = Static<typeof OrderActionsView>;
+
+const importMarks = {
+  onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
+  siteId: Type.Union([Type.String({ description: "that site record's id" }), Type.Null()]),
+  selectable: Type.Boolean(),
+  reason: Type.Union([Type.String({ description: 'why it cannot be ticked (shown as it is)' }), Type.Null()]),
+};
+const address = { street: nullableText, city: nullableText, state: nullableText, zipCode: nullableText };
+
+/** `GET /qbo/users`: a QuickBooks company (a top-level Customer), marked by the import rules (spec §5). */
+export const QboImportCompanyView = Type.Object({
+  qboId: Type.String(),
+  displayName: Type.String(),
+  name: Type.Union([
+    Type.String({ description: "QuickBooks' CompanyName (none: not selectable)" }),
+    Type.Null(),
+  ]),
+  email: nullableText,
+  phone: nullableText,
+  ...address,
+  ...importMarks,
+});
+export type QboImportCompanyView = Static<typeof QboImportCompanyView>;
+
+/** `GET /qbo/users`: a QuickBooks customer (a Job under a company), marked by the import rules. */
+export const QboImportCustomerView = Type.Object({
+  qboId: Type.String(),
+  displayName: Type.String(),
+  firstName: nullableText,
+  lastName: nullableText,
+  email: Type.Union([Type.String({ description: 'none: not selectable' }), Type.Null()]),
+  phone: nullableText,
+  company: Type.Union([
+    Type.String({ description: "its CompanyName, else its parent company's name (the site's ownCompany)" }),
+    Type.Null(),
+  ]),
+  parentQboId: Type.String({ description: 'the top-level QuickBooks Customer it sits under' }),
+  parentName: Type.Union([
+    Type.String({ description: "that company's DisplayName (none: QuickBooks did not list it)" }),
+    Type.Null(),
+  ]),
+  parentOnSite: Type.Boolean(),
+  parentSiteId: Type.Union([
+    Type.String({ description: "the site's company id (the new user's CompanyId)" }),
+    Type.Null(),
+  ]),
+  ...address,
+  ...importMarks,
+});
+export type QboImportCustomerView = Static<typeof QboImportCustomerView>;
+
+/** `GET /qbo/users`' page: companies first, then customers; the matching total is in `total_count`. */
+export const QboImportPageView = Type.Object({
+  companies: Type.Array(QboImportCompanyView),
+  customers: Type.Array(QboImportCustomerView),
+  listedAt: Type.String({ format: 'date-time', description: 'when QuickBooks was read' }),
+});
+export type QboImportPageView = Static<typeof QboImportPageView>;

@@ -4,14 +4,7 @@
  * site record already carries its QuickBooks id, with what the dialog needs to apply the rules. Pure:
  * the route reads QuickBooks and this service's own sync records, then calls `importListing`.
  */
-
-/** The texts shown next to an entry that cannot be ticked (spec §5; the parent one is quoted there). */
-export const IMPORT_TEXTS = {
-  onSite: 'Already on the site',
-  companyWithoutName: 'This company has no company name. Please update it in QuickBooks.',
-  customerWithoutEmail: 'This user has no e-mail address. Please update the user in QuickBooks.',
-  parentNotOnSite: 'Please import the parent company first',
-} as const;
+import { IMPORT_TEXTS, type QboImportCompanyView, type QboImportCustomerView } from '@decor/contracts';
 
 /** A QuickBooks Customer as the query answers it (only the fields read here). */
 export interface QboCustomerRow {
@@ -33,48 +26,11 @@ export interface SiteRecordRef {
   recordId: string;
 }
 
-interface Marks {
-  onSite: boolean;
-  /** The site record's id when onSite. */
-  siteId: string | null;
-  selectable: boolean;
-  /** Why it cannot be ticked (IMPORT_TEXTS), null when it can. */
-  reason: string | null;
-}
-
-interface Address {
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-}
-
-export interface ImportCompany extends Marks, Address {
-  qboId: string;
-  displayName: string;
-  /** QuickBooks' CompanyName; null when it has none (then not selectable). */
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-}
-
-export interface ImportCustomer extends Marks, Address {
-  qboId: string;
-  displayName: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-  /** Its own CompanyName, else its parent company's name (the site user's company field). */
-  company: string | null;
-  /** The top-level QuickBooks Customer it sits under (for a Job of a Job, the top one). */
-  parentQboId: string;
-  /** That company's DisplayName; null when QuickBooks did not list it (e.g. inactive). */
-  parentName: string | null;
-  parentOnSite: boolean;
-  /** The site's company id to send as the new user's CompanyId; null when not on the site. */
-  parentSiteId: string | null;
-}
+/** The listing's entries: contracts' views (the route answers them, the import dialog reads them). */
+export type ImportCompany = QboImportCompanyView;
+export type ImportCustomer = QboImportCustomerView;
+type Address = Pick<ImportCompany, 'street' | 'city' | 'state' | 'zipCode'>;
+type Marks = Pick<ImportCompany, 'onSite' | 'siteId' | 'selectable' | 'reason'>;
 
 export interface ImportListing {
   companies: ImportCompany[];

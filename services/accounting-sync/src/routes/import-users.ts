@@ -1,3 +1,4 @@
+import { QboImportPageView } from '@decor/contracts';
 import type { ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
@@ -5,40 +6,6 @@ import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domai
 import { searchImportListing } from '../domain/import-search';
 import { liveRead } from './live-read';
 import { qboSessionExpired } from './texts';
-
-const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
-const Text = Nullable(Type.String());
-const Marks = {
-  onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
-  siteId: Nullable(Type.String({ description: "that site record's id" })),
-  selectable: Type.Boolean(),
-  reason: Nullable(Type.String({ description: 'why it cannot be ticked (shown as it is)' })),
-};
-const Address = { street: Text, city: Text, state: Text, zipCode: Text };
-const ImportCompany = Type.Object({
-  qboId: Type.String(),
-  displayName: Type.String(),
-  name: Nullable(Type.String({ description: "QuickBooks' CompanyName (none: not selectable)" })),
-  email: Text,
-  phone: Text,
-  ...Address,
-  ...Marks,
-});
-const ImportCustomer = Type.Object({
-  qboId: Type.String(),
-  displayName: Type.String(),
-  firstName: Text,
-  lastName: Text,
-  email: Nullable(Type.String({ description: 'none: not selectable' })),
-  phone: Text,
-  company: Nullable(Type.String({ description: "its CompanyName, else its parent company's name" })),
-  parentQboId: Type.String({ description: 'the top-level QuickBooks Customer it sits under' }),
-  parentName: Text,
-  parentOnSite: Type.Boolean(),
-  parentSiteId: Nullable(Type.String({ description: "the site's company id (the new user's CompanyId)" })),
-  ...Address,
-  ...Marks,
-});
 
 const Query = Type.Object(
   {
@@ -84,13 +51,7 @@ export async function importUsersRoutes(app: ServiceApp, ctx: AccountingSyncCont
         security: [{ session: [] }],
         querystring: Query,
         response: {
-          200: Type.Object({
-            result: Type.Object({
-              companies: Type.Array(ImportCompany),
-              customers: Type.Array(ImportCustomer),
-              listedAt: Type.String({ format: 'date-time', description: 'when QuickBooks was read' }),
-            }),
-          }),
+          200: Type.Object({ result: QboImportPageView }),
         },
       },
     },

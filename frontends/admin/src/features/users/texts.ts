@@ -1,3 +1,4 @@
+import { IMPORT_TEXTS } from '@decor/contracts/rules';
 import { FALLBACK_MESSAGE, isApiError } from '@decor/web-core';
 
 /** Every text of the users screens; the quoted ones are spec orders §4, §5 and §8 word for word. */
@@ -30,11 +31,11 @@ export const USERS_TEXTS = {
   required: 'This field is required',
   parentCompanyRequired: 'Please select a parent company',
   invalidEmail: 'Please provide a valid email address',
-  importParentFirst: 'Please import the parent company first',
-  importNoEmail: 'This user has no e-mail address. Please update the user in QuickBooks.',
-  importNoName: 'This company has no company name. Please update it in QuickBooks.',
+  importParentFirst: IMPORT_TEXTS.parentNotOnSite,
+  importNoEmail: IMPORT_TEXTS.customerWithoutEmail,
+  importNoName: IMPORT_TEXTS.companyWithoutName,
   importSendWelcome: 'Send the welcome email to the imported customers',
-  importAlready: 'Already on the site',
+  importAlready: IMPORT_TEXTS.onSite,
 
   // spec §4
   userAdded: 'A new user has been added!',

@@ -1,5 +1,5 @@
 /** What the user service and accounting-sync answer for the users screens (spec orders §3, §7). */
-import type { CompanyView } from '@decor/contracts/rules';
+import type { CompanyView, QboImportCompanyView, QboImportCustomerView } from '@decor/contracts/rules';
 
 /** A site user as GET /user and GET /user/{id} show it (never the password). */
 export interface SiteUser {
@@ -78,44 +78,9 @@ export type CompanyChanges = Partial<
   Pick<Company, 'name' | 'street' | 'city' | 'state' | 'zipCode' | 'phone'>
 >;
 
-/** Whether an entry of GET /qbo/users can be imported, and if not the words why (server's). */
-interface Importable {
-  qboId: string;
-  /** Already on the site with this QuickBooks id. */
-  onSite: boolean;
-  siteId: string | null;
-  selectable: boolean;
-  reason: string | null;
-}
-
-/** GET /qbo/users: a QuickBooks company (top-level Customer) of the connected company. */
-export interface QboCompany extends Importable {
-  displayName: string;
-  /** QuickBooks CompanyName; null when it has none (then not importable). */
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-}
-
-/** GET /qbo/users: a QuickBooks customer (a Job under a parent company). */
-export interface QboCustomer extends Importable {
-  displayName: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-  /** Its CompanyName, else the parent company's name (the site's `ownCompany`). */
-  company: string | null;
-  parentQboId: string | null;
-  parentName: string | null;
-  parentOnSite: boolean;
-  /** The site's company id to send as CompanyId; null when the parent is not on the site. */
-  parentSiteId: string | null;
-}
+/** GET /qbo/users: a QuickBooks company (top-level Customer) or customer (a Job), as contracts' views. */
+export type QboCompany = QboImportCompanyView;
+export type QboCustomer = QboImportCustomerView;
 
 export interface QboUsers {
   companies: QboCompany[];
