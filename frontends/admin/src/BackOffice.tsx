@@ -8,6 +8,7 @@ const UsersRoutes = lazy(() => import('./features/users/routes'));
 const Orders = lazy(() => import('./features/orders/routes'));
 const AvailabilityRoutes = lazy(() => import('./features/availability/routes'));
 const HomeRoutes = lazy(() => import('./features/home/routes'));
+const SettingsRoutes = lazy(() => import('./features/settings/routes'));
 
 /**
  * The admin remote's screen for /admin/* (the shell's Protected guard admits staff only): one route
@@ -22,6 +23,7 @@ export default function BackOffice() {
         <Route path="users/*" element={<UsersRoutes />} />
         <Route path="availability/*" element={<AvailabilityRoutes />} />
         <Route path="company/*" element={<UsersRoutes area="company" />} />
+        <Route path="settings/*" element={<SettingsRoutes />} />
         <Route path="*" element={<HomeRoutes />} />
       </Routes>
     </Suspense>

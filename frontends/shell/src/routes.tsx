@@ -60,6 +60,8 @@ export const ROUTES: readonly AppRoute[] = [
     menu: [
       { label: 'Users', to: '/admin/users', slot: 2 },
       { label: 'Availability', to: '/admin/availability', slot: 4 },
+      // Issue 30: the deposit, acceptance period and rental agreement (the admin remote's settings).
+      { label: 'Settings', to: '/admin/settings/acceptance', slot: 5 },
     ],
   },
   { path: '/index.html', screen: <Navigate to="/" replace /> },

@@ -47,8 +47,15 @@ describe('top bar by role (spec §2)', () => {
     expect(await menuOf('customer')).toEqual(['Profile', 'Carts', 'Orders', 'Checkout', 'Logout']);
   });
 
-  it('admins and superadmins: Profile, Users, Orders, Availability, Logout', async () => {
-    expect(await menuOf('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Availability', 'Logout']);
+  it('admins and superadmins: Profile, Users, Orders, Availability, Settings, Logout', async () => {
+    expect(await menuOf('superadmin')).toEqual([
+      'Profile',
+      'Users',
+      'Orders',
+      'Availability',
+      'Settings',
+      'Logout',
+    ]);
   });
 
   it('Logout signs out and goes home', async () => {

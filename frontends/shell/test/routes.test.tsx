@@ -25,10 +25,10 @@ const addressIn = (route: AppRoute) => route.path.replace('/*', '/here').replace
 const labels = (permissions: Permission | null) => menuFor(permissions).map((entry) => entry.label);
 
 describe('the route table (spec §2): the user menu is built from it', () => {
-  it('customers: Profile, Carts, Orders, Checkout; staff: Profile, Users, Orders, Availability; visitors: none', () => {
+  it('customers: Profile, Carts, Orders, Checkout; staff: Profile, Users, Orders, Availability, Settings; visitors: none', () => {
     expect(labels('customer')).toEqual(['Profile', 'Carts', 'Orders', 'Checkout']);
-    expect(labels('admin')).toEqual(['Profile', 'Users', 'Orders', 'Availability']);
-    expect(labels('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Availability']);
+    expect(labels('admin')).toEqual(['Profile', 'Users', 'Orders', 'Availability', 'Settings']);
+    expect(labels('superadmin')).toEqual(['Profile', 'Users', 'Orders', 'Availability', 'Settings']);
     expect(labels(null)).toEqual([]);
   });
 

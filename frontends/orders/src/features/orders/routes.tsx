@@ -6,6 +6,7 @@
 import { isStaff, useAppSelector } from '@decor/web-core';
 import { Route, Routes, useLocation, useParams } from '@decor/web-core/router';
 import { useLiveOrders } from './api/use-live-orders';
+import { AcceptEstimate } from './components/AcceptEstimate';
 import { OrderDetail } from './components/OrderDetail';
 import { OrdersList } from './components/OrdersList';
 import type { OrderType } from './types';
@@ -18,6 +19,11 @@ function Detail({ type, staff, base }: { type: OrderType; staff: boolean; base: 
   const { id = '' } = useParams();
   // A new id is a new screen (edit mode, banners and form start over).
   return <OrderDetail key={`${type}:${id}`} type={type} id={id} staff={staff} base={base} />;
+}
+
+function Accept({ staff, base }: { staff: boolean; base: string }) {
+  const { id = '' } = useParams();
+  return <AcceptEstimate key={id} id={id} staff={staff} base={base} />;
 }
 
 /** Where the screens are mounted: /admin/orders for the back office's path, else /orders. */
@@ -33,6 +39,7 @@ export default function OrdersRoutes({ base }: { base?: string }) {
   useLiveOrders();
   return (
     <Routes>
+      <Route path="estimate/:id/accept" element={<Accept staff={staff} base={root} />} />
       <Route path="estimate/:id" element={<Detail type="estimate" staff={staff} base={root} />} />
       <Route path="invoice/:id" element={<Detail type="invoice" staff={staff} base={root} />} />
       <Route path="*" element={<OrdersList staff={staff} base={root} />} />

@@ -1,6 +1,8 @@
 /** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
 import type {
+  AcceptanceState,
   ActionAvailability,
+  DepositState,
   EstimateDetailField,
   OrderActionsView,
   OrderStatus,
@@ -53,6 +55,11 @@ export interface Order extends OrderDetails {
   /** Staff only: the order was booked beyond the free units on purpose (who, when, which lines). */
   subRental?: SubRental;
   actions?: Partial<OrderActions>;
+  /**
+   * Estimates, when the server tells it in the list (issue 30): where the customer's acceptance
+   * stands; the order screens read the full view from `GET /estimate/:id/acceptance`.
+   */
+  acceptance?: { state: AcceptanceState; depositState?: DepositState | null };
 }
 
 /** The list's filter (spec §2): a status or the modified flag. */

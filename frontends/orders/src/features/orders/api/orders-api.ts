@@ -3,7 +3,7 @@
  * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
  * (a second injection of the same names is ignored).
  */
-import type { StatusChange } from '@decor/contracts/rules';
+import type { AcceptanceRequest, AcceptanceView, StatusChange } from '@decor/contracts/rules';
 import { api, type Page, type Product } from '@decor/web-core';
 import { ORDERS_PAGE_SIZE } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
@@ -48,6 +48,10 @@ export function listParams(args: OrderListArgs, offset: number): Record<string, 
   if (args.userId) params.UserId = args.userId;
   return params;
 }
+
+/** Issue 30's answers may come bare or in the API's usual `{ result }` envelope. */
+const unwrap = <T>(answer: T | { result: T }): T =>
+  answer && typeof answer === 'object' && 'result' in answer ? answer.result : (answer as T);
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderList'] });
 
@@ -144,6 +148,29 @@ export const ordersApi = withTags.injectEndpoints({
         { type: 'OrderList', id: 'LIST' },
       ],
     }),
+    /**
+     * Where the customer's acceptance of an estimate stands (issue 30). Tagged as the estimate, so
+     * the live order stream's change of it refreshes this too.
+     */
+    getAcceptance: build.query<AcceptanceView, string>({
+      query: (id) => ({ url: `${path('estimate', id)}/acceptance` }),
+      transformResponse: (answer: AcceptanceView | { result: AcceptanceView }) => unwrap(answer),
+      providesTags: (_r, _e, id) => [{ type: 'Order', id: `estimate:${id}` }],
+    }),
+    /** The customer signs and authorises the deposit; `key` is one per accept screen opened. */
+    acceptEstimate: build.mutation<AcceptanceView, { id: string; key: string; body: AcceptanceRequest }>({
+      query: ({ id, key, body }) => ({
+        url: `${path('estimate', id)}/acceptance`,
+        method: 'POST',
+        data: body,
+        headers: { 'Idempotency-Key': key },
+      }),
+      transformResponse: (answer: AcceptanceView | { result: AcceptanceView }) => unwrap(answer),
+      invalidatesTags: (_r, _e, { id }) => [
+        { type: 'Order', id: `estimate:${id}` },
+        { type: 'OrderList', id: 'LIST' },
+      ],
+    }),
     copyCart: build.mutation<unknown, { from: string; to: string }>({
       query: ({ from, to }) => ({
         url: `/cart/${encodeURIComponent(from)}/copy/${encodeURIComponent(to)}`,
@@ -166,4 +193,6 @@ export const {
   useRequestInvoiceMutation,
   useSyncToQboMutation,
   useCopyCartMutation,
+  useGetAcceptanceQuery,
+  useAcceptEstimateMutation,
 } = ordersApi;

@@ -23,6 +23,7 @@ import {
 } from '../api/orders-api';
 import { qboStatusText, SUCCESS_BANNER_MS, TEXTS } from '../texts';
 import type { ActionDecision, ActionName, Order, OrderType } from '../types';
+import { AcceptanceSummary } from './AcceptanceSummary';
 import { CartCard, type DraftLine, draftOf, linesChanged } from './CartCard';
 import { changedFields, DetailsTable, FieldItem, type FormValues, hasWillCall, toForm } from './fields';
 import { StatusTag } from './status';
@@ -338,6 +339,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         </Flex>
       ) : null}
       <Linked order={order} type={type} base={base} />
+      {type === 'estimate' ? <AcceptanceSummary order={order} staff={staff} base={base} /> : null}
       <CartCard order={order} draft={editing ? draft : null} onDraft={setDraft} quickAdd={staff} />
       {editing ? (
         <Form<FormValues>

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useListOrdersInfiniteQuery } from '../api/orders-api';
 import { TEXTS } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
-import { StatusTag } from './status';
+import { AcceptanceTag, StatusTag } from './status';
 
 export interface OrdersListProps {
   staff: boolean;
@@ -73,7 +73,16 @@ function OrderTable({
       : []),
     { key: 'group', title: 'Group Name', render: (_v, order) => order.groupName ?? '' },
     { key: 'event', title: 'Event Date', render: (_v, order) => formatLongDate(order.eventDate) },
-    { key: 'status', title: 'Status', render: (_v, order) => <StatusTag order={order} staff={staff} /> },
+    {
+      key: 'status',
+      title: 'Status',
+      render: (_v, order) => (
+        <>
+          <StatusTag order={order} staff={staff} />
+          {type === 'estimate' ? <AcceptanceTag order={order} staff={staff} /> : null}
+        </>
+      ),
+    },
     { key: 'total', title: 'Total', align: 'right', render: (_v, order) => formatDollars(order.total) },
   ];
 

@@ -1,5 +1,6 @@
-import { orderStatusText } from '@decor/contracts/rules';
+import { ACCEPTABLE_STATES, orderStatusText } from '@decor/contracts/rules';
 import { Tag } from '@decor/web-core/ui-data';
+import { STATE_TEXT } from '../acceptance-texts';
 import type { Order, OrderStatus } from '../types';
 
 const COLORS: Record<OrderStatus, string> = {
@@ -21,6 +22,21 @@ export function StatusTag({ order, staff }: { order: Shown; staff: boolean }) {
   return (
     <Tag color={text !== order.status ? 'orange' : (COLORS[order.status as OrderStatus] ?? 'default')}>
       {text}
+    </Tag>
+  );
+}
+
+/**
+ * The list's mark of an estimate's acceptance (issue 30), when the list answer carries it: what
+ * waits for the customer ('Waiting for your acceptance'), what was accepted.
+ */
+export function AcceptanceTag({ order, staff }: { order: Pick<Order, 'acceptance'>; staff: boolean }) {
+  const state = order.acceptance?.state;
+  if (!state || state === 'not-offered' || (state === 'expired' && !staff)) return null;
+  const color = ACCEPTABLE_STATES.has(state) ? 'purple' : state === 'accepted' ? 'green' : 'default';
+  return (
+    <Tag color={color} data-testid="acceptance-tag">
+      {STATE_TEXT[state][staff ? 'staff' : 'customer']}
     </Tag>
   );
 }
