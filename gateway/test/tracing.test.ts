@@ -7,77 +7,38 @@
  * service's log lines of that request carry the trace id.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  CartChanged,
-  type EventContract,
-  type FailedEmail,
-  ProductUpserted,
-  UserCreated,
-} from '@decor/contracts';
-import {
-  createKafka,
-  createPublisher,
-  createServiceApp,
-  newEvent,
-  type Publisher,
-  publishEnvelopes,
-} from '@decor/kit';
-import { eventually, RUN_ID, serviceEnv, TEST_JWT_SECRET } from '@decor/kit/testing';
+import type { FailedEmail } from '@decor/contracts';
+import { eventually, serviceEnv } from '@decor/kit/testing';
 import { smtpRelay } from '@decor/notification/testing';
-import { freePort, type RunningProcess, testEndpoints } from '@decor/stack';
-import type { Static } from '@sinclair/typebox';
+import { freePort, type RunningProcess } from '@decor/stack';
 import { spawnProcess } from './support/processes';
+import {
+  type Collector,
+  customerWithCart,
+  type EventPublisher,
+  eventPublisher,
+  roots,
+  sign,
+  spansSeen,
+  startCollector,
+  submitEstimate as submitThrough,
+  type ZipkinSpan,
+} from './support/tracing';
 
-/** The fields of a Zipkin v2 span this test reads. */
-interface ZipkinSpan {
-  traceId: string;
-  id: string;
-  parentId?: string;
-  name: string;
-  kind?: string;
-  localEndpoint?: { serviceName?: string };
-  tags?: Record<string, string>;
-}
-
-const spans: ZipkinSpan[] = [];
-let collector: Server;
+let collector: Collector;
+let spans: ZipkinSpan[] = [];
 const logDir = mkdtempSync(path.join(tmpdir(), 'decor-tracing-'));
 const processes: RunningProcess[] = [];
-let publisher: Publisher;
+let events: EventPublisher;
 let gateway = '';
 let relay: Awaited<ReturnType<typeof smtpRelay>>;
 
-const ids = () => Math.random().toString(16).slice(2).padEnd(12, '0').slice(0, 12);
-
-async function publish<C extends EventContract>(
-  contract: C,
-  aggregateId: string,
-  payload: Static<C['payload']>,
-) {
-  const event = newEvent(contract, { aggregateId, payload, correlationId: `test-${ids()}` });
-  await publishEnvelopes(publisher.producer, RUN_ID, [event]);
-}
-
 beforeAll(async () => {
-  collector = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/api/v2/spans')
-        spans.push(...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ZipkinSpan[]));
-      res.writeHead(202).end();
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const tracing = {
-    TRACING_ZIPKIN_URL: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/api/v2/spans`,
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    LOG_LEVEL: 'info',
-  };
+  collector = await startCollector();
+  spans = collector.spans;
+  const tracing = collector.env;
   relay = await smtpRelay(); // SMTP, until the second test refuses every recipient
   await relay.up();
   const order = await serviceEnv('order', tracing);
@@ -116,110 +77,22 @@ beforeAll(async () => {
     ])),
   );
   gateway = `http://127.0.0.1:${gatewayPort}`;
-  publisher = createPublisher(
-    createKafka({ clientId: 'tracing-test', brokers: testEndpoints().kafkaBrokers }),
-  );
-  await publisher.connect();
+  events = await eventPublisher();
 }, 300_000);
 
 afterAll(async () => {
-  await publisher?.disconnect();
+  await events?.disconnect();
   await Promise.all(processes.map((p) => p.stop()));
-  await new Promise((resolve) => collector?.close(resolve));
+  await collector?.close();
   await relay?.down();
 }, 60_000);
 
-/** A customer with an active cart of one product, as the user, catalogue and cart services announce them. */
-async function customerWithCart(): Promise<{ token: string; cartId: string }> {
-  const userId = ids() + ids();
-  const token = await sign({ id: userId, permissions: 'customer', email: `c-${userId}@decor.example` });
-  await publish(UserCreated, userId, {
-    userId,
-    email: `c-${userId}@decor.example`,
-    displayName: 'Pat Traced',
-    permissions: 'customer',
-    companyId: ids() + ids(),
-    ownCompany: 'Traced Events Inc',
-  });
-  const sku = `TRC-${ids()}`;
-  await publish(ProductUpserted, sku, {
-    sku,
-    name: 'Traced Table',
-    description: 'Round',
-    priceCents: 5000,
-    quantity: 100,
-    category: 'Tables',
-    subcategory: 'Round',
-    images: [],
-  });
-  const cartId = ids() + ids();
-  const lines = [
-    {
-      id: ids() + ids(),
-      productId: sku,
-      name: 'Traced Table',
-      description: 'Round',
-      qty: 2,
-      priceCents: 5000,
-    },
-  ];
-  await publish(CartChanged, userId, {
-    cart: {
-      id: cartId,
-      userId,
-      cartName: 'My cart',
-      isActive: true,
-      didCheckOut: false,
-      createdAt: new Date().toISOString(),
-      lines,
-      totalCents: 10_000,
-    },
-    revision: 1,
-  });
-  return { token, cartId };
-}
-
-async function sign(claims: {
-  id: string;
-  permissions: 'customer' | 'admin';
-  email: string;
-}): Promise<string> {
-  const signer = await createServiceApp({
-    name: 'signer',
-    logLevel: 'silent',
-    jwt: { secret: TEST_JWT_SECRET, expiresIn: '1h' },
-  });
-  await signer.ready();
-  const token = signer.signToken(claims);
-  await signer.close();
-  return token;
-}
-
-/** POST /api/estimate through the gateway, once the order service has projected customer and cart. */
-async function submitEstimate({ token, cartId }: { token: string; cartId: string }): Promise<void> {
-  const body = JSON.stringify({
-    CartId: cartId,
-    status: 'Pending',
-    groupName: 'Traced',
-    eventDate: '2031-06-14',
-    location: 'Hall',
-  });
-  await eventually(
-    async () => {
-      const res = await fetch(`${gateway}/api/estimate`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body,
-      });
-      return res.status === 201 ? true : undefined;
-    },
-    30_000,
-    'the estimate accepted',
-  );
-}
+const submitEstimate = async (customer: { token: string; cartId: string }) => {
+  await submitThrough(gateway, customer);
+};
 
 it('an estimate submitted through the gateway is one trace: gateway, order, notification, the e-mail job', async () => {
-  await submitEstimate(await customerWithCart());
+  await submitEstimate(await customerWithCart(events));
   // The trace of the one POST that answered 201 at the gateway (earlier tries were refused).
   const trace = await eventually(
     async () => {
@@ -237,8 +110,7 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
     30_000,
     'one trace from the gateway to the e-mail jobs',
   ).catch((err: Error) => {
-    const seen = [...new Set(spans.map((s) => `${s.localEndpoint?.serviceName}: ${s.name} (${s.traceId})`))];
-    throw new Error(`${err.message}\nspans seen:\n${seen.join('\n')}`);
+    throw new Error(`${err.message}\nspans seen:\n${spansSeen(spans)}`);
   });
   const where = (service: string) =>
     trace.filter((s) => s.localEndpoint?.serviceName === service).map((s) => s.name);
@@ -249,9 +121,7 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
   );
   expect(where('notification-worker').filter((n) => n.startsWith('job email'))).toHaveLength(2); // customer, staff
   // Every span of the trace hangs from another one of it, up to the gateway's request: no broken link.
-  const ids_ = new Set(trace.map((s) => s.id));
-  const roots = trace.filter((s) => !s.parentId || !ids_.has(s.parentId));
-  expect(roots.map((r) => r.localEndpoint?.serviceName)).toEqual(['gateway']);
+  expect(roots(trace).map((r) => r.localEndpoint?.serviceName)).toEqual(['gateway']);
 
   // The order service's log lines of the request carry the trace id.
   const orderLog = readFileSync(path.join(logDir, 'order.log'), 'utf8');
@@ -260,7 +130,7 @@ it('an estimate submitted through the gateway is one trace: gateway, order, noti
 
 it('a failed e-mail shows staff its trace id: the trace of the request that caused it', async () => {
   await relay.refuse(); // every recipient: 550, a refusal for good
-  await submitEstimate(await customerWithCart());
+  await submitEstimate(await customerWithCart(events));
   const staff = await sign({ id: 'admin0123456789abcdef01', permissions: 'admin', email: 'x@y.z' });
   const failed = await eventually(
     async () => {
