@@ -38,6 +38,10 @@ export const ROUTES: readonly Route[] = [
   // estimates and invoices
   { prefix: '/estimate', service: 'order', access: 'signedIn' },
   { prefix: '/invoice', service: 'order', access: 'signedIn' },
+  // online acceptance (issue 30): the shop's settings (GET staff, PUT superadmin: the service checks), and the
+  // payment provider's signed webhooks (public: the signature over the raw body, passed through untouched, is the proof)
+  { prefix: '/settings/acceptance', service: 'order', access: 'staff' },
+  { prefix: '/payments/webhook', service: 'order', access: 'public' },
   // availability by date (issue 15): visitors get hints, signed-in users numbers, staff the calendar
   { prefix: '/availability', service: 'order', access: 'public' },
   { prefix: '/availability/calendar', service: 'order', access: 'staff' },

@@ -25,6 +25,21 @@ export type DepositState = (typeof DEPOSIT_STATES)[number];
 /** The shop's defaults until staff change them (issue 30 "The shop's settings"). */
 export const ACCEPTANCE_DEFAULTS = { depositPercent: 25, validityDays: 14 } as const;
 
+/**
+ * The rental agreement's first version: the terms the checkout summary shows (spec §2, section 9's
+ * constants), one paragraph each. Staff replace it in the acceptance settings (a new version).
+ */
+export const DEFAULT_AGREEMENT_TERMS = [
+  'An overtime fee of $35.00 per staff member per hour (or part of an hour) applies when the set or strike cannot take place at the contracted time.',
+  'Strikes after 11:00pm are charged extra labor.',
+  'Orders of $600.00 or less (excluding taxes and trucking) carry a $100.00 minimum service charge.',
+  'Special orders require a 50% non-refundable payment upfront, due within one week of the signed contract.',
+  'Trucking and labor charges are estimates.',
+  'The warranty period is ten days.',
+] as const;
+
+export const DEFAULT_AGREEMENT_TEXT = DEFAULT_AGREEMENT_TERMS.join('\n\n');
+
 /** The deposit for an order total (cents): a percentage of it, a fixed amount (never above it), or none. */
 export function depositCents(
   settings: Pick<AcceptanceSettings, 'depositPercent' | 'depositAmount'>,

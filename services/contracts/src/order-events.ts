@@ -1,4 +1,5 @@
 import { type TString, Type } from '@sinclair/typebox';
+import { DEPOSIT_STATES } from './acceptance';
 import { defineEvent } from './envelope';
 import { type EstimateDetailField, ORDER_FIELDS } from './estimate-fields';
 import { ORDER_STATUSES } from './lifecycle';
@@ -149,6 +150,44 @@ export const InvoiceCompleted = defineEvent(
   1,
   'order',
   Type.Object({ order: OrderState, actor: OrderActor }),
+);
+
+/** The deposit held for an accepted estimate (issue 30), as the payment provider last said. */
+export const AcceptedDeposit = Type.Object({
+  amountCents: Type.Integer({ minimum: 0 }),
+  /** The provider's PaymentIntent (absent when no deposit was due). */
+  intentId: Type.Optional(Type.String()),
+  state: Type.Union(DEPOSIT_STATES.map((s) => Type.Literal(s))),
+});
+
+/**
+ * The customer accepted an Open estimate online (issue 30): signed the agreement of `agreementVersion`
+ * and authorised the deposit; the order's booking is confirmed. The signer's address and the
+ * signature image stay in the order service (the signed record), never on the bus.
+ */
+export const EstimateAccepted = defineEvent(
+  'EstimateAccepted',
+  1,
+  'order',
+  Type.Object({
+    order: OrderState,
+    actor: OrderActor,
+    acceptance: Type.Object({
+      signerName: Type.String(),
+      at: Type.String(),
+      agreementVersion: Type.Integer({ minimum: 1 }),
+      estimateVersion: Type.String(),
+      deposit: AcceptedDeposit,
+    }),
+  }),
+);
+
+/** The provider moved an accepted estimate's deposit (released, captured, refunded): from its webhooks. */
+export const EstimateDepositChanged = defineEvent(
+  'EstimateDepositChanged',
+  1,
+  'order',
+  Type.Object({ order: OrderState, deposit: AcceptedDeposit, from: Type.String() }),
 );
 
 export const ORDER_LIFECYCLE_EVENTS = [

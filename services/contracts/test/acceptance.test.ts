@@ -1,6 +1,14 @@
 import { Value } from '@sinclair/typebox/value';
-import { ACCEPTABLE_STATES, acceptanceExpiresAt, acceptanceState, depositCents } from '../src/acceptance';
+import {
+  ACCEPTABLE_STATES,
+  acceptanceExpiresAt,
+  acceptanceState,
+  DEFAULT_AGREEMENT_TERMS,
+  DEFAULT_AGREEMENT_TEXT,
+  depositCents,
+} from '../src/acceptance';
 import { AcceptanceRequest, AcceptanceSettingsChange } from '../src/acceptance-schemas';
+import { EstimateAccepted } from '../src/order-events';
 
 const open = {
   status: 'Open',
@@ -63,5 +71,17 @@ describe('acceptance rules (issue 30)', () => {
     expect(Value.Check(AcceptanceSettingsChange, change)).toBe(true);
     expect(Value.Check(AcceptanceSettingsChange, { ...change, agreementVersion: 9 })).toBe(false);
     expect(Value.Check(AcceptanceSettingsChange, { ...change, validityDays: 0 })).toBe(false);
+  });
+
+  it("the first agreement is the terms page's text, one paragraph per term", () => {
+    expect(DEFAULT_AGREEMENT_TERMS).toHaveLength(6);
+    expect(DEFAULT_AGREEMENT_TEXT.split('\n\n')).toEqual([...DEFAULT_AGREEMENT_TERMS]);
+    expect(DEFAULT_AGREEMENT_TEXT).toContain('The warranty period is ten days.');
+  });
+
+  it('EstimateAccepted carries the signer, the agreement version and the deposit, never the address', () => {
+    const props = Object.keys(EstimateAccepted.payload.properties.acceptance.properties);
+    expect(props.sort()).toEqual(['agreementVersion', 'at', 'deposit', 'estimateVersion', 'signerName']);
+    expect(EstimateAccepted.aggregateType).toBe('order');
   });
 });

@@ -9,11 +9,14 @@ import {
   truckingFeeEventHandlers,
   userEventHandlers,
 } from './events/projections';
+import { startAuthorisationSweeper } from './jobs/acceptance-sweeper';
 import { startHoldSweeper } from './jobs/hold-sweeper';
+import { acceptanceRoutes } from './routes/acceptance';
 import { availabilityRoutes } from './routes/availability';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
 import { orderReadAndUpdateRoutes } from './routes/orders';
+import { paymentWebhookRoutes } from './routes/payment-webhooks';
 import { ensureDocNumberCounter } from './store/writes';
 
 export type { OrderContext } from './context';
@@ -29,10 +32,15 @@ export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promis
     await orderReadAndUpdateRoutes(scope as ServiceApp, ctx, 'invoice');
   });
   await app.register(async (scope) => availabilityRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => acceptanceRoutes(scope as ServiceApp, ctx));
+  // Its own scope: the webhook reads its body as bytes (the signature is over them).
+  await app.register(async (scope) => paymentWebhookRoutes(scope as ServiceApp, ctx));
 }
 
 /** Each started instance's sweeper of unconfirmed holds (jobs/hold-sweeper.ts). */
 const sweepers = new WeakMap<OrderContext, { stop(): void }>();
+/** … and of deposit authorisations never recorded (jobs/acceptance-sweeper.ts). */
+const authorisationSweepers = new WeakMap<OrderContext, { stop(): void }>();
 
 /** The order service: estimates and invoices, their lifecycle (contracts' lifecycle.ts, domain/decide.ts) and events. */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
@@ -70,9 +78,11 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
     onReady: async (ctx) => {
       await ensureDocNumberCounter(ctx);
       sweepers.set(ctx, startHoldSweeper(ctx));
+      authorisationSweepers.set(ctx, startAuthorisationSweeper(ctx));
     },
     closers: (ctx) => [
       { name: 'hold sweeper', close: () => sweepers.get(ctx)?.stop() },
+      { name: 'authorisation sweeper', close: () => authorisationSweepers.get(ctx)?.stop() },
       { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
     ],
   };

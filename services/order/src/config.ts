@@ -27,6 +27,25 @@ export const orderConfigSchema = serviceConfigSchema({
   PENDING_REQUESTS_HOLD_STOCK: Type.Boolean({ default: true }),
   /** Holds written but not yet seen on their order for this long are reconciled by the sweeper. */
   HOLD_RECONCILE_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
+  /**
+   * Issue 30, the payment provider (payments/stripe.ts). Unset: no deposit can be authorised (503);
+   * estimates whose deposit is none are still accepted. Stripe's test or live secret key.
+   */
+  STRIPE_SECRET_KEY: Type.Optional(
+    Type.String({ pattern: '^((sk|rk)_[A-Za-z0-9_]+)?$', 'x-message': 'must be a Stripe secret key (sk_…)' }),
+  ),
+  /** The local payments emulator's address (npm start, tests); unset: Stripe itself. */
+  STRIPE_API_URL: Type.Optional(
+    Type.String({ pattern: '^(https?://[^/]+/?)?$', 'x-message': 'must be an http(s) origin' }),
+  ),
+  /** The webhook endpoint's signing secret (whsec_…): unset refuses every webhook. */
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
+  /** The provider's card-entry frame the accept screen embeds (the emulator's page under npm start). */
+  PAYMENTS_FRAME_URL: Type.Optional(Type.String({ pattern: '^(https?://.+)?$' })),
+  /** Each provider call's time box: an acceptance answers 503 within 5 s when the provider is down. */
+  PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 4_500, default: 4_000 }),
+  /** A deposit authorised but not recorded for this long is cancelled by the sweeper (jobs/). */
+  ACCEPTANCE_SWEEP_AFTER_MS: Type.Integer({ minimum: 1_000, default: 120_000 }),
 });
 
 export type OrderConfig = ReturnType<typeof loadOrderConfig>;

@@ -3,6 +3,10 @@ import { type BaseContext, waitForCatchUp } from '@decor/kit';
 import type { Admin } from 'kafkajs';
 import type { OrderConfig } from './config';
 import { calendarDate } from './domain/modification';
+import type { PaymentProvider } from './payments/provider';
+import { stripeProvider, unconfiguredProvider } from './payments/stripe';
+import { type PaymentEventModel, paymentEventModel } from './store/acceptance';
+import { type SettingsStore, settingsModels } from './store/acceptance-settings';
 import { type BookingStore, ledgerBatches } from './store/bookings';
 import { type CounterModel, counterModel } from './store/counter-model';
 import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } from './store/estimate-model';
@@ -61,6 +65,21 @@ export interface OrderContext extends BaseContext<OrderConfig> {
   catchUp(consumer: ConsumerKey): Promise<boolean>;
   /** Today's date (YYYY-MM-DD) in the business's time zone. */
   today(): string;
+  /** Issue 30: the payment provider, the acceptance settings and the provider's events handled. */
+  payments: PaymentProvider;
+  acceptanceSettings: SettingsStore;
+  paymentEvents: PaymentEventModel;
+}
+
+/** Stripe (or the local emulator) when a secret key is set; else every deposit answers 503. */
+export function paymentsOf(config: OrderConfig): PaymentProvider {
+  if (!config.STRIPE_SECRET_KEY) return unconfiguredProvider;
+  return stripeProvider({
+    secretKey: config.STRIPE_SECRET_KEY,
+    ...(config.STRIPE_API_URL ? { apiUrl: config.STRIPE_API_URL } : {}),
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+    timeoutMs: config.PAYMENTS_TIMEOUT_MS,
+  });
 }
 
 /** The consumer group the kit gives a consumer of this service (`<prefix>.<service>.<name>`). */
@@ -99,5 +118,8 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
         topic: base.topic(CONSUMERS[consumer].topic),
       }),
     today: () => calendarDate(new Date(), timeZone),
+    payments: paymentsOf(base.config),
+    acceptanceSettings: settingsModels(base.connection),
+    paymentEvents: paymentEventModel(base.connection),
   };
 }

@@ -2,6 +2,7 @@ import { type Actor, QboRecordSynced } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import { isValidObjectId } from 'mongoose';
 import type { OrderContext } from '../context';
+import { offerOnSend } from '../store/accept';
 import { changeOrder } from '../store/orders';
 
 const SYSTEM: Actor = { role: 'system', userId: null };
@@ -17,7 +18,7 @@ export function accountingEventHandlers(ctx: OrderContext): Record<string, Event
   return eventHandler(QboRecordSynced, async ({ payload, correlationId }) => {
     if ((payload.kind !== 'estimate' && payload.kind !== 'invoice') || !isValidObjectId(payload.recordId))
       return;
-    await changeOrder(
+    const outcome = await changeOrder(
       ctx,
       payload.kind,
       payload.recordId,
@@ -31,5 +32,7 @@ export function accountingEventHandlers(ctx: OrderContext): Record<string, Event
       SYSTEM,
       correlationId,
     );
+    // Issue 30: sent means offered — the agreement version and deposit in force now are its own.
+    if (outcome.decision?.ok) await offerOnSend(ctx, outcome.order, outcome.decision.set);
   });
 }

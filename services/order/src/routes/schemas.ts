@@ -130,7 +130,7 @@ export const SubmittedResult = Type.Object({
 });
 
 /** A 409: the sentence, and for a booking that does not fit (issue 15) every short line (contracts' ShortLinesRefusal). */
-const ShortLine = Type.Object({
+export const ShortLine = Type.Object({
   productId: Type.String(),
   name: Type.String(),
   requested: Type.Integer(),

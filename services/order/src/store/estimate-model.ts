@@ -3,6 +3,7 @@ import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 import { DETAIL_FIELDS, type EstimateDetails } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus } from '../domain/estimate';
+import type { AcceptanceRecord, Deposit, Offer, PendingAuthorisation } from '../domain/acceptance';
 import type { OrderRecord } from '../domain/view';
 
 /** Spec §3 Order (an estimate or an invoice), money in cents, plus what only the server keeps. */
@@ -38,6 +39,16 @@ export interface Estimate extends OutboxFields {
   editedRevision?: number;
   /** Staff's last sub-rental confirmation (domain/view.ts). */
   subRental?: SubRental | null;
+  /** Issue 30, estimates only: the offer made when it was sent, the signed acceptance, its deposit. */
+  offer?: Offer | null;
+  acceptance?: AcceptanceRecord | null;
+  deposit?: Deposit | null;
+  /** Deposit authorisations asked of the provider and not yet recorded (domain/acceptance.ts). */
+  pendingAuthorisations?: PendingAuthorisation[];
+  /** Attempts whose authorisation was cancelled: the next one asks the provider under a new key. */
+  acceptanceAttempt?: number;
+  /** What a change after the signature changed (the signature is void). */
+  voidedChanges?: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -96,6 +107,13 @@ function orderSchema(orderType: OrderType) {
       editedRevision: { type: Number, default: 0, min: 0 },
       // Written whole with the booking it confirms; never queried, so kept as it came.
       subRental: { type: Schema.Types.Mixed, default: null },
+      // Issue 30: written whole by their guarded writes (store/acceptance.ts).
+      offer: { type: Schema.Types.Mixed, default: undefined },
+      acceptance: { type: Schema.Types.Mixed, default: undefined },
+      deposit: { type: Schema.Types.Mixed, default: undefined },
+      pendingAuthorisations: { type: [Schema.Types.Mixed], default: undefined },
+      acceptanceAttempt: { type: Number, default: undefined },
+      voidedChanges: { type: [String], default: undefined },
     },
     { timestamps: true },
   );
@@ -109,6 +127,9 @@ estimateSchema.index({ docNumber: 1 }, { unique: true });
 // Lists: a customer's own newest first, and everyone's for staff.
 estimateSchema.index({ userId: 1, createdAt: -1 });
 estimateSchema.index({ createdAt: -1 });
+// Issue 30: the provider's webhooks find the estimate by its deposit; the sweeper, dangling authorisations.
+estimateSchema.index({ 'deposit.intentId': 1 }, { sparse: true });
+estimateSchema.index({ 'pendingAuthorisations.at': 1 }, { sparse: true });
 estimateSchema.plugin(outboxPlugin);
 
 export type EstimateModel = Model<Estimate>;

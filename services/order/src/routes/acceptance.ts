@@ -1,0 +1,153 @@
+import {
+  ACCEPTANCE_MESSAGES,
+  AcceptanceRequest,
+  AcceptanceSettings,
+  AcceptanceSettingsChange,
+  AcceptanceView,
+} from '@decor/contracts';
+import {
+  badRequest,
+  forbidden,
+  HttpError,
+  hasRole,
+  notFound,
+  objectIdParam,
+  type ServiceApp,
+} from '@decor/kit';
+import { Type } from '@sinclair/typebox';
+import type { OrderContext } from '../context';
+import { acceptEstimate, viewOf, withOffer } from '../store/accept';
+import { readEstimateWithAcceptance } from '../store/acceptance';
+import { changeSettings, readSettings } from '../store/acceptance-settings';
+import { NOT_FOUND, visibleTo } from './order-answers';
+import { ShortLine } from './schemas';
+
+const AcceptRefused = Type.Object({
+  message: Type.String(),
+  estimateVersion: Type.Optional(Type.String({ description: 'The version now, when the estimate changed' })),
+  shortLines: Type.Optional(Type.Array(ShortLine)),
+});
+
+const Message = Type.Object({ message: Type.String() });
+
+/** Issue 30: the shop's acceptance settings, and an estimate's acceptance by its customer. */
+export async function acceptanceRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
+  app.get(
+    '/settings/acceptance',
+    {
+      onRequest: app.requireRole('staff'),
+      schema: {
+        summary:
+          "The shop's acceptance settings: deposit, validity days, the rental agreement and its version (staff)",
+        security: [{ session: [] }],
+        response: { 200: Type.Object({ result: AcceptanceSettings }) },
+      },
+    },
+    async () => ({ result: await readSettings(ctx.acceptanceSettings) }),
+  );
+
+  app.put(
+    '/settings/acceptance',
+    {
+      onRequest: app.requireRole('superadmin'),
+      schema: {
+        summary: 'Change the acceptance settings (superadmin); a new agreement text becomes the next version',
+        description:
+          'depositPercent or depositAmount (dollars), or neither for no deposit. Estimates keep the version and ' +
+          'deposit in force when they were sent; a new version applies to estimates sent after it.',
+        security: [{ session: [] }],
+        body: AcceptanceSettingsChange,
+        response: { 200: Type.Object({ result: AcceptanceSettings }) },
+      },
+    },
+    async (request) => {
+      const change = request.body;
+      if (change.depositPercent !== undefined && change.depositAmount !== undefined)
+        throw badRequest('Give a deposit percentage or a fixed amount, not both');
+      return { result: await changeSettings(ctx.acceptanceSettings, change) };
+    },
+  );
+
+  app.get(
+    '/estimate/:id/acceptance',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: "Where an estimate's online acceptance stands (its customer or staff)",
+        description:
+          'estimateVersion is the SHA-256 of exactly what the accept screen shows (lines, prices, trucking, ' +
+          'totals, event details and dates); send it back with the acceptance.',
+        security: [{ session: [] }],
+        params: objectIdParam,
+        response: { 200: Type.Object({ result: AcceptanceView }) },
+      },
+    },
+    async (request) => {
+      const loaded = await readEstimateWithAcceptance(ctx, request.params.id);
+      if (!loaded || !visibleTo(request.user)(loaded.order)) throw notFound(NOT_FOUND.estimate);
+      return { result: await viewOf(ctx, await withOffer(ctx, loaded)) };
+    },
+  );
+
+  app.post(
+    '/estimate/:id/acceptance',
+    {
+      onRequest: app.authenticate,
+      bodyLimit: 512 * 1024, // the drawn signature (a PNG data URL, 400,000 characters at most)
+      schema: {
+        summary: 'The customer accepts the estimate: signs the agreement and authorises the deposit',
+        description:
+          'With an Idempotency-Key header: the same key again, or racing posts, get the first answer (one ' +
+          'authorisation, one acceptance). 201 the acceptance (deposit authorised, not captured); 402 the card ' +
+          "was declined (the provider's message); 409 changed (with the new estimateVersion), not offered, " +
+          'expired, already accepted, or a line no longer fits its dates (shortLines); 403 anyone but the ' +
+          "order's customer; 503 the payment provider is down (nothing recorded).",
+        security: [{ session: [] }],
+        params: objectIdParam,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        }),
+        body: AcceptanceRequest,
+        response: {
+          201: Type.Object({ result: AcceptanceView }),
+          402: Message,
+          409: AcceptRefused,
+          503: Message,
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = request.headers['idempotency-key'];
+      if (!key) throw badRequest(ACCEPTANCE_MESSAGES.idempotencyKey);
+      const staff = hasRole(request.user, 'staff');
+      const answer = await acceptEstimate(ctx, {
+        estimateId: request.params.id,
+        userId: request.user.id,
+        staff,
+        body: request.body,
+        idempotencyScope: `${request.user.id}:${key}`,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+        correlationId: request.id,
+      });
+      switch (answer.status) {
+        case 201:
+          // The live order pages and the list follow EstimateAccepted: published before the answer.
+          await ctx.eventsPublished(request.params.id);
+          return reply.code(201).send({ result: answer.view });
+        case 403:
+          throw forbidden(answer.message);
+        case 404:
+          throw notFound(NOT_FOUND.estimate);
+        case 503:
+          return reply.code(503).header('retry-after', '5').send({ message: answer.message });
+        case 409: {
+          const { status: _status, ...body } = answer;
+          return reply.code(409).send(body);
+        }
+        default:
+          throw new HttpError(answer.status, answer.message);
+      }
+    },
+  );
+}

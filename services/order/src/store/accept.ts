@@ -1,0 +1,322 @@
+import {
+  ACCEPTANCE_MESSAGES,
+  type AcceptanceRequest,
+  type AcceptanceView,
+  availableFor,
+  type ShortLine,
+} from '@decor/contracts';
+import { runFlow, stop } from '@decor/kit';
+import type { OrderContext } from '../context';
+import {
+  type AcceptanceRecord,
+  acceptanceView,
+  acceptRefusal,
+  authorisationKey,
+  CURRENCY,
+  canonicalContent,
+  type Deposit,
+  estimateVersionOf,
+  offerFor,
+  type PendingAuthorisation,
+  sha256,
+  signatureSha256,
+} from '../domain/acceptance';
+import { bookingIdOf, othersHolds } from '../domain/bookings';
+import type { OrderRecord } from '../domain/view';
+import { type AuthoriseRequest, type Intent, ProviderDownError } from '../payments/provider';
+import {
+  addPending,
+  dropPending,
+  type EstimateWithAcceptance,
+  readEstimateWithAcceptance,
+  recordAcceptance,
+  recordOffer,
+} from './acceptance';
+import { agreementOf, settingsInForce } from './acceptance-settings';
+import { bookingStore, requestsFor } from './order-bookings';
+import { CHANGED_MEANWHILE } from './orders';
+
+/** Every answer of `POST /api/estimate/:id/acceptance` (issue 30). */
+export type AcceptAnswer =
+  | { status: 201; view: AcceptanceView }
+  | { status: 402 | 403 | 404 | 503; message: string }
+  | { status: 409; message: string; estimateVersion?: string; shortLines?: ShortLine[] };
+
+export interface AcceptInput {
+  estimateId: string;
+  userId: string;
+  staff: boolean;
+  body: AcceptanceRequest;
+  /** `<userId>:<Idempotency-Key>` */
+  idempotencyScope: string;
+  ip: string;
+  userAgent: string;
+  correlationId: string;
+}
+
+/**
+ * An Open estimate sent before issue 30 (or whose send's offer write was lost) gets its offer at
+ * its first read, under the settings in force then: the one honest date we have for it.
+ */
+export async function withOffer(
+  ctx: OrderContext,
+  loaded: EstimateWithAcceptance,
+): Promise<EstimateWithAcceptance> {
+  if (loaded.facts.offer || loaded.order.status !== 'Open' || loaded.facts.acceptance) return loaded;
+  const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
+  await recordOffer(ctx, loaded.order.id, offerFor(loaded.order, settings, agreement, new Date()), false);
+  return (await readEstimateWithAcceptance(ctx, loaded.order.id)) ?? loaded;
+}
+
+/**
+ * An estimate just sent (QuickBooks has it: Open, its modification approved) is offered for
+ * acceptance under the settings in force now: a new send renews the offer (a new version applies).
+ */
+export async function offerOnSend(
+  ctx: OrderContext,
+  order: OrderRecord | null,
+  set: object | undefined,
+): Promise<void> {
+  if (order?.orderType !== 'estimate' || order.status !== 'Open' || order.hasBeenModified) return;
+  if (!set || !('status' in set || 'hasBeenModified' in set)) return; // not a send: a bookkeeping echo
+  const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
+  await recordOffer(ctx, order.id, offerFor(order, settings, agreement, new Date()), true);
+}
+
+/** The acceptance view of an estimate as stored (the GET, and every 201). */
+export async function viewOf(ctx: OrderContext, loaded: EstimateWithAcceptance): Promise<AcceptanceView> {
+  const { offer, acceptance } = loaded.facts;
+  const agreement = acceptance
+    ? await agreementOf(ctx.acceptanceSettings, acceptance.agreementVersion, acceptance.agreementSha256)
+    : offer
+      ? await agreementOf(ctx.acceptanceSettings, offer.agreementVersion, offer.agreementSha256)
+      : (await settingsInForce(ctx.acceptanceSettings)).agreement;
+  return acceptanceView(
+    loaded.order,
+    loaded.facts,
+    { version: agreement.version, text: agreement.text },
+    {
+      now: new Date(),
+      ...(ctx.config.PAYMENTS_FRAME_URL ? { paymentFrameUrl: ctx.config.PAYMENTS_FRAME_URL } : {}),
+    },
+  );
+}
+
+/**
+ * The lines that no longer fit their dates: the order's own holds aside, fewer units are free than
+ * it asks (a sub-rental staff booked beyond stock, or stock the catalogue took away since).
+ */
+async function shortLinesOf(ctx: OrderContext, order: OrderRecord): Promise<ShortLine[]> {
+  const requests = await requestsFor(ctx, { ...order, orderType: 'estimate', estimateId: null });
+  if (requests.length === 0) return [];
+  const store = bookingStore(ctx);
+  const ledgers = await ctx.ledgers.find({ _id: { $in: requests.map((r) => r.sku) } }, { holds: 1 }).lean();
+  const holdsBySku = new Map(ledgers.map((l) => [l._id, l.holds]));
+  const id = bookingIdOf({ id: order.id, estimateId: null });
+  const short: ShortLine[] = [];
+  for (const request of requests) {
+    const owned = request.owned ?? (await store.owned(request.sku));
+    const others = othersHolds(holdsBySku.get(request.sku) ?? [], id);
+    const { available, day } = availableFor(owned, others, request.window, request.focus);
+    if (available < request.qty)
+      short.push({ productId: request.sku, name: request.name, requested: request.qty, available, day });
+  }
+  return short;
+}
+
+/**
+ * A request that lost a race (its write found the estimate changed): when the acceptance now on it
+ * is this request's own (same key, or the authorisation this request shares with the winner), the
+ * first answer; otherwise why it cannot be accepted.
+ */
+async function answerAfterLoss(
+  ctx: OrderContext,
+  input: AcceptInput,
+  intentId: string | null,
+): Promise<AcceptAnswer> {
+  const fresh = await readEstimateWithAcceptance(ctx, input.estimateId);
+  if (!fresh) return { status: 404, message: 'Estimate not found' };
+  const { acceptance, deposit } = fresh.facts;
+  if (
+    acceptance &&
+    (acceptance.idempotencyScope === input.idempotencyScope || (intentId && deposit?.intentId === intentId))
+  )
+    return { status: 201, view: await viewOf(ctx, fresh) };
+  return (
+    acceptRefusal(fresh.order, fresh.facts, input.body.estimateVersion, new Date()) ?? {
+      status: 409,
+      message: CHANGED_MEANWHILE,
+    }
+  );
+}
+
+/**
+ * The provider call of one pending authorisation: the sweeper sends exactly this again (the
+ * provider answers an idempotent replay only for the same parameters) to learn what it made.
+ */
+export const authorisationRequest = (
+  estimateId: string,
+  pending: PendingAuthorisation,
+): AuthoriseRequest => ({
+  amountCents: pending.amountCents,
+  currency: CURRENCY,
+  paymentMethod: pending.paymentMethod,
+  idempotencyKey: pending.key,
+  metadata: { estimateId, acceptanceKey: pending.key },
+});
+
+const pendingOf = (s: FlowState): PendingAuthorisation => ({
+  key: s.key,
+  at: new Date(),
+  paymentMethod: s.input.body.paymentMethod,
+  amountCents: s.amountCents,
+});
+
+interface FlowState {
+  input: AcceptInput;
+  loaded: EstimateWithAcceptance;
+  amountCents: number;
+  key: string;
+  intent: Intent | null;
+  /** The provider may have authorised (it timed out): the mark stays for the sweeper. */
+  keepMark: boolean;
+  answer: AcceptAnswer | null;
+}
+
+/**
+ * The acceptance: pure checks first (who, state, version, stock), then the flow — (a) mark the
+ * authorisation pending on the estimate (the sweeper cancels it if the process dies before (c));
+ * (b) authorise the deposit at the provider under a key derived from the estimate, its version and
+ * the card, so racing posts share ONE authorisation; (c) the one guarded write of the record, the
+ * deposit, the confirmed booking and EstimateAccepted. A stop undoes (b) by cancelling and (a) by
+ * dropping the mark.
+ */
+export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Promise<AcceptAnswer> {
+  const read = await readEstimateWithAcceptance(ctx, input.estimateId);
+  if (!read || (!input.staff && read.order.userId !== input.userId))
+    return { status: 404, message: 'Estimate not found' };
+  if (read.order.userId !== input.userId) return { status: 403, message: ACCEPTANCE_MESSAGES.ownerOnly };
+  const loaded = await withOffer(ctx, read);
+  const { order, facts } = loaded;
+  if (facts.acceptance?.idempotencyScope === input.idempotencyScope)
+    return { status: 201, view: await viewOf(ctx, loaded) };
+  const refusal = acceptRefusal(order, facts, input.body.estimateVersion, new Date());
+  if (refusal) return refusal;
+  const short = await shortLinesOf(ctx, order);
+  const first = short[0];
+  if (first) {
+    const { shortLineText } = await import('@decor/contracts');
+    return { status: 409, message: shortLineText(first.available, first.name, first.day), shortLines: short };
+  }
+
+  const state: FlowState = {
+    input,
+    loaded,
+    amountCents: facts.offer?.depositCents ?? 0,
+    key: authorisationKey(order.id, input.body.estimateVersion, input.body.paymentMethod, loaded.attempt),
+    intent: null,
+    keepMark: false,
+    answer: null,
+  };
+  const due = state.amountCents > 0;
+  const stopped = await runFlow<FlowState, AcceptAnswer>(
+    'accept an estimate',
+    state,
+    [
+      due && {
+        name: 'mark the deposit authorisation pending',
+        run: async (s) => {
+          const outcome = await addPending(ctx, order, pendingOf(s));
+          if (outcome === 'changed') return stop(await answerAfterLoss(ctx, input, null));
+          return outcome;
+        },
+        undo: async (s: FlowState, outcome: never) => {
+          if ((outcome as 'added' | 'present') === 'added' && !s.keepMark)
+            await dropPending(ctx, order.id, s.key, false);
+        },
+      },
+      due && {
+        name: 'authorise the deposit',
+        run: async (s) => {
+          try {
+            const outcome = await ctx.payments.authorise(authorisationRequest(order.id, pendingOf(s)));
+            if ('declined' in outcome) return stop({ status: 402, message: outcome.declined });
+            s.intent = outcome.authorised;
+            if (outcome.authorised.status !== 'requires_capture') {
+              // This key's authorisation was cancelled earlier (a sweep): the next attempt gets a new key.
+              await dropPending(ctx, order.id, s.key, true);
+              return stop({ status: 503, message: ACCEPTANCE_MESSAGES.providerDown });
+            }
+            return outcome.authorised;
+          } catch (err) {
+            if (!(err instanceof ProviderDownError)) throw err;
+            s.keepMark = err.outcomeUnknown;
+            ctx.log.warn({ err, estimateId: order.id }, 'payment provider down: acceptance refused (503)');
+            return stop({ status: 503, message: ACCEPTANCE_MESSAGES.providerDown });
+          }
+        },
+        undo: async (s: FlowState) => {
+          if (!s.intent) return;
+          await ctx.payments.cancel(s.intent.id);
+          await dropPending(ctx, order.id, s.key, true);
+        },
+      },
+      {
+        name: 'record the acceptance, its deposit and the confirmed booking',
+        run: async (s) => {
+          const agreement = await agreementOf(
+            ctx.acceptanceSettings,
+            facts.offer?.agreementVersion ?? 1,
+            facts.offer?.agreementSha256 ?? '',
+          );
+          const content = canonicalContent(order);
+          const record: AcceptanceRecord = {
+            userId: input.userId,
+            signerName: input.body.signerName.trim(),
+            signatureSha256: signatureSha256(input.body.signature),
+            estimateVersion: estimateVersionOf(order),
+            content,
+            agreementVersion: agreement.version,
+            agreementSha256: agreement.sha256,
+            ip: input.ip,
+            userAgent: input.userAgent,
+            at: new Date(),
+            idempotencyScope: input.idempotencyScope,
+          };
+          const deposit: Deposit = {
+            amountCents: s.amountCents,
+            intentId: s.intent?.id ?? null,
+            state: 'authorised',
+          };
+          const actor = { role: 'customer' as const, userId: input.userId };
+          const written = await recordAcceptance(
+            ctx,
+            order,
+            record,
+            deposit,
+            due ? s.key : null,
+            actor,
+            input.correlationId,
+          );
+          if (written) {
+            s.answer = {
+              status: 201,
+              view: await viewOf(ctx, (await readEstimateWithAcceptance(ctx, order.id)) ?? loaded),
+            };
+            return s.answer;
+          }
+          const lost = await answerAfterLoss(ctx, input, s.intent?.id ?? null);
+          if (lost.status === 201) {
+            s.answer = lost; // the winner holds this very authorisation: nothing to undo
+            return lost;
+          }
+          return stop(lost);
+        },
+      },
+    ],
+    ctx.log,
+  );
+  return stopped ?? state.answer ?? { status: 409, message: CHANGED_MEANWHILE };
+}
+
+export const contentSha256 = (order: OrderRecord) => sha256(canonicalContent(order));

@@ -1,0 +1,231 @@
+import { type Actor, type DepositState, EstimateAccepted, EstimateDepositChanged } from '@decor/contracts';
+import { newEvent } from '@decor/kit';
+import { type Connection, type Model, Schema, Types } from 'mongoose';
+import type { OrderContext } from '../context';
+import type {
+  AcceptanceFacts,
+  AcceptanceRecord,
+  Deposit,
+  Offer,
+  PendingAuthorisation,
+} from '../domain/acceptance';
+import { orderState } from '../domain/decide';
+import type { OrderRecord } from '../domain/view';
+import { type Estimate, estimateRecord } from './estimate-model';
+import { HIDDEN } from './orders';
+import { duplicateKeyField } from './writes';
+
+/**
+ * The acceptance's writes on the estimate document (issue 30). Each is one guarded update: the
+ * record, its deposit and the EstimateAccepted event land together or not at all (the pattern of
+ * store/orders.ts), and the pending-authorisation marks the sweeper works from are kept beside them.
+ */
+
+export interface EstimateWithAcceptance {
+  order: OrderRecord;
+  facts: AcceptanceFacts;
+  pending: PendingAuthorisation[];
+  attempt: number;
+}
+
+const factsOf = (doc: Estimate): AcceptanceFacts => ({
+  offer: doc.offer ?? null,
+  acceptance: doc.acceptance ?? null,
+  deposit: doc.deposit ?? null,
+  voidedChanges: doc.voidedChanges?.length ? doc.voidedChanges : null,
+});
+
+export async function readEstimateWithAcceptance(
+  ctx: OrderContext,
+  id: string,
+): Promise<EstimateWithAcceptance | null> {
+  if (!Types.ObjectId.isValid(id)) return null;
+  const doc = await ctx.estimates.findById(id, HIDDEN).lean<Estimate>();
+  if (!doc) return null;
+  return {
+    order: estimateRecord(doc),
+    facts: factsOf(doc),
+    pending: doc.pendingAuthorisations ?? [],
+    attempt: doc.acceptanceAttempt ?? 0,
+  };
+}
+
+/**
+ * Records the offer an Open estimate is sent under, unless it is accepted (a signature stands on
+ * its own offer). `replace`: a new send (QuickBooks has the estimate again) renews it; else only an
+ * estimate without one gets it (estimates opened before issue 30, at their first read).
+ */
+export async function recordOffer(
+  ctx: OrderContext,
+  id: string,
+  offer: Offer,
+  replace: boolean,
+): Promise<boolean> {
+  const res = await ctx.estimates.updateOne(
+    { _id: id, status: 'Open', acceptance: null, ...(replace ? {} : { offer: null }) },
+    { $set: { offer } },
+  );
+  return res.matchedCount > 0;
+}
+
+/**
+ * Step "mark the authorisation pending": the sweeper cancels it if no acceptance follows. Only on
+ * the revision the customer reviewed; a racing request with the same key finds it there already.
+ */
+export async function addPending(
+  ctx: OrderContext,
+  order: OrderRecord,
+  pending: PendingAuthorisation,
+): Promise<'added' | 'present' | 'changed'> {
+  const res = await ctx.estimates.updateOne(
+    {
+      _id: order.id,
+      revision: order.revision,
+      acceptance: null,
+      'pendingAuthorisations.key': { $ne: pending.key },
+    },
+    { $push: { pendingAuthorisations: pending } },
+  );
+  if (res.matchedCount > 0) return 'added';
+  const present = await ctx.estimates.exists({ _id: order.id, 'pendingAuthorisations.key': pending.key });
+  return present ? 'present' : 'changed';
+}
+
+/** Undo of the mark (and after a cancelled authorisation, the next attempt uses a new provider key). */
+export async function dropPending(
+  ctx: OrderContext,
+  id: string,
+  key: string,
+  cancelled: boolean,
+): Promise<void> {
+  await ctx.estimates.updateOne(
+    { _id: id },
+    { $pull: { pendingAuthorisations: { key } }, ...(cancelled ? { $inc: { acceptanceAttempt: 1 } } : {}) },
+  );
+}
+
+/**
+ * THE write: the acceptance record, its deposit, the mark removed, revision + 1 and EstimateAccepted
+ * in the outbox — only if the estimate is still the one reviewed (revision, Open) and not accepted.
+ */
+export async function recordAcceptance(
+  ctx: OrderContext,
+  order: OrderRecord,
+  record: AcceptanceRecord,
+  deposit: Deposit,
+  pendingKey: string | null,
+  actor: Actor,
+  correlationId: string,
+): Promise<boolean> {
+  const after = { ...order, revision: order.revision + 1 };
+  const event = newEvent(EstimateAccepted, {
+    aggregateId: order.id,
+    correlationId,
+    payload: {
+      order: orderState(after),
+      actor,
+      acceptance: {
+        signerName: record.signerName,
+        at: record.at.toISOString(),
+        agreementVersion: record.agreementVersion,
+        estimateVersion: record.estimateVersion,
+        deposit: {
+          amountCents: deposit.amountCents,
+          state: deposit.state,
+          ...(deposit.intentId ? { intentId: deposit.intentId } : {}),
+        },
+      },
+    },
+  });
+  const res = await ctx.estimates.updateOne(
+    { _id: order.id, revision: order.revision, status: 'Open', acceptance: null },
+    {
+      $set: { acceptance: record, deposit, voidedChanges: [] },
+      ...(pendingKey ? { $pull: { pendingAuthorisations: { key: pendingKey } } } : {}),
+      $inc: { revision: 1 },
+      $push: { outbox: event },
+    },
+  );
+  if (res.matchedCount === 0) return false;
+  ctx.eventsWritten();
+  return true;
+}
+
+/** Marks older than `cutoff` (a crash, or a request that died, between authorisation and record). */
+export async function danglingAuthorisations(
+  ctx: OrderContext,
+  cutoff: Date,
+  limit = 50,
+): Promise<{ id: string; pending: PendingAuthorisation; acceptedIntent: string | null }[]> {
+  const docs = await ctx.estimates
+    .find({ 'pendingAuthorisations.at': { $lt: cutoff } }, { pendingAuthorisations: 1, deposit: 1 })
+    .limit(limit)
+    .lean<Estimate[]>();
+  return docs.flatMap((doc) =>
+    (doc.pendingAuthorisations ?? [])
+      .filter((p) => new Date(p.at) < cutoff)
+      .map((pending) => ({ id: doc._id.toString(), pending, acceptedIntent: doc.deposit?.intentId ?? null })),
+  );
+}
+
+/**
+ * The provider says the deposit moved (a webhook): the estimate holding that intent gets the new
+ * state and EstimateDepositChanged, once (an unchanged state writes nothing).
+ */
+export async function setDepositState(
+  ctx: OrderContext,
+  intentId: string,
+  state: DepositState,
+  correlationId: string,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const doc = await ctx.estimates.findOne({ 'deposit.intentId': intentId }, HIDDEN).lean<Estimate>();
+    if (!doc?.deposit || doc.deposit.state === state) return false;
+    const order = { ...estimateRecord(doc), revision: (doc.revision ?? 0) + 1 };
+    const deposit: Deposit = { ...doc.deposit, state };
+    const event = newEvent(EstimateDepositChanged, {
+      aggregateId: order.id,
+      correlationId,
+      payload: {
+        order: orderState(order),
+        from: doc.deposit.state,
+        deposit: {
+          amountCents: deposit.amountCents,
+          state,
+          ...(deposit.intentId ? { intentId: deposit.intentId } : {}),
+        },
+      },
+    });
+    const res = await ctx.estimates.updateOne(
+      { _id: doc._id, revision: doc.revision ?? 0 },
+      { $set: { 'deposit.state': state }, $inc: { revision: 1 }, $push: { outbox: event } },
+    );
+    if (res.matchedCount > 0) {
+      ctx.eventsWritten();
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Provider webhook events already handled, by id: a replay is a no-op. */
+export type PaymentEventModel = Model<{ _id: string; type: string; at: Date }>;
+
+export function paymentEventModel(connection: Connection): PaymentEventModel {
+  const schema = new Schema<{ _id: string; type: string; at: Date }>(
+    { _id: String, type: String, at: Date },
+    { versionKey: false },
+  );
+  return connection.model('PaymentEvent', schema, 'payment_events');
+}
+
+export const seenPaymentEvent = async (ctx: OrderContext, id: string) =>
+  (await ctx.paymentEvents.exists({ _id: id })) !== null;
+
+export async function rememberPaymentEvent(ctx: OrderContext, id: string, type: string): Promise<void> {
+  try {
+    await ctx.paymentEvents.create({ _id: id, type, at: new Date() });
+  } catch (err) {
+    if (duplicateKeyField(err) === undefined) throw err; // handled twice at once: both no-ops
+  }
+}
