@@ -1,28 +1,12 @@
 /** Shapes of the API (spec §3 and the services' route schemas). Money in dollars at the edge. */
-import type { EventDetails, WillCall } from '@decor/contracts/rules';
+import type { EventDetails, SessionUserView, WillCall } from '@decor/contracts/rules';
 
-export type Permission = 'customer' | 'admin' | 'superadmin' | 'company' | (string & {});
-
-export interface SessionCart {
-  id: string;
-  cartName: string;
-  cartTotal: number;
-}
-
-export interface User {
-  id: string;
-  firstName: string;
-  lastName: string;
-  displayName: string;
-  email: string;
-  phone: string | null;
-  permissions: Permission;
-  active: boolean;
-  ownCompany: string | null;
-  CompanyId: string | null;
-  qboId: string | null;
-  cart?: SessionCart | null;
-}
+/**
+ * The session user (`/auth/jwt`): contracts' view. Its permission string is read with contracts'
+ * roles (isStaff, isCustomer, isSuperadmin), the one vocabulary.
+ */
+export type User = SessionUserView;
+export type SessionCart = NonNullable<SessionUserView['cart']>;
 
 export interface ProductImage {
   id: string;

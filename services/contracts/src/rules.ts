@@ -29,4 +29,7 @@ export type {
   QboImportCompanyView,
   QboImportCustomerView,
   QboImportPageView,
+  SessionCartView,
+  SessionUserView,
+  UserView,
 } from './views';

@@ -36,6 +36,39 @@ export const CartView = Type.Object({
 });
 export type CartView = Static<typeof CartView>;
 
+/** A site user as the user service shows it (spec orders §3 User; never the password). */
+export const UserView = Type.Object({
+  id: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  displayName: Type.String(),
+  email: Type.String(),
+  phone: nullableText,
+  permissions: Type.String({ description: "'customer', 'admin' or 'superadmin' (contracts' roles)" }),
+  active: Type.Boolean(),
+  ownCompany: Type.Union([
+    Type.String({ description: "The customer's own wording of their company" }),
+    Type.Null(),
+  ]),
+  CompanyId: Type.Union([Type.String({ description: 'The parent company' }), Type.Null()]),
+  qboId: nullableText,
+});
+export type UserView = Static<typeof UserView>;
+
+/** Spec §3: the session user (`/auth/jwt`) also holds a customer's active cart. */
+export const SessionCartView = Type.Object({
+  id: Type.String(),
+  cartName: Type.String(),
+  cartTotal: Type.Number({ description: 'Dollars' }),
+});
+export type SessionCartView = Static<typeof SessionCartView>;
+
+export const SessionUserView = Type.Intersect([
+  UserView,
+  Type.Object({ cart: Type.Optional(Type.Union([SessionCartView, Type.Null()])) }),
+]);
+export type SessionUserView = Static<typeof SessionUserView>;
+
 /** A company as the user service shows it (spec orders §3 Company); empty fields are null. */
 export const CompanyView = Type.Object({
   id: Type.String(),

@@ -1,3 +1,4 @@
+import { UserView } from '@decor/contracts';
 import { listQuerySchema, objectIdParam, type ServiceApp, sendList } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
@@ -15,7 +16,7 @@ import { listUsers, USER_LIST } from '../store/lists';
 import { publicUser } from '../store/user-model';
 import { createAccount, deleteUser } from '../store/user-writes';
 import { orRefuse, refuseIf } from './refusals';
-import { Deleted, NewUserBody, UserView } from './schemas';
+import { Deleted, NewUserBody } from './schemas';
 
 /** Staff's users list, account creation and deletion (changes: routes/user.ts). */
 export async function adminUserRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {

@@ -1,3 +1,4 @@
+import { SessionUserView, UserView } from '@decor/contracts';
 import type { ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
@@ -10,7 +11,7 @@ import { signOut } from '../store/password-writes';
 import { publicUser } from '../store/user-model';
 import { accountByEmail, activeCartOf, sessionAccount } from '../store/user-reads';
 import { orNotFound, orRefuse } from './refusals';
-import { Email, MessageResult, SessionUserView, UserView } from './schemas';
+import { Email, MessageResult } from './schemas';
 import { onAttempt, type SignInLimits } from './sign-in-limits';
 
 /** The account and spec §8's answer for the password; counted in `user_password_checks_total`. */

@@ -1,3 +1,4 @@
+import { CompanyView } from '@decor/contracts';
 import { listQuerySchema, objectIdParam, type ServiceApp, sendList } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
@@ -16,7 +17,7 @@ import { changeCompany, createCompany, deleteCompany, liveCompanyById } from '..
 import { publicCompany } from '../store/company-model';
 import { COMPANY_LIST, listCompanies } from '../store/lists';
 import { orNotFound, orRefuse, refuseIf } from './refusals';
-import { CompanyFields, CompanyView, Deleted } from './schemas';
+import { CompanyFields, Deleted } from './schemas';
 
 export async function companyRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   const staffOnly = app.requireRole('staff');

@@ -1,31 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MESSAGES } from '../domain/refusals';
 
-export const UserView = Type.Object({
-  id: Type.String(),
-  firstName: Type.String(),
-  lastName: Type.String(),
-  displayName: Type.String(),
-  email: Type.String(),
-  phone: Type.Union([Type.String(), Type.Null()]),
-  permissions: Type.String(),
-  active: Type.Boolean(),
-  ownCompany: Type.Union([Type.String(), Type.Null()]),
-  CompanyId: Type.Union([Type.String(), Type.Null()]),
-  qboId: Type.Union([Type.String(), Type.Null()]),
-});
-
-/** Spec §3: the session user also holds a customer's active cart. */
-export const SessionCart = Type.Object({
-  id: Type.String(),
-  cartName: Type.String(),
-  cartTotal: Type.Number(),
-});
-export const SessionUserView = Type.Intersect([
-  UserView,
-  Type.Object({ cart: Type.Optional(Type.Union([SessionCart, Type.Null()])) }),
-]);
-
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const MessageResult = Type.Object({ result: Type.Object({ message: Type.String() }) });
@@ -64,19 +39,6 @@ export const UserChangeFields = {
 };
 
 export const WelcomeBody = Type.Object({ email: EmailField }, { additionalProperties: false });
-
-const Nullable = Type.Union([Type.String(), Type.Null()]);
-export const CompanyView = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  displayName: Type.String(),
-  street: Nullable,
-  city: Nullable,
-  state: Nullable,
-  zipCode: Nullable,
-  phone: Nullable,
-  qboId: Nullable,
-});
 
 export const CompanyFields = {
   name: Type.Optional(Text()),

@@ -1,3 +1,4 @@
+import { UserView } from '@decor/contracts';
 import {
   AUTH_MESSAGES,
   bearerToken,
@@ -21,7 +22,7 @@ import { publicUser } from '../store/user-model';
 import { activeAccount, liveAccount, liveUser, usableResetUser } from '../store/user-reads';
 import { changeUser } from '../store/user-writes';
 import { orNotFound, orRefuse, refusalError, refuseIf } from './refusals';
-import { MessageResult, UserChangeFields, UserView } from './schemas';
+import { MessageResult, UserChangeFields } from './schemas';
 import { onAttempt, type SignInLimits } from './sign-in-limits';
 
 /** A reset link's token (it has a purpose claim); checked for real by `usableResetUser`. */

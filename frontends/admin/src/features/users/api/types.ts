@@ -1,21 +1,13 @@
 /** What the user service and accounting-sync answer for the users screens (spec orders §3, §7). */
-import type { CompanyView, QboImportCompanyView, QboImportCustomerView } from '@decor/contracts/rules';
+import type {
+  CompanyView,
+  QboImportCompanyView,
+  QboImportCustomerView,
+  UserView,
+} from '@decor/contracts/rules';
 
-/** A site user as GET /user and GET /user/{id} show it (never the password). */
-export interface SiteUser {
-  id: string;
-  firstName: string;
-  lastName: string;
-  displayName: string;
-  email: string;
-  phone: string | null;
-  permissions: string;
-  active: boolean;
-  /** The customer's company name (their own wording; the parent company is CompanyId). */
-  ownCompany: string | null;
-  CompanyId: string | null;
-  qboId: string | null;
-}
+/** A site user as GET /user and GET /user/{id} show it (contracts' view; never the password). */
+export type SiteUser = UserView;
 
 /** A company as the user service answers it (contracts' view). */
 export type Company = CompanyView;
