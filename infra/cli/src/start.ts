@@ -4,6 +4,8 @@
  * Env (all optional):
  *   DECOR_PORT_OFFSET   added to every service/worker/gateway default port (a second copy beside)
  *   USER_PORT … GATEWAY_PORT, GATEWAY_INTERNAL_PORT, NOTIFICATION_WORKER_PORT …   pin one port (see runnables.ts)
+ *   DECOR_INSTANCES     instances of each service, worker and the gateway (default 1); instance k
+ *                       listens on <PORT_ENV>_k, default its port + 100·(k-1) (supervisor.ts)
  *   KAFKA_PORT, KAFKA_CONTROLLER_PORT, MONGO_PORT, S3_PORT, SMTP_PORT, MAIL_API_PORT, REDIS_URL,
  *   DECOR_DATA_DIR      the infrastructure (see infra/README.md); logs go to <data dir>/logs
  *   REDIS_PREFIX        BullMQ key prefix (default 'decor', or 'decor-<offset>' with an offset, so two

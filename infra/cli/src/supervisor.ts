@@ -76,33 +76,53 @@ function portOffset(): number {
   return offset;
 }
 
-function plan(offset: number): Planned[] {
+/**
+ * DECOR_INSTANCES (default 1): how many instances of each service, worker and the gateway. Instance k
+ * of a process (k ≥ 2) is named `<name>-k` and listens on `<PORT_ENV>_k`, default its port + 100·(k-1);
+ * the gateways reach every instance of each service (a comma-separated *_SERVICE_URL).
+ */
+function instanceCount(): number {
+  const raw = process.env.DECOR_INSTANCES ?? '';
+  const n = raw === '' ? 1 : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 9) throw new Error(`DECOR_INSTANCES=${raw} must be 1 to 9`);
+  return n;
+}
+
+function plan(offset: number, instances = instanceCount()): Planned[] {
   const planned: Planned[] = [];
-  const portOf = (env: string, base: number) => portFromEnv(env, base + offset);
-  for (const r of RUNNABLES) {
-    const kind = r === GATEWAY ? 'gateway' : 'service';
-    planned.push({
-      name: r.name,
-      runnable: r,
-      kind,
-      entry: 'main',
-      port: portOf(r.portEnv, r.port),
-      portEnv: r.portEnv,
-      ...(r.internalPort && r.internalPortEnv
-        ? { internal: { port: portOf(r.internalPortEnv, r.internalPort), portEnv: r.internalPortEnv } }
-        : {}),
-    });
-    const hasWorker = existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'));
-    if (hasWorker && r.workerPort && r.workerPortEnv) {
-      const port = portOf(r.workerPortEnv, r.workerPort);
+  for (let k = 1; k <= instances; k++) {
+    const named = (name: string) => (k === 1 ? name : `${name}-${k}`);
+    const portOf = (env: string, base: number) =>
+      k === 1 ? portFromEnv(env, base + offset) : portFromEnv(`${env}_${k}`, base + 100 * (k - 1) + offset);
+    for (const r of RUNNABLES) {
+      const kind = r === GATEWAY ? 'gateway' : 'service';
       planned.push({
-        name: `${r.name}-worker`,
+        name: named(r.name),
         runnable: r,
-        kind: 'worker',
-        entry: 'worker',
-        port,
-        portEnv: r.workerPortEnv,
+        kind,
+        entry: 'main',
+        port: portOf(r.portEnv, r.port),
+        portEnv: k === 1 ? r.portEnv : `${r.portEnv}_${k}`,
+        ...(r.internalPort && r.internalPortEnv
+          ? {
+              internal: {
+                port: portOf(r.internalPortEnv, r.internalPort),
+                portEnv: k === 1 ? r.internalPortEnv : `${r.internalPortEnv}_${k}`,
+              },
+            }
+          : {}),
       });
+      const hasWorker = existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'));
+      if (hasWorker && r.workerPort && r.workerPortEnv) {
+        planned.push({
+          name: named(`${r.name}-worker`),
+          runnable: r,
+          kind: 'worker',
+          entry: 'worker',
+          port: portOf(r.workerPortEnv, r.workerPort),
+          portEnv: k === 1 ? r.workerPortEnv : `${r.workerPortEnv}_${k}`,
+        });
+      }
     }
   }
   return planned;
@@ -310,8 +330,8 @@ class Supervisor {
     if (built.status === 'rejected') throw new Error(`build failed: ${(built.reason as Error).message}`);
     this.checkInterrupted();
 
-    const gatewayPlan = planned.find((p) => p.kind === 'gateway') as Planned;
-    const env = serviceEnv(endpoints, gatewayPlan.port, offset);
+    const gatewayPlans = planned.filter((p) => p.kind === 'gateway');
+    const env = serviceEnv(endpoints, (gatewayPlans[0] as Planned).port, offset);
     // --tracing: Zipkin starts beside the services (env points them at it first).
     const viewer = tracingRequested()
       ? startTracingViewer(env, { offset, logDir: logs, log: out, signal: this.interrupt.signal }).then(
@@ -341,24 +361,33 @@ class Supervisor {
     if (failures.length > 0) throw new Error(failures.join('\n'));
     this.checkInterrupted();
 
-    const urls = Object.fromEntries(
-      this.started.flatMap((s) =>
-        s.kind === 'service' && s.runnable.urlEnv ? [[s.runnable.urlEnv, s.url]] : [],
-      ),
-    );
+    // Every instance of a service, in instance order (the gateway takes them in turn).
+    const urls: Record<string, string> = {};
+    for (const p of planned) {
+      const s = this.started.find((x) => x.name === p.name);
+      if (s?.kind === 'service' && s.runnable.urlEnv)
+        urls[s.runnable.urlEnv] = [urls[s.runnable.urlEnv], s.url].filter(Boolean).join(',');
+    }
     const frontends = path.join(REPO_ROOT, 'frontends');
-    const gateway = await launch(
-      gatewayPlan,
-      { ...env, ...urls, FRONTENDS_DIR: frontends },
-      logs,
-      this.watcher,
-      this.interrupt.signal,
+    const gateways = await Promise.all(
+      gatewayPlans.map((p) =>
+        launch(
+          p,
+          { ...env, ...urls, FRONTENDS_DIR: frontends },
+          logs,
+          this.watcher,
+          this.interrupt.signal,
+        ).then((g) => {
+          this.started.push(g);
+          out(`✓ ${g.name.padEnd(10)} ${g.url} ready ${seconds(servicesStarted)}`);
+          return g;
+        }),
+      ),
     ).catch((err: Error) => {
       this.reportInterrupted(err.message);
       throw err;
     });
-    this.started.push(gateway);
-    out(`✓ gateway    ${gateway.url} ready ${seconds(servicesStarted)}`);
+    const gateway = gateways[0] as Started;
     this.checkInterrupted();
     // A fresh installation's demo orders (availability has something to show); never fails the start.
     const demoStarted = Date.now();

@@ -274,7 +274,9 @@ function startNodeServer(
     cwd: join(INFRA_DIR, '..'),
     log,
     ready: /^ready /,
-    readyTimeoutMs: 30_000,
+    // Started beside Kafka's and Mongo's JVMs and the builds: on a busy 2-core machine four tsx
+    // starts at once took over 30 s (2026-12-02, load average 27).
+    readyTimeoutMs: 90_000,
     stopGraceMs: 5_000,
   });
 }

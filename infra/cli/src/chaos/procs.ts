@@ -69,3 +69,16 @@ export const servedProc =
 export function findProc(root: number, match: ProcMatcher): Proc | undefined {
   return descendants(root).find(match);
 }
+
+/** One instance of a runnable: the one listening on `port` (its PORT, or WORKER_PORT for a worker). */
+export const instanceProc =
+  (dir: string, entry: 'main' | 'worker', port: number): ProcMatcher =>
+  (p) => {
+    if (!runnableProc(dir, entry)(p)) return false;
+    try {
+      const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0');
+      return environ.includes(`${entry === 'worker' ? 'WORKER_PORT' : 'PORT'}=${port}`);
+    } catch {
+      return false; // gone meanwhile
+    }
+  };

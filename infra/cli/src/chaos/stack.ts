@@ -20,10 +20,14 @@ export interface ProductProcess {
   dir: string;
   entry: 'main' | 'worker';
   readyUrl: string;
+  /** Its port (PORT, or WORKER_PORT for a worker): tells instances of one process apart. */
+  port: number;
 }
 
 export interface ChaosStack {
   gatewayUrl: string;
+  /** Every gateway instance (one unless started with several instances). */
+  gatewayUrls: string[];
   mongoUrl: string;
   kafkaBrokers: string[];
   mailApiUrl: string;
@@ -71,10 +75,20 @@ function waitReady(child: ChildProcess, lines: string[]): Promise<void> {
  * `npm start` on ports drawn free here and bound seconds later: another test's server may take one in
  * between (start.ts then refuses: "port … is already in use"). That start is tried again on fresh ports.
  */
-export async function startChaosStack(log: (line: string) => void): Promise<ChaosStack> {
+export interface StackOptions {
+  /** DECOR_INSTANCES: instances of each service, worker and the gateway (default 1). */
+  instances?: number;
+  /** More environment for every process (e.g. DRAIN_DELAY_MS). */
+  env?: Record<string, string>;
+}
+
+export async function startChaosStack(
+  log: (line: string) => void,
+  opts: StackOptions = {},
+): Promise<ChaosStack> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(log);
+      return await startOnce(log, opts);
     } catch (err) {
       if (attempt >= 3 || !/is already in use/.test((err as Error).message)) throw err;
       log(`chaos: a port was taken before npm start bound it; starting again on fresh ports (${attempt})`);
@@ -82,7 +96,8 @@ export async function startChaosStack(log: (line: string) => void): Promise<Chao
   }
 }
 
-async function startOnce(log: (line: string) => void): Promise<ChaosStack> {
+async function startOnce(log: (line: string) => void, opts: StackOptions): Promise<ChaosStack> {
+  const instances = opts.instances ?? 1;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-chaos-'));
   const redisPort = await freePort();
   const redis = await startProcess({
@@ -105,34 +120,44 @@ async function startOnce(log: (line: string) => void): Promise<ChaosStack> {
     'SMTP_PORT',
     'MAIL_API_PORT',
     'QBO_EMULATOR_PORT',
+    'PAYMENTS_EMULATOR_PORT',
   ])
     infraPorts[name] = await freePort();
   const processPorts: Record<string, number> = {};
   const processes: ProductProcess[] = [];
-  for (const r of RUNNABLES) {
-    const port = await freePort();
-    processPorts[r.portEnv] = port;
-    let readyPort = port;
-    if (r.internalPortEnv) {
-      readyPort = await freePort();
-      processPorts[r.internalPortEnv] = readyPort;
-    }
-    processes.push({
-      name: r.name,
-      dir: r.dir,
-      entry: 'main',
-      readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
-    });
-    // The supervisor runs a worker where the runnable has src/worker.ts and a worker port.
-    if (r.workerPortEnv && existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'))) {
-      const workerPort = await freePort();
-      processPorts[r.workerPortEnv] = workerPort;
+  const gatewayUrls: string[] = [];
+  for (let k = 1; k <= instances; k++) {
+    // As the supervisor names and ports them: instance k ≥ 2 is `<name>-k` on `<PORT_ENV>_k`.
+    const named = (name: string) => (k === 1 ? name : `${name}-${k}`);
+    const envOf = (name: string) => (k === 1 ? name : `${name}_${k}`);
+    for (const r of RUNNABLES) {
+      const port = await freePort();
+      processPorts[envOf(r.portEnv)] = port;
+      let readyPort = port;
+      if (r.internalPortEnv) {
+        readyPort = await freePort();
+        processPorts[envOf(r.internalPortEnv)] = readyPort;
+      }
+      if (r.name === 'gateway') gatewayUrls.push(`http://127.0.0.1:${port}`);
       processes.push({
-        name: `${r.name}-worker`,
+        name: named(r.name),
         dir: r.dir,
-        entry: 'worker',
-        readyUrl: `http://127.0.0.1:${workerPort}/readyz`,
+        entry: 'main',
+        readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
+        port,
       });
+      // The supervisor runs a worker where the runnable has src/worker.ts and a worker port.
+      if (r.workerPortEnv && existsSync(path.join(REPO_ROOT, r.dir, 'src', 'worker.ts'))) {
+        const workerPort = await freePort();
+        processPorts[envOf(r.workerPortEnv)] = workerPort;
+        processes.push({
+          name: named(`${r.name}-worker`),
+          dir: r.dir,
+          entry: 'worker',
+          readyUrl: `http://127.0.0.1:${workerPort}/readyz`,
+          port: workerPort,
+        });
+      }
     }
   }
   const env: NodeJS.ProcessEnv = {
@@ -145,6 +170,8 @@ async function startOnce(log: (line: string) => void): Promise<ChaosStack> {
     LOG_LEVEL: process.env.CHAOS_LOG_LEVEL || 'warn',
     DECOR_LOG_FORMAT: 'json',
     NO_COLOR: '1',
+    ...(instances > 1 ? { DECOR_INSTANCES: String(instances) } : {}),
+    ...opts.env,
   };
   // As `npm start` runs it: start.ts on this Node, with tsx.
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/src/start.ts'], {
@@ -190,6 +217,7 @@ async function startOnce(log: (line: string) => void): Promise<ChaosStack> {
   }
   return {
     gatewayUrl: `http://127.0.0.1:${processPorts.GATEWAY_PORT}`,
+    gatewayUrls,
     mongoUrl: `mongodb://127.0.0.1:${infraPorts.MONGO_PORT}`,
     kafkaBrokers: [`127.0.0.1:${infraPorts.KAFKA_PORT}`],
     mailApiUrl: `http://127.0.0.1:${infraPorts.MAIL_API_PORT}`,
