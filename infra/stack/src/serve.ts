@@ -8,30 +8,36 @@
  * Prints one line starting with "ready " once listening; exits cleanly on SIGTERM/SIGINT.
  */
 
-import { type PaymentsEmulatorOptions, startPaymentsEmulator } from '@decor/payments-emulator';
-import { type QboEmulatorOptions, startQboEmulator } from '@decor/qbo-emulator';
-import { type MailCatcherOptions, startMailCatcher } from './mail';
-import { type S3ServerOptions, startS3Server } from './s3';
+// Each kind loads only its own server: every one of these processes starts at once with npm start,
+// and compiling the others' code too made them slower to be ready on a busy machine.
+import type { PaymentsEmulatorOptions } from '@decor/payments-emulator';
+import type { QboEmulatorOptions } from '@decor/qbo-emulator';
+import type { MailCatcherOptions } from './mail';
+import type { S3ServerOptions } from './s3';
 
 async function main(): Promise<void> {
   const [kind, json = '{}'] = process.argv.slice(2);
   let close: () => Promise<void>;
   if (kind === 's3') {
     const options = JSON.parse(json) as S3ServerOptions;
+    const { startS3Server } = require('./s3') as typeof import('./s3');
     const s3 = await startS3Server(options);
     close = s3.close;
     console.log(`ready ${s3.endpoint} bucket=${options.bucket} dir=${options.directory}`);
   } else if (kind === 'mail') {
+    const { startMailCatcher } = require('./mail') as typeof import('./mail');
     const mail = await startMailCatcher(JSON.parse(json) as MailCatcherOptions);
     close = mail.close;
     console.log(`ready smtp=127.0.0.1:${mail.smtpPort} api=http://127.0.0.1:${mail.apiPort}`);
   } else if (kind === 'qbo') {
     const options = JSON.parse(json) as QboEmulatorOptions;
+    const { startQboEmulator } = await import('@decor/qbo-emulator');
     const qbo = await startQboEmulator(options);
     close = qbo.close;
     console.log(`ready ${qbo.url} demo realm ${qbo.realmId} data=${options.dataFile ?? 'memory'}`);
   } else if (kind === 'payments') {
     const options = JSON.parse(json) as PaymentsEmulatorOptions;
+    const { startPaymentsEmulator } = await import('@decor/payments-emulator');
     const payments = await startPaymentsEmulator(options);
     close = payments.close;
     const hooks = options.webhookEndpoints?.map((w) => w.url).join(', ') || 'none';
