@@ -6,12 +6,12 @@ import {
   dayNumber,
   isCalendarDay,
   monthDays,
-  type SubRental,
   turnaroundFor,
 } from '@decor/contracts';
 import { badRequest, currentUser, type ServiceApp } from '@decor/kit';
 import type { OrderContext } from '../context';
 import { conflictsOf } from '../domain/conflicts';
+import { bookingsOf, calendarProducts, namedUnits, ownedUnits } from '../store/availability-reads';
 import { LedgerReader } from '../store/ledger-reads';
 import { buffersOf } from '../store/order-bookings';
 import {
@@ -61,7 +61,7 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
       const range = checkedRange(from, to);
       const skus = [...new Set(Array.isArray(id) ? id : [id])];
       const [products, holds, buffers] = await Promise.all([
-        ctx.products.find({ _id: { $in: skus } }, { quantity: 1 }).lean(),
+        ownedUnits(ctx, skus),
         reader.holdsOf(skus),
         buffersOf(ctx, skus),
       ]);
@@ -99,11 +99,7 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
       const days = monthDays(month);
       if (!days) throw badRequest('month must be a month (YYYY-MM)');
       const { first, last } = days;
-      const products = await ctx.products
-        .find(category ? { category } : {}, { name: 1, quantity: 1, category: 1 })
-        .sort({ name: 1 })
-        .limit(500)
-        .lean();
+      const products = await calendarProducts(ctx, category);
       const holds = await reader.holdsOf(products.map((p) => p._id));
       return {
         result: {
@@ -168,9 +164,10 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
     },
     async () => {
       const ledgers = await reader.all();
-      const products = await ctx.products
-        .find({ _id: { $in: ledgers.map((l) => l.sku) } }, { name: 1, quantity: 1 })
-        .lean();
+      const products = await namedUnits(
+        ctx,
+        ledgers.map((l) => l.sku),
+      );
       const owned = new Map(products.map((p) => [p._id, p]));
       const conflicts = conflictsOf(
         ledgers.map((l) => ({
@@ -195,32 +192,5 @@ export async function availabilityRoutes(app: ServiceApp, ctx: OrderContext): Pr
         })),
       };
     },
-  );
-}
-
-/**
- * The DocNumbers of these bookings (a booking's id is its estimate's) and their recorded sub-rental
- * confirmations (on the estimate, or on its invoice when staff overbooked the invoice).
- */
-async function bookingsOf(
-  ctx: OrderContext,
-  ids: readonly string[],
-): Promise<Map<string, { DocNumber: string; subRental: SubRental | null }>> {
-  const valid = [...new Set(ids)].filter((id) => /^[a-f0-9]{24}$/.test(id));
-  const [estimates, invoices] = await Promise.all([
-    ctx.estimates.find({ _id: { $in: valid } }, { docNumber: 1, subRental: 1 }).lean(),
-    ctx.invoices
-      .find({ estimateId: { $in: valid }, subRental: { $ne: null } }, { estimateId: 1, subRental: 1 })
-      .lean(),
-  ]);
-  const invoiced = new Map(invoices.map((i) => [i.estimateId, i.subRental ?? null]));
-  return new Map(
-    estimates.map((e) => {
-      const id = e._id.toString();
-      const records = [e.subRental, invoiced.get(id)].filter((r): r is SubRental => !!r);
-      // The latest confirmation wins (ISO times compare as text).
-      const subRental = records.sort((a, b) => b.at.localeCompare(a.at))[0] ?? null;
-      return [id, { DocNumber: e.docNumber, subRental }];
-    }),
   );
 }

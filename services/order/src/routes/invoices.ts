@@ -5,18 +5,11 @@ import type { FastifyReply } from 'fastify';
 import type { OrderContext } from '../context';
 import { decide } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
-import { type Estimate, orderRecord } from '../store/estimate-model';
-import { closeInvoicedEstimate, HIDDEN, insertInvoice, readOrder } from '../store/orders';
+import { closeInvoicedEstimate, insertInvoice, invoiceByScope, readOrder } from '../store/orders';
 import { actorOf, NOT_FOUND, refusalError, sendOrder, visibleTo } from './order-answers';
 import { CreateInvoiceBody, IdempotencyHeaders, InvoiceView } from './schemas';
 
 export const KEY_REUSED = 'This Idempotency-Key was already used for another invoice request';
-
-/** The invoice an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
-async function byScope(ctx: OrderContext, idempotencyScope: string): Promise<OrderRecord | null> {
-  const doc = await ctx.invoices.findOne({ idempotencyScope }, HIDDEN).lean<Estimate>();
-  return doc ? orderRecord(doc, 'invoice') : null;
-}
 
 export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise<void> {
   app.post(
@@ -46,7 +39,7 @@ export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise
         return sendOrder(res.code(200), invoice, actor, ctx.today());
       };
       /** The same key sent twice at once: the other request's invoice, once it exists. */
-      const winner = async () => (idempotencyScope ? byScope(ctx, idempotencyScope) : null);
+      const winner = async () => (idempotencyScope ? invoiceByScope(ctx, idempotencyScope) : null);
 
       const earlier = await winner();
       if (earlier) return replay(earlier, reply);

@@ -1,7 +1,6 @@
 import type { OrderType } from '@decor/contracts';
 import {
   badRequest,
-  findList,
   forbidden,
   hasRole,
   type ListSpec,
@@ -18,7 +17,7 @@ import { ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/est
 import type { OrderRecord } from '../domain/view';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
-import { changeOrder, HIDDEN, modelOf, type OrderChangeOutcome } from '../store/orders';
+import { changeOrder, listOrders, type OrderChangeOutcome, readOrder } from '../store/orders';
 import { catalogueProducts } from '../store/products';
 import {
   actorOf,
@@ -104,7 +103,7 @@ export async function orderReadAndUpdateRoutes(
         if (query.UserId !== undefined && query.UserId !== request.user.id) return sendList(reply, [], 0);
         query.UserId = request.user.id;
       }
-      const { items, total } = await findList(modelOf(ctx, orderType), query, spec as ListSpec, HIDDEN);
+      const { items, total } = await listOrders(ctx, orderType, query, spec as ListSpec);
       const actor = actorOf(request.user);
       const today = ctx.today();
       return sendList(
@@ -127,8 +126,7 @@ export async function orderReadAndUpdateRoutes(
       },
     },
     async (request, reply) => {
-      const doc = await modelOf(ctx, orderType).findById(request.params.id, HIDDEN).lean<Estimate>();
-      const order = doc ? orderRecord(doc, orderType) : null;
+      const order = await readOrder(ctx, orderType, request.params.id);
       if (!order || !visibleTo(request.user)(order)) throw notFound(NOT_FOUND[orderType]);
       return sendOrder(reply, order, actorOf(request.user), ctx.today());
     },

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Actor, EventEnvelope, OrderType, SubRental } from '@decor/contracts';
-import { conflict, newEvent, runFlow, stop } from '@decor/kit';
+import { conflict, findList, type ListSpec, newEvent, runFlow, stop } from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import {
@@ -43,6 +43,25 @@ export async function readOrder(
   if (!Types.ObjectId.isValid(id)) return null;
   const doc = await modelOf(ctx, orderType).findById(id, HIDDEN).lean<Estimate>();
   return doc ? orderRecord(doc, orderType) : null;
+}
+
+/** One page of orders of a type as a list query asks (filters, order, paging; `spec` says which). */
+export function listOrders(
+  ctx: OrderContext,
+  orderType: OrderType,
+  query: Record<string, unknown>,
+  spec: ListSpec,
+) {
+  return findList(modelOf(ctx, orderType), query, spec, HIDDEN);
+}
+
+/** The invoice an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
+export async function invoiceByScope(
+  ctx: OrderContext,
+  idempotencyScope: string,
+): Promise<OrderRecord | null> {
+  const doc = await ctx.invoices.findOne({ idempotencyScope }, HIDDEN).lean<Estimate>();
+  return doc ? orderRecord(doc, 'invoice') : null;
 }
 
 export function envelopes(
