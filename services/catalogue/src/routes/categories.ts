@@ -3,6 +3,7 @@ import { conflict, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { type CategoryInput, categoryFields, MESSAGES } from '../domain/product-form';
+import { categoriesByName, categoryTree } from '../store/reads';
 import { createCategoryIfMissing } from '../store/writes';
 import { answer, cacheOptions, formAnswer, sendAnswer } from './respond';
 import { NoQuery } from './schemas';
@@ -35,10 +36,7 @@ export async function categoryRoutes(app: ServiceApp, ctx: CatalogueContext): Pr
       const cached = await ctx.cache.get(
         'categories',
         async () => {
-          const all = await ctx.categories
-            .find({}, { name: 1, parentId: 1 })
-            .sort({ name: 1, _id: 1 })
-            .lean();
+          const all = await categoriesByName(ctx);
           return answer({
             categories: all.filter((c) => !c.parentId).map((c) => ({ Id: c._id, Name: c.name })),
             subcategories: all
@@ -91,8 +89,7 @@ export async function categoryRoutes(app: ServiceApp, ctx: CatalogueContext): Pr
       },
     },
     async (request, reply) => {
-      const all = await ctx.categories.find({}, { name: 1, parentId: 1 }).lean();
-      const tree = all.map((c) => ({ id: c._id, name: c.name, parentId: c.parentId ?? null }));
+      const tree = await categoryTree(ctx);
       const { name, parentId } = formAnswer(() => categoryFields(tree, request.body as CategoryInput));
       // The id follows from the place and the name, so two admins adding the same one make one.
       const id = createHash('sha256')

@@ -2,6 +2,7 @@ import { badRequest, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import { categoryTurnaround, MESSAGES, type TurnaroundInput } from '../domain/product-form';
+import { categoryById } from '../store/reads';
 import { type CategoryState, setCategoryTurnaround } from '../store/writes';
 import { formAnswer } from './respond';
 import { NoQuery, TurnaroundDays } from './schemas';
@@ -50,7 +51,7 @@ export async function categoryTurnaroundRoutes(app: ServiceApp, ctx: CatalogueCo
       },
     },
     async (request) => {
-      const doc = await ctx.categories.findById(request.params.id, { outbox: 0 }).lean();
+      const doc = await categoryById(ctx, request.params.id);
       if (!doc) throw notFound(MESSAGES.categoryNotFound);
       return { result: view({ ...doc, id: doc._id }) };
     },
@@ -80,7 +81,7 @@ export async function categoryTurnaroundRoutes(app: ServiceApp, ctx: CatalogueCo
     },
     async (request) => {
       const buffer = formAnswer(() => categoryTurnaround(request.body as TurnaroundInput));
-      const found = await ctx.categories.findById(request.params.id, { parentId: 1 }).lean();
+      const found = await categoryById(ctx, request.params.id);
       if (!found) throw notFound(MESSAGES.categoryNotFound);
       if (found.parentId) throw badRequest(MESSAGES.turnaroundOfSubcategory);
       const saved = await setCategoryTurnaround(ctx, request.params.id, buffer, request.id);

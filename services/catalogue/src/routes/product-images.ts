@@ -3,13 +3,10 @@ import { badRequest, HttpError, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
 import {
-  attachImages,
   checkRoom,
   IMAGE_MESSAGES,
   ImageRuleError,
-  isImageTooLarge,
   MAX_IMAGE_BYTES,
-  oversizedProblem,
   PLACEHOLDER_ID,
   removeImage,
   setPrimary,
@@ -18,6 +15,7 @@ import {
 import { imageView, primaryFirst } from '../domain/product';
 import { deleteFilesLater, scheduleUploadCleanup } from '../jobs/image-jobs';
 import type { Upload } from '../store/upload-model';
+import { attachUploads, pendingUploads, recordUpload } from '../store/uploads';
 import { changeProduct, type StoredProduct } from '../store/writes';
 import { findProduct } from './respond';
 import { ImageView, NoQuery, SkuParam } from './schemas';
@@ -149,7 +147,7 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
         // Under MAX_IMAGE_BYTES (the spec's "under 100 KB"): S3 refuses more before storing it.
         const { url, fields } = await ctx.images.presignPost(key, f.type, expiresIn, MAX_IMAGE_BYTES - 1);
         const fileName = f.fileName as string;
-        await ctx.uploads.create({ _id: key, sku, type: f.type, fileName, state: 'pending' });
+        await recordUpload(ctx, { _id: key, sku, type: f.type, fileName });
         await scheduleUploadCleanup(ctx.imageQueue, key, ctx.config.UPLOAD_CLEANUP_AFTER_S);
         result.push({
           id: fileName,
@@ -193,7 +191,7 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       });
       if (new Set(keys).size !== keys.length) throw badRequest(IMAGE_MESSAGES.duplicate);
       const product = await findProduct(ctx, sku);
-      const uploads = await ctx.uploads.find({ _id: { $in: keys }, sku, state: 'pending' }).lean<Upload[]>();
+      const uploads = await pendingUploads(ctx, sku, keys);
       const byKey = new Map(uploads.map((u) => [u._id, u]));
       keys.forEach((key, i) => {
         if (!byKey.has(key)) throw badRequest(IMAGE_MESSAGES.notPresigned(urls[i] as string));
@@ -203,60 +201,9 @@ export async function productImageRoutes(app: ServiceApp, ctx: CatalogueContext)
       } catch (err) {
         ruleAnswer(err);
       }
-      // Claimed, an upload can no longer be cleaned up (nor attached twice); released on failure.
-      const claimed: string[] = [];
-      const release = () =>
-        ctx.uploads.updateMany({ _id: { $in: claimed }, state: 'attaching' }, { $set: { state: 'pending' } });
-      try {
-        for (const key of keys) {
-          const res = await ctx.uploads.updateOne(
-            { _id: key, sku, state: 'pending' },
-            { $set: { state: 'attaching' } },
-          );
-          if (res.modifiedCount === 0)
-            throw badRequest(IMAGE_MESSAGES.notPresigned(urls[keys.indexOf(key)] as string));
-          claimed.push(key);
-        }
-        const stored = await Promise.all(keys.map((key) => ctx.images.head(key)));
-        const files = keys.map((key, i) => ({ key, upload: byKey.get(key) as Upload, head: stored[i] }));
-        const missing = files.find((f) => !f.head);
-        if (missing) throw badRequest(IMAGE_MESSAGES.notUploaded(missing.upload.fileName));
-        // The stored object decides, whatever the browser claimed: too large, or not the signed type.
-        const sized = files.map((f) => ({ name: f.upload.fileName, bytes: f.head?.bytes ?? 0, f }));
-        const tooLarge = oversizedProblem(sized);
-        const large = sized.filter((s) => isImageTooLarge(s.bytes)).map((s) => s.f);
-        const wrongType = files.filter((f) => f.head?.type !== f.upload.type);
-        const refused = files.filter((f) => large.includes(f) || wrongType.includes(f));
-        if (refused.length > 0) {
-          const gone = refused.map((f) => f.key);
-          await ctx.images.deleteKeys(gone);
-          await ctx.uploads.deleteMany({ _id: { $in: gone } });
-          claimed.splice(0, claimed.length, ...claimed.filter((k) => !gone.includes(k)));
-          if (tooLarge) throw badRequest(tooLarge);
-          throw badRequest(
-            IMAGE_MESSAGES.typeMismatch((wrongType[0] as (typeof files)[number]).upload.fileName),
-          );
-        }
-        const added: StoredImage[] = files.map((f) => ({
-          id: randomUUID().replace(/-/g, ''),
-          url: ctx.images.publicUrl(f.key),
-          primary: false,
-          type: f.upload.type,
-          key: f.key,
-        }));
-        const { after } = await changeProduct(ctx, sku, request.id, (current) => {
-          try {
-            return { ...current, images: attachImages(current.images, added) };
-          } catch (err) {
-            return ruleAnswer(err);
-          }
-        });
-        await ctx.uploads.deleteMany({ _id: { $in: claimed } });
-        claimed.length = 0;
-        return reply.code(201).send({ result: primaryFirst(after.images).map(imageView) });
-      } finally {
-        if (claimed.length > 0) await release();
-      }
+      const files = keys.map((key, i) => ({ key, url: urls[i] as string, upload: byKey.get(key) as Upload }));
+      const after = await attachUploads(ctx, sku, files, request.id).catch(ruleAnswer);
+      return reply.code(201).send({ result: primaryFirst(after.images).map(imageView) });
     },
   );
 

@@ -11,17 +11,10 @@ import type { CatalogueContext } from '../context';
 import { categoryName, imageView, primaryFirst, productView } from '../domain/product';
 import { checkCategory, MESSAGES, newSku, type ProductInput, productFields } from '../domain/product-form';
 import { deleteFilesLater } from '../jobs/image-jobs';
-import { LIVE, type Product, productState } from '../store/product-model';
+import { productState } from '../store/product-model';
+import { categoryTree, productPage } from '../store/reads';
 import { changeProduct, createProduct, deleteProduct, type StoredProduct } from '../store/writes';
-import {
-  answer,
-  cacheOptions,
-  findProduct,
-  formAnswer,
-  PRODUCT_FIELDS,
-  sendAnswer,
-  viewerOf,
-} from './respond';
+import { answer, cacheOptions, findProduct, formAnswer, sendAnswer, viewerOf } from './respond';
 import { ImageView, NoQuery, ProductInputSchema, ProductView, Sku, SkuParam } from './schemas';
 
 const CategoryFilter = Type.String({ minLength: 1, maxLength: 200 });
@@ -80,12 +73,7 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
             ...(category === undefined ? {} : { category: categoryName(category) }),
             ...(subcategory === undefined ? {} : { subcategory: subcategory.map(categoryName) }),
           };
-          const { filter, sort, skip, limit } = toMongoList(query, productListSpec);
-          const live = { ...filter, ...LIVE };
-          const [items, total] = await Promise.all([
-            ctx.products.find(live, PRODUCT_FIELDS).sort(sort).skip(skip).limit(limit).lean<Product[]>(),
-            ctx.products.countDocuments(live),
-          ]);
+          const { items, total } = await productPage(ctx, toMongoList(query, productListSpec));
           return answer(
             items.map((p) => productView(productState(p), viewer)),
             { total_count: String(total) },
@@ -147,11 +135,6 @@ export async function productRoutes(app: ServiceApp, ctx: CatalogueContext): Pro
   );
 
   productWriteRoutes(app, ctx);
-}
-
-async function categoryTree(ctx: CatalogueContext) {
-  const all = await ctx.categories.find({}, { name: 1, parentId: 1 }).lean();
-  return all.map((c) => ({ id: c._id, name: c.name, parentId: c.parentId ?? null }));
 }
 
 /** The product as staff see it (the answer of every write). */

@@ -5,7 +5,8 @@ import type { CachedAnswer } from '../cache';
 import type { CatalogueContext } from '../context';
 import type { Viewer } from '../domain/product';
 import { ConflictError, FormError } from '../domain/product-form';
-import { LIVE, type Product } from '../store/product-model';
+import type { Product } from '../store/product-model';
+import { liveProduct } from '../store/reads';
 
 /** Contracts' viewer classes are the catalogue's: the gateway keys its cached answers by the same rule. */
 export function viewerOf(request: FastifyRequest): Viewer {
@@ -32,9 +33,6 @@ export function sendAnswer(reply: FastifyReply, cached: CachedAnswer) {
   return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
 }
 
-/** A product read leaves out the outbox bookkeeping. */
-export const PRODUCT_FIELDS = { outbox: 0, outboxLeaseUntil: 0, outboxLeaseOwner: 0 } as const;
-
 /** The form's rule errors as answers: 400 for a field, 409 for a taken name. */
 export function formAnswer<T>(run: () => T): T {
   try {
@@ -47,7 +45,7 @@ export function formAnswer<T>(run: () => T): T {
 }
 
 export async function findProduct(ctx: CatalogueContext, sku: string): Promise<Product> {
-  const product = await ctx.products.findOne({ _id: sku, ...LIVE }, PRODUCT_FIELDS).lean<Product>();
+  const product = await liveProduct(ctx, sku);
   if (!product) throw notFound('Product not found');
   return product;
 }

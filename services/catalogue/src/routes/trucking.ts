@@ -2,7 +2,7 @@ import { toCents, toDollars } from '@decor/contracts';
 import { notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { CatalogueContext } from '../context';
-import { TRUCKING_FEE_ID } from '../store/trucking-model';
+import { truckingFee } from '../store/reads';
 import { setTruckingFee } from '../store/writes';
 import { NoQuery, TruckingView } from './schemas';
 
@@ -26,7 +26,7 @@ export async function truckingRoutes(app: ServiceApp, ctx: CatalogueContext): Pr
       },
     },
     async () => {
-      const fee = await ctx.trucking.findById(TRUCKING_FEE_ID, { valueCents: 1 }).lean();
+      const fee = await truckingFee(ctx);
       if (!fee) throw notFound(TRUCKING_NOT_FOUND);
       return { result: { id: fee._id, value: toDollars(fee.valueCents) } };
     },
