@@ -1,18 +1,13 @@
 /** Route guards by the roles of spec §6 (the rule itself is @decor/contracts' roles). */
-import { isCustomer, isStaff, isSuperadmin, type Permission } from '@decor/contracts/rules';
+import { type AccessRole, hasAccess, isCustomer, isStaff, isSuperadmin } from '@decor/contracts/rules';
 import type { SessionState } from './session-slice';
 
 export { isCustomer, isStaff, isSuperadmin };
-export type Role = Permission;
+/** What a route admits: contracts' access roles ('staff' is admin and superadmin), as on the servers. */
+export type Role = AccessRole;
 
-/** Whether a permission string is one of the allowed roles ('admin' admits superadmin too). */
 export function hasRole(permissions: string | undefined | null, allowed: readonly Role[]): boolean {
-  if (!permissions) return false;
-  return allowed.some((role) => {
-    if (role === 'customer') return isCustomer(permissions);
-    if (role === 'admin') return isStaff(permissions);
-    return isSuperadmin(permissions);
-  });
+  return allowed.some((role) => hasAccess(permissions, role));
 }
 
 export const CONNECTION_ERROR = 'An error occurred while connecting to the server. Try refreshing the page';

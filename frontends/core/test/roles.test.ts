@@ -14,10 +14,12 @@ describe('roles and route guards (spec §2, §6)', () => {
     expect(isStaff('admin')).toBe(true);
     expect(isStaff('superadmin')).toBe(true);
     expect(isStaff('customer')).toBe(false);
-    expect(hasRole('superadmin', ['admin'])).toBe(true);
+    expect(hasRole('superadmin', ['staff'])).toBe(true);
+    expect(hasRole('admin', ['staff'])).toBe(true);
     expect(hasRole('admin', ['superadmin'])).toBe(false);
     expect(hasRole('customer', ['customer'])).toBe(true);
-    expect(hasRole('company', ['customer', 'admin', 'superadmin'])).toBe(false);
+    expect(hasRole('customer', ['staff'])).toBe(false);
+    expect(hasRole('company', ['customer', 'staff', 'superadmin'])).toBe(false);
   });
 
   it('no token: back to /', () => {
@@ -38,10 +40,10 @@ describe('roles and route guards (spec §2, §6)', () => {
   });
 
   it('a role not in the list: back to /; one in the list: the screen', () => {
-    expect(guardDecision(session({}), ['admin'])).toBe('redirect');
+    expect(guardDecision(session({}), ['staff'])).toBe('redirect');
     expect(guardDecision(session({}), ['customer'])).toBe('allow');
     const admin = { ...demoUser, permissions: 'superadmin' };
-    expect(guardDecision(session({ user: admin }), ['admin'])).toBe('allow');
+    expect(guardDecision(session({ user: admin }), ['staff'])).toBe('allow');
     expect(guardDecision(session({ user: admin }), ['customer'])).toBe('redirect');
   });
 });

@@ -4,7 +4,7 @@
  * user menu (shared/access.ts → UserMenu) and the list of server-rendered pages (public-pages.ts) are all
  * built from it; a screen's own sub-routes live in its feature's routes.tsx (or its remote's).
  */
-import { PERMISSIONS, type Permission } from '@decor/contracts/rules';
+import { ACCESS_ROLES, type AccessRole } from '@decor/contracts/rules';
 import { Navigate } from '@decor/web-core/router';
 import { Callback, Gallery, Home, Orders, Reset, Tos } from './features/pages/routes';
 import type { AppRoute } from './shared/access';
@@ -13,9 +13,9 @@ import { RemoteScreen } from './shared/RemoteScreen';
 // A row's shape (and the access rules over a table) are shared/access.ts'.
 export type { AppRoute, MenuEntry, ServerRenderedKind } from './shared/access';
 
-const SIGNED_IN = PERMISSIONS;
-const CUSTOMERS: readonly Permission[] = ['customer'];
-const STAFF: readonly Permission[] = ['admin'];
+const SIGNED_IN = ACCESS_ROLES;
+const CUSTOMERS: readonly AccessRole[] = ['customer'];
+const STAFF: readonly AccessRole[] = ['staff'];
 
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', screen: <Home />, serverRendered: 'home' },

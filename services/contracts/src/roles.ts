@@ -26,3 +26,17 @@ export function viewerClass(user: { permissions: MaybePermission } | null): View
   if (!user) return 'anonymous';
   return isStaff(user.permissions) ? 'staff' : 'signedIn';
 }
+
+/**
+ * Who a route admits, the one vocabulary of servers (the kit's `requireRole`) and frontends (the
+ * route guards): customers, staff (admin and superadmin) or superadmins only. Permission strings
+ * are what a user holds; access roles are what a route asks.
+ */
+export const ACCESS_ROLES = ['customer', 'staff', 'superadmin'] as const;
+export type AccessRole = (typeof ACCESS_ROLES)[number];
+
+export function hasAccess(permissions: MaybePermission, role: AccessRole): boolean {
+  if (role === 'customer') return isCustomer(permissions);
+  if (role === 'staff') return isStaff(permissions);
+  return isSuperadmin(permissions);
+}

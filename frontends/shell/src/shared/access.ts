@@ -4,7 +4,7 @@
  * and the features never import the table, which imports the features' screens. The roles rule itself
  * is @decor/contracts' (through web-core's hasRole).
  */
-import type { Permission } from '@decor/contracts/rules';
+import type { AccessRole } from '@decor/contracts/rules';
 import { hasRole } from '@decor/web-core';
 import { matchPath } from '@decor/web-core/router';
 import type { ReactElement } from 'react';
@@ -23,8 +23,8 @@ export interface AppRoute {
   /** A react-router path (`/*` for a screen with routes of its own). */
   path: string;
   screen: ReactElement;
-  /** Who may open it (the Protected guard); absent: anyone, signed in or not. 'admin' admits superadmin too. */
-  roles?: readonly Permission[];
+  /** Who may open it (the Protected guard); absent: anyone, signed in or not. 'staff' is admin and superadmin. */
+  roles?: readonly AccessRole[];
   menu?: readonly MenuEntry[];
   serverRendered?: ServerRenderedKind;
 }

@@ -1,8 +1,7 @@
 import {
-  isCustomer,
+  type AccessRole,
+  hasAccess,
   isPermission,
-  isStaff,
-  isSuperadmin,
   type Permission,
   SESSION_MESSAGES,
 } from '@decor/contracts';
@@ -15,7 +14,7 @@ import { VerifiedTokens } from './verified-tokens';
 
 /** Permission strings of the spec (roles in @decor/contracts). */
 export type Permissions = Permission;
-export type Role = 'customer' | 'staff' | 'superadmin';
+export type Role = AccessRole;
 
 /** What the session token carries (the JWT claims). */
 export interface TokenClaims {
@@ -117,14 +116,7 @@ export const AUTH_MESSAGES = {
 export const EXPIRED_HEADER = 'expiredtoken';
 
 export function hasRole(user: SessionUser, role: Role): boolean {
-  switch (role) {
-    case 'customer':
-      return isCustomer(user.permissions);
-    case 'staff':
-      return isStaff(user.permissions);
-    case 'superadmin':
-      return isSuperadmin(user.permissions);
-  }
+  return hasAccess(user.permissions, role);
 }
 
 /** On `optionalAuth` routes: the signed-in user, or null for an anonymous visitor. */
