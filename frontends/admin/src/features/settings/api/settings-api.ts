@@ -6,8 +6,9 @@ import type { AcceptanceSettings, AcceptanceSettingsChange } from '@decor/contra
 import { api } from '@decor/web-core';
 
 /** The answers may come bare or in the API's usual `{ result }` envelope. */
-const unwrap = <T>(answer: T | { result: T }): T =>
-  answer && typeof answer === 'object' && 'result' in answer ? answer.result : (answer as T);
+function unwrap<T>(answer: T | { result: T }): T {
+  return answer && typeof answer === 'object' && 'result' in answer ? answer.result : (answer as T);
+}
 
 const settingsApi = api.enhanceEndpoints({ addTagTypes: ['AcceptanceSettings'] }).injectEndpoints({
   endpoints: (build) => ({

@@ -50,8 +50,9 @@ export function listParams(args: OrderListArgs, offset: number): Record<string, 
 }
 
 /** Issue 30's answers may come bare or in the API's usual `{ result }` envelope. */
-const unwrap = <T>(answer: T | { result: T }): T =>
-  answer && typeof answer === 'object' && 'result' in answer ? answer.result : (answer as T);
+function unwrap<T>(answer: T | { result: T }): T {
+  return answer && typeof answer === 'object' && 'result' in answer ? answer.result : (answer as T);
+}
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderList'] });
 

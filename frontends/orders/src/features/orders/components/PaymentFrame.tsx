@@ -45,7 +45,7 @@ export function PaymentFrame({
       ref={frame}
       src={src}
       title={ACCEPT_TEXTS.cardFrame}
-      style={{ width: '100%', maxWidth: 480, height: 240, border: '1px solid #d9cbbb', borderRadius: 8 }}
+      style={{ width: '100%', maxWidth: 480, height: 380, border: '1px solid #d9cbbb', borderRadius: 8 }}
     />
   );
 }
