@@ -264,8 +264,14 @@ describe('accepting an estimate online (issue 30)', () => {
     expect(within(region).queryByRole('button', { name: 'Review and accept' })).not.toBeInTheDocument();
     shown.unmount();
 
-    estimate = anOrder({ acceptance: { state: 'awaiting' } });
-    renderOrders('/orders');
+    // The customer's list: an Open estimate's acceptance read when the list answer does not carry it…
+    view = aView();
+    const list = renderOrders('/orders');
     expect(await screen.findByTestId('acceptance-tag')).toHaveTextContent('Waiting for your acceptance');
+    list.unmount();
+    // …and taken from the answer when it does.
+    estimate = anOrder({ acceptance: { state: 'accepted', depositState: 'authorised' } });
+    renderOrders('/orders');
+    expect(await screen.findByTestId('acceptance-tag')).toHaveTextContent('Accepted');
   });
 });

@@ -1,6 +1,7 @@
 import { ACCEPTABLE_STATES, orderStatusText } from '@decor/contracts/rules';
 import { Tag } from '@decor/web-core/ui-data';
 import { STATE_TEXT } from '../acceptance-texts';
+import { useGetAcceptanceQuery } from '../api/orders-api';
 import type { Order, OrderStatus } from '../types';
 
 const COLORS: Record<OrderStatus, string> = {
@@ -27,11 +28,20 @@ export function StatusTag({ order, staff }: { order: Shown; staff: boolean }) {
 }
 
 /**
- * The list's mark of an estimate's acceptance (issue 30), when the list answer carries it: what
- * waits for the customer ('Waiting for your acceptance'), what was accepted.
+ * The list's mark of an estimate's acceptance (issue 30): what waits for the customer ('Waiting for
+ * your acceptance'), what was accepted. From the list answer when it carries it; else, for a
+ * customer's Open estimate, from its acceptance (the order page reads the same cached answer).
  */
-export function AcceptanceTag({ order, staff }: { order: Pick<Order, 'acceptance'>; staff: boolean }) {
-  const state = order.acceptance?.state;
+export function AcceptanceTag({
+  order,
+  staff,
+}: {
+  order: Pick<Order, 'id' | 'status' | 'hasBeenModified' | 'acceptance'>;
+  staff: boolean;
+}) {
+  const ask = !order.acceptance && !staff && order.status === 'Open' && !order.hasBeenModified;
+  const { data } = useGetAcceptanceQuery(order.id, { skip: !ask });
+  const state = order.acceptance?.state ?? (ask ? data?.state : undefined);
   if (!state || state === 'not-offered' || (state === 'expired' && !staff)) return null;
   const color = ACCEPTABLE_STATES.has(state) ? 'purple' : state === 'accepted' ? 'green' : 'default';
   return (
