@@ -60,7 +60,8 @@ describe.each(['gateway', 'services/accounting-sync'])('the production install o
     const decor = readdirSync(path.join(dir, 'node_modules/@decor'));
     expect(decor).toContain(app === 'gateway' ? 'gateway' : 'accounting-sync');
     // None of the infrastructure workspaces (local servers, emulator, benches, scripts) ships.
-    expect(decor.filter((name) => ['stack', 'qbo-emulator', 'bench', 'cli'].includes(name))).toEqual([]);
+    const infra = ['stack', 'qbo-emulator', 'payments-emulator', 'bench', 'cli'];
+    expect(decor.filter((name) => infra.includes(name))).toEqual([]);
   });
 
   it("keeps the lock file's version of every package it installs", () => {

@@ -49,8 +49,9 @@ async function copyEnv(dataDir: string): Promise<Record<string, string>> {
     'S3_PORT',
     'SMTP_PORT',
     'MAIL_API_PORT',
-    // Else the emulator's default port: taken while a developer's `npm start` runs.
+    // Else the emulators' default ports: taken while a developer's `npm start` runs.
     'QBO_EMULATOR_PORT',
+    'PAYMENTS_EMULATOR_PORT',
   ];
   const ports = await Promise.all(names.map(() => freePort()));
   return {
@@ -245,6 +246,10 @@ describe('npm start', () => {
       'owner',
     ]);
     expect(text).toMatch(/✓ demo\s+3 orders booked over the coming weeks/);
+    // The payments emulator beside the QuickBooks one: its row, and its page of payments answers.
+    const payments = /^\s+payments\s+(http:\/\/\S+) \(payments emulator\)/m.exec(text)?.[1];
+    expect(payments).toBe(`http://127.0.0.1:${env.PAYMENTS_EMULATOR_PORT}`);
+    expect((await fetch(`${payments}/`)).status).toBe(200);
     const docs = await fetch(`${first.gatewayUrl}/api/docs/json`);
     expect(docs.status).toBe(200);
   }, 160_000);
