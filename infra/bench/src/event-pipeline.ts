@@ -48,13 +48,22 @@ export interface PipelineFigures {
   /** Sends that did not answer 200. */
   failedSends: number;
   total: Spread;
+  /** Every measured event's total, ms (to pool several runs: tracing-cost.ts). */
+  totals: number[];
   writeToPublished: Spread;
   publishedToJob: Spread;
   cores: Record<string, number>;
+  /** How long the sending window (over which `cores` was read) lasted. */
+  sendSeconds: number;
 }
 
 interface Stack {
   userUrl: string;
+  /**
+   * Where the resets go instead: the gateway's origin (its path /api/send/reset), so the gateway
+   * and its tracing decision are part of the pipeline (tracing-cost.ts). Default: the user service.
+   */
+  viaGatewayUrl?: string;
   kafkaBrokers: string[];
   redisUrl: string;
   runId: string;
@@ -76,7 +85,7 @@ function spread(values: number[]): Spread {
  * bare server together), taken from the 2 cores the services are measured on.
  */
 async function sendResets(
-  userUrl: string,
+  target: { origin: string; path: string },
   count: number,
   perSecond: number,
   log: (line: string) => void,
@@ -87,7 +96,7 @@ async function sendResets(
     return false;
   };
   // As many connections as requests in flight (as fetch did): a cap would queue sends in the bench.
-  const pool = new Pool(userUrl, { connections: null });
+  const pool = new Pool(target.origin, { connections: null });
   const interval = 1000 / perSecond;
   const start = performance.now();
   const sends: Promise<boolean>[] = [];
@@ -98,7 +107,7 @@ async function sendResets(
       sends.push(
         pool
           .request({
-            path: '/send/reset',
+            path: target.path,
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ email: DEMO_EMAILS[i % DEMO_EMAILS.length] }),
@@ -235,12 +244,15 @@ export async function measureEventPipeline(
   log: (line: string) => void,
 ): Promise<PipelineFigures> {
   const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: 3 });
+  const target = stack.viaGatewayUrl
+    ? { origin: stack.viaGatewayUrl, path: '/api/send/reset' }
+    : { origin: stack.userUrl, path: '/send/reset' };
   const streamKey = `${stack.runId}:email:events`;
   try {
     if (opts.warmupEvents > 0) {
       log(`event pipeline: ${opts.warmupEvents} warm-up events at ${opts.perSecond}/s (not measured) …`);
       const warmStart = Date.now();
-      await sendResets(stack.userUrl, opts.warmupEvents, opts.perSecond, log);
+      await sendResets(target, opts.warmupEvents, opts.perSecond, log);
       await waitForJobs(redis, streamKey, warmStart, opts.warmupEvents, 60_000);
     }
     await sleep(1000);
@@ -256,7 +268,8 @@ export async function measureEventPipeline(
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
-    const failedSends = await sendResets(stack.userUrl, opts.events, opts.perSecond, log);
+    const failedSends = await sendResets(target, opts.events, opts.perSecond, log);
+    const sendSeconds = (Date.now() - since) / 1000;
     // The cores of the sending window, read before the wait for the last jobs: read after it, a wait
     // for jobs that never came (up to 30 s idle) thinned a run that fell behind into an idle machine.
     const cores = meter();
@@ -283,9 +296,11 @@ export async function measureEventPipeline(
       missing: opts.events - failedSends - total.length,
       failedSends,
       total: spread(total),
+      totals: total,
       writeToPublished: spread(toPublished),
       publishedToJob: spread(toJob),
       cores,
+      sendSeconds,
     };
   } finally {
     redis.disconnect();

@@ -50,6 +50,12 @@ export interface BenchStack {
    * variables on top of the usual ones (QBO_RATE_LIMIT_PER_MINUTE, …); its URL. Its pid joins `pids`.
    */
   startAccountingSync(env?: Record<string, string>): Promise<{ url: string; pid: number }>;
+  /**
+   * Stops the six core processes (services and gateway) and starts them again on the same ports,
+   * with this process's environment as it is now (tracing-cost.ts switches tracing so, on one
+   * infrastructure). Not with the e-mail worker or accounting-sync started. `pids` follows.
+   */
+  restartServices(): Promise<void>;
   /** Service role → pid, for the CPU meter. */
   pids: Record<string, number>;
   /** Stops everything that was started, in reverse order; safe to call twice. */
@@ -136,8 +142,9 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       main = 'dist/main.js',
       // The gateway answers /readyz on an internal port of its own.
       internalPort?: number,
+      port?: number,
     ): Promise<{ url: string; child: RunningProcess }> => {
-      const port = await freePort();
+      port ??= await freePort();
       const url = `http://127.0.0.1:${port}`;
       const probeUrl = internalPort ? `http://127.0.0.1:${internalPort}` : url;
       const child = await startProcess({
@@ -172,7 +179,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
         ready: async () =>
           (await fetch(`${probeUrl}/readyz`)).ok &&
           (probeUrl === url || (await fetch(url, { method: 'HEAD' }).then(() => true))),
-        readyTimeoutMs: 60_000,
+        readyTimeoutMs: 120_000, // a loaded 2-core machine took over 60 s for one service
         stopGraceMs: 10_000,
       });
       stoppers.push(child.stop);
@@ -200,47 +207,96 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       STAFF_EMAIL: staffEmail,
       ...qboEnv(endpoints),
     });
-    // Sequential: each service creates the topics of what it publishes before its consumers need them.
-    // The pipeline part sends thousands of reset requests for the three demo accounts within minutes.
-    const user = await run('user', 'services/user', {
-      ...serviceEnv('user'),
-      RESETS_PER_ACCOUNT_PER_HOUR: '10000',
-    });
-    const catalogue = await run('catalogue', 'services/catalogue', serviceEnv('catalogue'));
-    const cart = await run('cart', 'services/cart', serviceEnv('cart'));
-    const order = await run('order', 'services/order', serviceEnv('order'));
-    const notification = await run('notification', 'services/notification', serviceEnv('notification'));
-    const gatewayInternalPort = await freePort();
-    const gatewayEnv = {
-      JWT_SECRET: BENCH_JWT_SECRET,
-      INTERNAL_PORT: String(gatewayInternalPort),
-      // Its rate-limit counters, with this run's other keys.
-      REDIS_URL: endpoints.redisUrl,
-      REDIS_PREFIX: runId,
-      USER_SERVICE_URL: user.url,
-      CATALOGUE_SERVICE_URL: catalogue.url,
-      CART_SERVICE_URL: cart.url,
-      ORDER_SERVICE_URL: order.url,
-      NOTIFICATION_SERVICE_URL: notification.url,
-      // Its cache of catalogue reads is cleared by this run's catalogue events.
-      KAFKA_BROKERS: endpoints.kafkaBrokers.join(','),
-      KAFKA_TOPIC_PREFIX: runId,
-      // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-      // Its Content-Security-Policy lets pages load product images from the bucket.
-      S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
-      ...(frontendsDir ? { FRONTENDS_DIR: frontendsDir } : {}),
+    // The same ports on a restart (restartServices): the gateway and the bench keep their URLs.
+    const ports = {
+      user: await freePort(),
+      catalogue: await freePort(),
+      cart: await freePort(),
+      order: await freePort(),
+      notification: await freePort(),
+      gateway: await freePort(),
+      gatewayInternal: await freePort(),
     };
-    const gateway = await run('gateway', 'gateway', gatewayEnv, undefined, gatewayInternalPort);
+    const startServices = async () => {
+      // Sequential: each service creates the topics of what it publishes before its consumers need them.
+      // The pipeline part sends thousands of reset requests for the three demo accounts within minutes.
+      const user = await run(
+        'user',
+        'services/user',
+        {
+          ...serviceEnv('user'),
+          RESETS_PER_ACCOUNT_PER_HOUR: '10000',
+        },
+        undefined,
+        undefined,
+        ports.user,
+      );
+      const catalogue = await run(
+        'catalogue',
+        'services/catalogue',
+        serviceEnv('catalogue'),
+        undefined,
+        undefined,
+        ports.catalogue,
+      );
+      const cart = await run('cart', 'services/cart', serviceEnv('cart'), undefined, undefined, ports.cart);
+      const order = await run(
+        'order',
+        'services/order',
+        serviceEnv('order'),
+        undefined,
+        undefined,
+        ports.order,
+      );
+      const notification = await run(
+        'notification',
+        'services/notification',
+        serviceEnv('notification'),
+        undefined,
+        undefined,
+        ports.notification,
+      );
+      const gatewayInternalPort = ports.gatewayInternal;
+      const gatewayEnv = {
+        JWT_SECRET: BENCH_JWT_SECRET,
+        INTERNAL_PORT: String(gatewayInternalPort),
+        // Its rate-limit counters, with this run's other keys.
+        REDIS_URL: endpoints.redisUrl,
+        REDIS_PREFIX: runId,
+        USER_SERVICE_URL: user.url,
+        CATALOGUE_SERVICE_URL: catalogue.url,
+        CART_SERVICE_URL: cart.url,
+        ORDER_SERVICE_URL: order.url,
+        NOTIFICATION_SERVICE_URL: notification.url,
+        // Its cache of catalogue reads is cleared by this run's catalogue events.
+        KAFKA_BROKERS: endpoints.kafkaBrokers.join(','),
+        KAFKA_TOPIC_PREFIX: runId,
+        // /auth/* is rate limited per client; the limiter still runs, it just never refuses here.
+        AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+        // Its Content-Security-Policy lets pages load product images from the bucket.
+        S3_PUBLIC_URL: `${endpoints.s3.endpoint}/${endpoints.s3.bucket}`,
+        ...(frontendsDir ? { FRONTENDS_DIR: frontendsDir } : {}),
+      };
+      const gateway = await run(
+        'gateway',
+        'gateway',
+        gatewayEnv,
+        undefined,
+        gatewayInternalPort,
+        ports.gateway,
+      );
+      return { user, catalogue, cart, order, notification, gateway };
+    };
+    let services = await startServices();
+    const { user, gateway } = services;
     opts.log(`services up (run id ${runId}); gateway ${gateway.url}`);
-    const pids: Record<string, number> = {
-      user: user.child.pid,
-      catalogue: catalogue.child.pid,
-      cart: cart.child.pid,
-      order: order.child.pid,
-      notification: notification.child.pid,
-      gateway: gateway.child.pid,
-    };
+    const pids: Record<string, number> = {};
+    const notePids = () =>
+      Object.assign(
+        pids,
+        Object.fromEntries(Object.entries(services).map(([role, s]) => [role, s.child.pid])),
+      );
+    notePids();
     let worker: Promise<unknown> | undefined;
     let accountingSync: Promise<{ url: string; pid: number }> | undefined;
     return {
@@ -248,7 +304,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       runId,
       userUrl: user.url,
       gatewayUrl: gateway.url,
-      gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
+      gatewayInternalUrl: `http://127.0.0.1:${ports.gatewayInternal}`,
       staffEmail,
       userDb: { url: endpoints.mongoUrl, db: `${runId}_user` },
       orderDb: { url: endpoints.mongoUrl, db: `${runId}_order` },
@@ -275,6 +331,13 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
           return { url: s.url, pid: s.child.pid };
         });
         return accountingSync;
+      },
+      restartServices: async () => {
+        if (worker || accountingSync) throw new Error('restartServices: only the six core processes restart');
+        // As a rolling update would, in reverse order: the gateway first, so no request meets a gap.
+        for (const s of Object.values(services).reverse()) await s.child.stop();
+        services = await startServices();
+        notePids();
       },
       stop,
     };
