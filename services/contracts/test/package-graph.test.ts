@@ -96,9 +96,13 @@ describe('the workspaces’ dependency graph', () => {
     expect(dependencyLoops(graph)).toEqual([]);
   });
 
-  it('keeps the local stack and the QuickBooks emulator free of every service and script', () => {
-    expect([...reach(graph, '@decor/stack')]).toEqual(['@decor/qbo-emulator']);
+  it('keeps the local stack and the two emulators free of every service and script', () => {
+    expect([...reach(graph, '@decor/stack')].sort()).toEqual([
+      '@decor/payments-emulator',
+      '@decor/qbo-emulator',
+    ]);
     expect([...reach(graph, '@decor/qbo-emulator')]).toEqual([]);
+    expect([...reach(graph, '@decor/payments-emulator')]).toEqual([]);
   });
 
   it('finds a loop planted in it: the stack depending back on the kit', () => {
