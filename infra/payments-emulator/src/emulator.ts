@@ -76,7 +76,14 @@ function validOrigin(raw: unknown): string | undefined {
 
 export async function startPaymentsEmulator(opts: PaymentsEmulatorOptions): Promise<PaymentsEmulator> {
   const store = new Store(opts.dataFile);
-  for (const spec of opts.webhookEndpoints ?? []) upsertEndpoint(store, spec);
+  // The last start's option endpoints go (npm start with another gateway port must not keep the old one).
+  const endpoints = store.state.webhookEndpoints;
+  const wanted = new Set((opts.webhookEndpoints ?? []).map((w) => `${w.url} ${w.apiKey ?? ''}`));
+  for (const [id, e] of Object.entries(endpoints)) {
+    if (e.fromOptions && !wanted.has(`${e.url} ${e.apiKey ?? ''}`)) delete endpoints[id];
+  }
+  store.state.deliveries = store.state.deliveries.filter((d) => endpoints[d.endpointId]);
+  for (const spec of opts.webhookEndpoints ?? []) upsertEndpoint(store, spec, true);
   const webhooks = new Webhooks(store, { ...DEFAULT_RETRY, ...opts.webhookRetry });
   const ctx: Ctx = { store, events: webhooks };
   const faults = new Faults();

@@ -34,6 +34,8 @@ export interface WebhookEndpoint {
   apiKey?: string;
   /** Event types, or ['*']. */
   enabledEvents: string[];
+  /** Set by the start options (not the control API): replaced by the next start's options. */
+  fromOptions?: boolean;
 }
 
 export interface StoredEvent {

@@ -147,6 +147,7 @@ function wants(e: WebhookEndpoint, type: string, account: string): boolean {
 export function upsertEndpoint(
   store: Store,
   spec: { url: string; secret?: string; apiKey?: string; enabledEvents?: string[] },
+  fromOptions = false,
 ): WebhookEndpoint {
   const existing = Object.values(store.state.webhookEndpoints).find(
     (e) => e.url === spec.url && e.apiKey === spec.apiKey,
@@ -157,6 +158,7 @@ export function upsertEndpoint(
     secret: spec.secret ?? existing?.secret ?? newId('whsec'),
     ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
     enabledEvents: spec.enabledEvents?.length ? spec.enabledEvents : ['*'],
+    ...(fromOptions ? { fromOptions } : {}),
   };
   store.state.webhookEndpoints[endpoint.id] = endpoint;
   store.changed();

@@ -78,6 +78,31 @@ async function failure(call: Promise<unknown>): Promise<Stripe.errors.StripeErro
   throw new Error('expected the call to fail');
 }
 
+it('a restart keeps endpoints added through the control API and replaces those of the start options', async () => {
+  const first = await startEmulator({
+    webhookEndpoints: [{ url: 'http://127.0.0.1:9/old', secret: 'whsec_a' }],
+  });
+  await paymentsControl(first.emulator.url).addWebhookEndpoint({ url: 'http://127.0.0.1:9/added' });
+  await first.emulator.close();
+  const again = await startPaymentsEmulator({
+    port: 0,
+    dataFile: first.dataFile,
+    webhookEndpoints: [{ url: 'http://127.0.0.1:9/new', secret: 'whsec_b' }],
+  });
+  try {
+    const endpoints = await paymentsControl(again.url).call<{ url: string }[]>(
+      '/__emulator/webhook-endpoints',
+    );
+    expect(endpoints.map((e) => e.url).sort()).toEqual([
+      'http://127.0.0.1:9/added',
+      'http://127.0.0.1:9/new',
+    ]);
+  } finally {
+    await again.close();
+    await first.stop();
+  }
+});
+
 it('keeps its state across a restart (the data file), idempotent replays too', async () => {
   const first = await startEmulator();
   const key = newSecretKey();
