@@ -5,6 +5,7 @@ import type { AccountingSyncContext } from '../context';
 import { invokeWith, quickBooksFor } from '../qbo/client';
 import { SessionExpired } from '../qbo/faults';
 import { exchangeCode, GrantRefused } from '../qbo/oauth';
+import { useConnectState } from '../store/record-reads';
 import { QBO_TEXTS, qboSessionExpired } from './texts';
 
 const Message = Type.Object({ message: Type.String() });
@@ -47,16 +48,7 @@ export async function connectionRoutes(app: ServiceApp, ctx: AccountingSyncConte
       if (error || !code || !state || !realmId) throw badRequest(QBO_TEXTS.signInFailed);
       const check = verifyConnectState(ctx.config.JWT_SECRET, state);
       if (!check.ok || check.userId !== request.user.id) throw badRequest(QBO_TEXTS.signInFailed);
-      try {
-        await ctx.usedStates.create({
-          _id: check.nonce,
-          userId: check.userId,
-          expiresAt: new Date(check.expiresAt),
-        });
-      } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw badRequest(QBO_TEXTS.signInFailed);
-        throw err;
-      }
+      if (!(await useConnectState(ctx, check))) throw badRequest(QBO_TEXTS.signInFailed);
       // Before the code is exchanged: an admin cannot point every later sync at a company of theirs.
       const onRecord = (await ctx.sessions.status()).realmId;
       if (onRecord && onRecord !== realmId && !hasRole(request.user, 'superadmin')) {

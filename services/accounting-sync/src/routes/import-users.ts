@@ -2,8 +2,9 @@ import { QboImportPageView } from '@decor/contracts';
 import type { ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { AccountingSyncContext } from '../context';
-import { importListing, type QboCustomerRow, type SiteRecordRef } from '../domain/import-listing';
+import { importListing, type QboCustomerRow } from '../domain/import-listing';
 import { searchImportListing } from '../domain/import-search';
+import { siteRecords } from '../store/record-reads';
 import { liveRead } from './live-read';
 import { qboSessionExpired } from './texts';
 
@@ -71,29 +72,4 @@ export async function importUsersRoutes(app: ServiceApp, ctx: AccountingSyncCont
       };
     },
   );
-}
-
-/**
- * Which QuickBooks ids belong to site records: this service's own records of what it synced (or
- * adopted) and the site has not deleted since, never another service's database.
- */
-async function siteRecords(
-  ctx: AccountingSyncContext,
-  rows: Array<{ Id?: unknown }>,
-): Promise<Map<string, SiteRecordRef>> {
-  const qboIds = rows.map((r) => String(r.Id));
-  const recs = qboIds.length
-    ? await ctx.records
-        .find(
-          { kind: { $in: ['company', 'customer'] }, qboId: { $in: qboIds }, deletedAt: null },
-          { kind: 1, recordId: 1, qboId: 1 },
-        )
-        .lean<Array<{ kind: 'company' | 'customer'; recordId: string; qboId: string }>>()
-    : [];
-  const site = new Map<string, SiteRecordRef>();
-  for (const r of recs) {
-    // A company record wins over a customer record holding the same id (a parent needs a company).
-    if (!site.has(r.qboId) || r.kind === 'company') site.set(r.qboId, { kind: r.kind, recordId: r.recordId });
-  }
-  return site;
 }

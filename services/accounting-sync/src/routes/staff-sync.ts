@@ -13,7 +13,7 @@ import { splitCategoryKey } from '../domain/documents';
 import { orderFacts } from '../domain/order-facts';
 import { enqueueSync, type SyncAction } from '../jobs/sync-queue';
 import type { QboEntity } from '../qbo/client';
-import { recordKey } from '../store/record-model';
+import { orderSyncRecord, recordByQboId, recordOfKinds } from '../store/record-reads';
 import { liveRead } from './live-read';
 import { qboSessionExpired } from './texts';
 
@@ -53,7 +53,7 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
    */
   async function refuseByLifecycle(kind: OrderType, id: string, action: 'sendToQbo' | 'updateInQbo') {
     await ctx.catchUpOrders();
-    const rec = await ctx.records.findById(recordKey(kind, id), { kind: 1, data: 1, qboId: 1 }).lean();
+    const rec = await orderSyncRecord(ctx, kind, id);
     if (!rec) return;
     const facts = orderFacts({ kind, data: rec.data, qboId: rec.qboId });
     // Staff's QuickBooks actions have no date guard: today only completes the signature.
@@ -74,9 +74,7 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     if (lifecycle && (kind === 'estimate' || kind === 'invoice'))
       await refuseByLifecycle(kind, id, lifecycle);
     await requireSession();
-    const rec = await ctx.records
-      .findOne({ _id: { $in: kinds.map((k) => recordKey(k, id)) } }, { kind: 1, revision: 1 })
-      .lean();
+    const rec = await recordOfKinds(ctx, kinds, id);
     if (!rec) throw notFound(`${LABELS[kind]} not found`);
     return enqueueSync(ctx.syncQueue, {
       kind: rec.kind,
@@ -144,7 +142,7 @@ export async function staffSyncRoutes(app: ServiceApp, ctx: AccountingSyncContex
     async (request, reply) => {
       await requireSession();
       const { type, qboId } = request.params;
-      const rec = await ctx.records.findOne({ kind: type, qboId }, { recordId: 1 }).lean();
+      const rec = await recordByQboId(ctx, type, qboId);
       if (!rec) throw notFound(`${LABELS[type]} not found`);
       const nonce = String(request.headers['idempotency-key'] ?? randomUUID()).slice(0, 64);
       const job = await enqueueFor([type], rec.recordId, 'send', { sendTo: request.body?.email, nonce });

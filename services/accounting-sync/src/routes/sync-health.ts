@@ -5,6 +5,7 @@ import type { AccountingSyncContext } from '../context';
 import { listDeadLetters, replayDeadLetter } from '../events/dead-letters';
 import type { SyncJob } from '../jobs/sync-queue';
 import { recordKey } from '../store/record-model';
+import { recordLabels } from '../store/record-reads';
 
 /** /admin/sync's failed jobs: the record, QuickBooks' message, and Retry. */
 export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncContext): Promise<void> {
@@ -40,9 +41,7 @@ export async function syncHealthRoutes(app: ServiceApp, ctx: AccountingSyncConte
     async () => {
       const failed = await listFailedJobs(ctx.syncQueue, { start: 0, end: 199 });
       const keys = failed.map((j) => recordKey((j.data as SyncJob).kind, (j.data as SyncJob).recordId));
-      const labels = new Map(
-        (await ctx.records.find({ _id: { $in: keys } }, { label: 1 }).lean()).map((r) => [r._id, r.label]),
-      );
+      const labels = await recordLabels(ctx, keys);
       return {
         result: failed.map((j): FailedSyncJob => {
           const data = j.data as SyncJob;
