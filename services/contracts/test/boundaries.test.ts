@@ -302,3 +302,90 @@ describe('a route file does not import another route file', () => {
     expect(found).toEqual([]);
   });
 });
+
+/**
+ * The mongoose model methods a route may not call: reads and writes live in the service's `store/`,
+ * the routes parse, call and answer (issue 29).
+ */
+const MODEL_METHODS = [
+  'find',
+  'findOne',
+  'findById',
+  'findOneAndUpdate',
+  'findByIdAndUpdate',
+  'findOneAndDelete',
+  'findOneAndReplace',
+  'findByIdAndDelete',
+  'updateOne',
+  'updateMany',
+  'replaceOne',
+  'insertMany',
+  'create',
+  'aggregate',
+  'countDocuments',
+  'estimatedDocumentCount',
+  'exists',
+  'distinct',
+  'deleteOne',
+  'deleteMany',
+  'bulkWrite',
+  'watch',
+];
+
+/**
+ * Each model call in a route file, named `<file>:<line> <call>`: a method above called on one of the
+ * context's collections (`ctx.products.find(`, across line breaks too), on a model picked by a helper
+ * (`modelOf(…).findById(`) or on a `…Model` binding (`ProductModel.findOne(`); a model handed to the
+ * kit's `findList(`; or a model factory imported from a store's `*-model` file.
+ */
+function modelCallsInRoute(file: string, text: string): string[] {
+  const methods = MODEL_METHODS.join('|');
+  const patterns = [
+    new RegExp(`\\bctx\\s*\\.\\s*\\w+\\s*\\.\\s*(?:${methods})\\s*[(<]`, 'g'),
+    new RegExp(`\\bmodelOf\\s*\\([^)]*\\)\\s*\\.\\s*(?:${methods})\\s*[(<]`, 'g'),
+    new RegExp(`\\b\\w+Model\\s*\\.\\s*(?:${methods})\\s*[(<]`, 'g'),
+    /\bfindList\s*\(/g,
+    /\bimport\s*\{[^}]*\b\w+[mM]odel\b[^}]*\}\s*from\s*'[^']*\/store\/[^']*-model'/g,
+  ];
+  return patterns.flatMap((pattern) =>
+    [...text.matchAll(pattern)].map((m) => {
+      const line = text.slice(0, m.index).split('\n').length;
+      return `${file}:${line} ${m[0].replace(/\s+/g, ' ')}`;
+    }),
+  );
+}
+
+describe('a route calls no model', () => {
+  const routes = ALL.filter((f) => /^services\/[^/]+\/src\/routes\//.test(f));
+
+  it('checks the routes of every service', () => {
+    for (const service of ['user', 'catalogue', 'cart', 'order', 'accounting-sync']) {
+      expect(routes.some((f) => f.startsWith(`services/${service}/src/routes/`))).toBe(true);
+    }
+  });
+
+  it('refuses a planted model call of each kind, and lets store calls and type imports pass', () => {
+    const planted = (text: string) => modelCallsInRoute('services/x/src/routes/planted.ts', text);
+    expect(planted("const p = await findProduct(ctx, sku);\nconst c = await ctx.cache.get('k');")).toEqual(
+      [],
+    );
+    expect(planted("import { type Estimate, orderRecord } from '../store/estimate-model';")).toEqual([]);
+    expect(planted('await ctx.images.head(key); ctx.imageQueue.add(job);')).toEqual([]);
+    expect(planted('const doc = await ctx.estimates.findOne({ idempotencyScope }).lean();')).toEqual([
+      'services/x/src/routes/planted.ts:1 ctx.estimates.findOne(',
+    ]);
+    expect(planted('const p = await ctx.products\n  .find({})\n  .lean();')).toEqual([
+      'services/x/src/routes/planted.ts:1 ctx.products .find(',
+    ]);
+    expect(planted('await ctx.uploads.create({ _id: key });')).toHaveLength(1);
+    expect(planted('await ctx.ledgers.aggregate<Row>([]);')).toHaveLength(1);
+    expect(planted('await modelOf(ctx, type).findById(id, HIDDEN);')).toHaveLength(1);
+    expect(planted('await ProductModel.countDocuments({});')).toHaveLength(1);
+    expect(planted('await findList(modelOf(ctx, type), query, spec);')).toHaveLength(1);
+    expect(planted("import { productModel } from '../store/product-model';")).toHaveLength(1);
+  });
+
+  it('holds in services/*/src/routes', () => {
+    expect(routes.flatMap((f) => modelCallsInRoute(f, read(join(ROOT, f))))).toEqual([]);
+  });
+});
