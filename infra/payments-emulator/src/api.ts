@@ -225,6 +225,7 @@ function allowBrowser(req: FastifyRequest, reply: FastifyReply): void {
 
 export function registerApi(app: FastifyInstance, ctx: Ctx, webhooks: Webhooks, faults: Faults): void {
   const state = ctx.store.state;
+  const inFlight = new Set<string>();
   for (const route of routes(ctx)) {
     if (route.publishable)
       app.options(route.path, async (req, reply) => {
@@ -238,63 +239,83 @@ export function registerApi(app: FastifyInstance, ctx: Ctx, webhooks: Webhooks, 
         const requestId = newId('req');
         reply.header('request-id', requestId).header('stripe-version', API_VERSION);
         if (route.publishable) allowBrowser(req, reply);
-        const { slowMs, down } = faults.state;
-        if (slowMs) await sleep(slowMs);
-        if (down) throw stripeErrors.down();
-        lapseAuthorisations(ctx);
-
         const key = apiKey(req);
-        const allowed = key.startsWith('sk_test_') || (route.publishable && key.startsWith('pk_test_'));
-        if (!allowed) {
-          if (key.startsWith('pk_')) throw stripeErrors.publishableKey();
-          throw stripeErrors.apiKey(masked(key));
-        }
-        const params: Params =
-          req.method === 'GET'
-            ? parseForm(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '')
-            : req.body && typeof req.body === 'object'
-              ? (req.body as Params)
-              : {};
-        const id = (req.params as { id?: string }).id ?? '';
         const idempotencyKey = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
         const idemKey = typeof idempotencyKey === 'string' && idempotencyKey ? idempotencyKey : undefined;
-        if (idemKey) reply.header('idempotency-key', idemKey);
-
-        const run = (): { status: number; body: unknown } => {
-          webhooks.request = { id: requestId, idempotency_key: idemKey ?? null };
-          try {
-            const result = route.handler(key, params, id);
-            return { status: 200, body: expand(ctx, result, expandList(params)) };
-          } catch (err) {
-            if (err instanceof StripeFault) return { status: err.status, body: { error: err.body } };
-            throw err;
-          } finally {
-            webhooks.request = { id: null, idempotency_key: null };
-          }
-        };
-
-        if (!idemKey) {
-          const { status, body } = run();
-          return reply.code(status).send(body);
+        // Stripe answers 409 to a request whose key another request is still executing (here: under `slow`).
+        const slot = idemKey ? `${key} ${idemKey}` : undefined;
+        if (slot && inFlight.has(slot)) throw stripeErrors.idempotencyInFlight(idemKey as string);
+        if (slot) inFlight.add(slot);
+        try {
+          return await serve(req, reply, route, requestId, key, idemKey);
+        } finally {
+          if (slot) inFlight.delete(slot);
         }
-        // Stripe's rule: the same key with the same parameters gets the first answer again; with others, 400.
-        const slot = `${key} ${idemKey}`;
-        const request = `${req.method} ${req.routeOptions.url} ${id} ${JSON.stringify(params)}`;
-        const replay = state.replays[slot];
-        if (replay) {
-          if (replay.request !== request) throw stripeErrors.idempotencyMismatch(idemKey);
-          return reply.code(replay.status).header('idempotent-replayed', 'true').send(replay.body);
-        }
-        const answer = run();
-        // Saved once the endpoint started executing: successes and card declines, not a refused request.
-        if (answer.status < 400 || answer.status === 402) {
-          state.replays[slot] = { request, ...answer, at: ctx.store.now() };
-          ctx.store.changed();
-        }
-        return reply.code(answer.status).send(answer.body);
       },
     });
   }
+
+  async function serve(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    route: Route,
+    requestId: string,
+    key: string,
+    idemKey: string | undefined,
+  ) {
+    const { slowMs, down } = faults.state;
+    if (slowMs) await sleep(slowMs);
+    if (down) throw stripeErrors.down();
+    lapseAuthorisations(ctx);
+
+    const allowed = key.startsWith('sk_test_') || (route.publishable && key.startsWith('pk_test_'));
+    if (!allowed) {
+      if (key.startsWith('pk_')) throw stripeErrors.publishableKey();
+      throw stripeErrors.apiKey(masked(key));
+    }
+    const params: Params =
+      req.method === 'GET'
+        ? parseForm(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '')
+        : req.body && typeof req.body === 'object'
+          ? (req.body as Params)
+          : {};
+    const id = (req.params as { id?: string }).id ?? '';
+    if (idemKey) reply.header('idempotency-key', idemKey);
+
+    const run = (): { status: number; body: unknown } => {
+      webhooks.request = { id: requestId, idempotency_key: idemKey ?? null };
+      try {
+        const result = route.handler(key, params, id);
+        return { status: 200, body: expand(ctx, result, expandList(params)) };
+      } catch (err) {
+        if (err instanceof StripeFault) return { status: err.status, body: { error: err.body } };
+        throw err;
+      } finally {
+        webhooks.request = { id: null, idempotency_key: null };
+      }
+    };
+
+    if (!idemKey) {
+      const { status, body } = run();
+      return reply.code(status).send(body);
+    }
+    // Stripe's rule: the same key with the same parameters gets the first answer again; with others, 400.
+    const slot = `${key} ${idemKey}`;
+    const request = `${req.method} ${req.routeOptions.url} ${id} ${JSON.stringify(params)}`;
+    const replay = state.replays[slot];
+    if (replay) {
+      if (replay.request !== request) throw stripeErrors.idempotencyMismatch(idemKey);
+      return reply.code(replay.status).header('idempotent-replayed', 'true').send(replay.body);
+    }
+    const answer = run();
+    // Saved once the endpoint started executing: successes and card declines, not a refused request.
+    if (answer.status < 400 || answer.status === 402) {
+      state.replays[slot] = { request, ...answer, at: ctx.store.now() };
+      ctx.store.changed();
+    }
+    return reply.code(answer.status).send(answer.body);
+  }
+
   app.all('/v1/*', async (req) => {
     throw stripeErrors.notFound(req.method, req.url.split('?')[0] ?? req.url);
   });

@@ -71,6 +71,11 @@ export const stripeErrors = {
       type: 'idempotency_error',
       message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
     }),
+  idempotencyInFlight: (key: string) =>
+    new StripeFault(409, {
+      type: 'idempotency_error',
+      message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+    }),
   down: () =>
     new StripeFault(503, {
       type: 'api_error',

@@ -162,7 +162,7 @@ describe('faults', () => {
     expect((await authorise(stripe)).status).toBe('requires_capture');
   });
 
-  it("slow: a caller's time box ends the call; twenty racing posts with one key still make one intent", async () => {
+  it("slow: a caller's time box ends the call; twenty racing posts with one key make one intent, the others 409 as at Stripe", async () => {
     const control = paymentsControl(s.emulator.url);
     await control.setFault({ slowMs: 1500 });
     const { hostname, port } = new URL(s.emulator.url);
@@ -180,21 +180,28 @@ describe('faults', () => {
 
     const key = newSecretKey();
     const stripe = stripeAt(s.emulator.url, key);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        stripe.paymentIntents.create(
-          {
-            amount: 5000,
-            currency: 'usd',
-            capture_method: 'manual',
-            payment_method: 'pm_card_visa',
-            confirm: true,
-          },
-          { idempotencyKey: 'slow-race' },
-        ),
-      ),
+    const params: Stripe.PaymentIntentCreateParams = {
+      amount: 5000,
+      currency: 'usd',
+      capture_method: 'manual',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => stripe.paymentIntents.create(params, { idempotencyKey: 'slow-race' })),
     );
-    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    const created = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(created).toHaveLength(1);
+    const conflicts = results.flatMap((r) =>
+      r.status === 'rejected' ? [r.reason as Stripe.errors.StripeError] : [],
+    );
+    expect(conflicts).toHaveLength(19);
+    // The stripe client makes a 409 a StripeAPIError; the body's type says idempotency_error.
+    for (const c of conflicts) expect(c).toMatchObject({ statusCode: 409, rawType: 'idempotency_error' });
+    expect(conflicts[0]?.message).toContain('another in-progress request using this Idempotent Key');
+    // Once the first is done, the same key gets its answer.
+    const again = await stripe.paymentIntents.create(params, { idempotencyKey: 'slow-race' });
+    expect(again.id).toBe(created[0]?.id);
     expect((await stripe.paymentIntents.list()).data).toHaveLength(1);
   });
 });
