@@ -190,6 +190,26 @@ export const EstimateDepositChanged = defineEvent(
   Type.Object({ order: OrderState, deposit: AcceptedDeposit, from: Type.String() }),
 );
 
+/**
+ * An accepted estimate became an invoice and its deposit was taken (never more than the invoice's
+ * total): accounting-sync records it in QuickBooks as a Payment applied to that invoice, once (the
+ * event id is its idempotency key). On the estimate's aggregate, like the deposit itself.
+ */
+export const DepositCaptured = defineEvent(
+  'DepositCaptured',
+  1,
+  'order',
+  Type.Object({
+    estimateId: Type.String(),
+    invoiceId: Type.String(),
+    docNumber: Type.String(),
+    userId: Type.String(),
+    intentId: Type.String(),
+    amountCents: Type.Integer({ minimum: 0 }),
+    capturedAt: Type.String(),
+  }),
+);
+
 export const ORDER_LIFECYCLE_EVENTS = [
   EstimateUpdated,
   EstimateStatusChanged,

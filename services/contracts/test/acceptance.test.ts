@@ -8,7 +8,7 @@ import {
   depositCents,
 } from '../src/acceptance';
 import { AcceptanceRequest, AcceptanceSettingsChange } from '../src/acceptance-schemas';
-import { EstimateAccepted } from '../src/order-events';
+import { DepositCaptured, EstimateAccepted } from '../src/order-events';
 
 const open = {
   status: 'Open',
@@ -83,5 +83,12 @@ describe('acceptance rules (issue 30)', () => {
     const props = Object.keys(EstimateAccepted.payload.properties.acceptance.properties);
     expect(props.sort()).toEqual(['agreementVersion', 'at', 'deposit', 'estimateVersion', 'signerName']);
     expect(EstimateAccepted.aggregateType).toBe('order');
+  });
+
+  it('DepositCaptured names the invoice it pays and the amount taken', () => {
+    expect(Object.keys(DepositCaptured.payload.properties)).toEqual(
+      expect.arrayContaining(['estimateId', 'invoiceId', 'intentId', 'amountCents']),
+    );
+    expect(DepositCaptured.aggregateType).toBe('order');
   });
 });

@@ -1,6 +1,7 @@
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { OrderConfig } from './config';
 import { buildOrderContext, CONSUMERS, type OrderContext, SERVICE_NAME } from './context';
+import { acceptanceEventHandlers } from './events/acceptance';
 import { accountingEventHandlers } from './events/accounting';
 import { invoiceEventHandlers } from './events/invoices';
 import {
@@ -72,6 +73,11 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
         name: CONSUMERS.invoices.name,
         topics: [CONSUMERS.invoices.topic],
         handlers: invoiceEventHandlers(ctx),
+      },
+      {
+        name: CONSUMERS.acceptance.name,
+        topics: [CONSUMERS.acceptance.topic],
+        handlers: acceptanceEventHandlers(ctx),
       },
     ],
     routes: registerRoutes,

@@ -37,6 +37,8 @@ export const CONSUMERS = {
   accounting: { name: 'accounting', topic: 'accounting' },
   /** Our own InvoiceCreated: closes the invoice's estimate (store/orders.ts, closeInvoicedEstimate). */
   invoices: { name: 'invoices', topic: 'order' },
+  /** Our own order events, for accepted estimates' deposits and signatures (events/acceptance.ts). */
+  acceptance: { name: 'acceptance', topic: 'order' },
 } as const satisfies Record<string, { name: string; topic: AggregateType }>;
 
 export type ConsumerKey = keyof typeof CONSUMERS;

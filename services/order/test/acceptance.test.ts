@@ -157,6 +157,9 @@ describe('an estimate sent to QuickBooks is offered for acceptance', () => {
     const { id } = await submitted(service, alice);
     const res = await view(alice.token, id);
     expect(res.body.result).toMatchObject({ state: 'not-offered', expiresAt: null });
+    expect((await orderCall(service, 'GET', `/estimate/${id}`, alice.token)).body.result).not.toHaveProperty(
+      'acceptance',
+    );
     const post = await accept(alice.token, id, body(res.body.result.estimateVersion));
     expect(post.status).toBe(409);
     expect(post.body.message).toBe(ACCEPTANCE_MESSAGES.notOffered);
@@ -208,6 +211,14 @@ describe('accepting', () => {
     expect(other.body.message).toBe(ACCEPTANCE_MESSAGES.alreadyAccepted);
     expect(await intentsOf(id)).toHaveLength(1);
     expect((await view(staff, id)).body.result.state).toBe('accepted');
+    // The order itself and the lists say so.
+    const one = await orderCall(service, 'GET', `/estimate/${id}`, alice.token);
+    expect(one.body.result.acceptance).toEqual({ state: 'accepted', depositState: 'authorised' });
+    const list = await orderCall(service, 'GET', '/estimate?limit=100', staff);
+    expect(list.body.result.find((o: { id: string }) => o.id === id)?.acceptance).toEqual({
+      state: 'accepted',
+      depositState: 'authorised',
+    });
   });
 
   it("402: the provider's decline message; nothing recorded, no authorisation left", async () => {
@@ -415,5 +426,98 @@ describe("the provider's webhooks", () => {
     } finally {
       await control.removeWebhookEndpoint(endpoint.id);
     }
+  });
+});
+
+describe('a new agreement text', () => {
+  it('is the next version for estimates sent after it; an accepted one keeps the version it was signed under', async () => {
+    const { id: signed, view: v } = await openEstimate();
+    expect((await accept(alice.token, signed, body(v.estimateVersion))).status).toBe(201);
+    const change = {
+      depositAmount: 40,
+      validityDays: 7,
+      agreementText: 'Version two of the rental agreement.',
+    };
+    const res = await orderCall(service, 'PUT', '/settings/acceptance', superadmin, change);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual({ ...change, agreementVersion: 2 });
+    expect(
+      (await orderCall(service, 'GET', '/settings/acceptance', staff)).body.result.agreementVersion,
+    ).toBe(2);
+
+    const { view: later } = await openEstimate();
+    expect(later).toMatchObject({
+      agreement: { version: 2, text: change.agreementText },
+      deposit: { amount: 40 },
+    });
+    expect((await view(alice.token, signed)).body.result).toMatchObject({
+      state: 'accepted',
+      agreement: { version: 1, text: DEFAULT_AGREEMENT_TEXT },
+      accepted: { agreementVersion: 1 },
+    });
+  });
+});
+
+describe('after acceptance', () => {
+  const depositOf = async (id: string) => (await stored(id))?.deposit;
+  const until = <T>(what: string, read: () => Promise<T | undefined | null | false>) =>
+    eventually(async () => (await read()) || undefined, 20_000, what);
+
+  it('an invoice captures the deposit (never more than its total) and publishes DepositCaptured', async () => {
+    const { id, view: v } = await openEstimate();
+    expect((await accept(alice.token, id, body(v.estimateVersion))).status).toBe(201);
+    const invoice = await orderCall(service, 'POST', '/invoice', staff, { EstimateId: id });
+    expect(invoice.status).toBe(201);
+    const deposit = await until('the deposit captured', async () => {
+      const d = await depositOf(id);
+      return d?.state === 'captured' ? d : undefined;
+    });
+    const [intent] = await intentsOf(id);
+    expect(intent).toMatchObject({ status: 'succeeded', amount_received: deposit.amountCents });
+    const captured = (await eventsOf(service, id)).filter((e) => e.type === 'DepositCaptured');
+    expect(captured).toHaveLength(1);
+    expect(captured[0]?.payload).toMatchObject({
+      estimateId: id,
+      invoiceId: invoice.body.result.id,
+      intentId: intent?.id,
+      amountCents: deposit.amountCents,
+    });
+  });
+
+  it('voiding an accepted estimate releases the authorisation', async () => {
+    const { id, view: v } = await openEstimate();
+    expect((await accept(alice.token, id, body(v.estimateVersion))).status).toBe(201);
+    expect((await orderCall(service, 'PUT', `/estimate/${id}`, staff, { status: 'Voided' })).status).toBe(
+      200,
+    );
+    await until('the deposit released', async () => (await depositOf(id))?.state === 'released');
+    expect((await intentsOf(id)).map((pi) => pi.status)).toEqual(['canceled']);
+  });
+
+  it('a change voids the signature; sent again, the customer signs again and the deposit held is kept', async () => {
+    const { id, view: v } = await openEstimate();
+    expect((await accept(alice.token, id, body(v.estimateVersion))).status).toBe(201);
+    const edit = await orderCall(service, 'PUT', `/estimate/${id}`, staff, { location: 'The Orangery' });
+    expect(edit.status).toBe(200);
+    await until('the signature voided', async () => (await stored(id))?.acceptance === null);
+    const doc = await stored(id);
+    expect(doc?.voidedChanges).toContain('location');
+    expect(doc?.earlierAcceptances).toHaveLength(1);
+    expect((await view(alice.token, id)).body.result).toMatchObject({
+      state: 'not-offered',
+      changed: ['location'],
+    });
+
+    await qboSynced(service, 'estimate', id, 'updated');
+    const again = (await view(alice.token, id)).body.result;
+    expect(again).toMatchObject({ state: 'voided', changed: ['location'] });
+    expect(again.estimateVersion).not.toBe(v.estimateVersion);
+    const res = await accept(alice.token, id, body(again.estimateVersion, { signerName: 'Alice Again' }));
+    expect(res.status).toBe(201);
+    expect(res.body.result).toMatchObject({ state: 'accepted', accepted: { signerName: 'Alice Again' } });
+    expect(res.body.result).not.toHaveProperty('changed');
+    const intents = await intentsOf(id);
+    expect(intents.map((pi) => pi.status)).toEqual(['requires_capture']);
+    expect((await depositOf(id))?.intentId).toBe(intents[0]?.id);
   });
 });

@@ -1,4 +1,11 @@
-import { type EstimateDetailField, type OrderType, type SubRental, toDollars } from '@decor/contracts';
+import {
+  type AcceptanceState,
+  type DepositState,
+  type EstimateDetailField,
+  type OrderType,
+  type SubRental,
+  toDollars,
+} from '@decor/contracts';
 import { DETAIL_FIELDS, type EstimateDetails } from './details';
 import type { EstimateLine } from './estimate';
 
@@ -31,6 +38,8 @@ export interface OrderRecord {
   editedRevision: number;
   /** Staff booked it beyond the free units on purpose (the last such confirmation); staff-only. */
   subRental: SubRental | null;
+  /** Issue 30, estimates offered for acceptance: where it stands (lists and screens show it). */
+  acceptance?: { state: AcceptanceState; depositState: DepositState | null };
 }
 
 /** The older name, for an estimate. */
@@ -87,5 +96,5 @@ export function orderView(order: OrderRecord) {
   const { hasInvoice, ...common } = estimateView(order);
   return order.orderType === 'invoice'
     ? { ...common, EstimateId: order.estimateId ?? '' }
-    : { ...common, hasInvoice };
+    : { ...common, hasInvoice, ...(order.acceptance ? { acceptance: order.acceptance } : {}) };
 }

@@ -1,4 +1,6 @@
 import {
+  ACCEPTANCE_STATES,
+  DEPOSIT_STATES,
   type EstimateDetailField,
   ORDER_FIELDS,
   ORDER_STATUSES,
@@ -207,7 +209,17 @@ export const OrderActions = OrderActionsView;
 
 const { hasInvoice: _hasInvoice, ...commonViewProperties } = EstimateView.properties;
 
-export const EstimateWithActions = Type.Object({ ...EstimateView.properties, actions: OrderActions });
+/** Issue 30: where the customer's online acceptance stands, on estimates that were offered it. */
+const AcceptanceSummary = Type.Object({
+  state: Type.Union(ACCEPTANCE_STATES.map((s) => Type.Literal(s))),
+  depositState: Type.Union([...DEPOSIT_STATES.map((s) => Type.Literal(s)), Type.Null()]),
+});
+
+export const EstimateWithActions = Type.Object({
+  ...EstimateView.properties,
+  acceptance: Type.Optional(AcceptanceSummary),
+  actions: OrderActions,
+});
 
 export const InvoiceView = Type.Object({
   ...commonViewProperties,

@@ -18,7 +18,6 @@ import {
   estimateVersionOf,
   offerFor,
   type PendingAuthorisation,
-  sha256,
   signatureSha256,
 } from '../domain/acceptance';
 import { bookingIdOf, othersHolds } from '../domain/bookings';
@@ -218,7 +217,9 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
     keepMark: false,
     answer: null,
   };
-  const due = state.amountCents > 0;
+  // Signing again after a change: a deposit still authorised is kept; only a higher one is asked again.
+  const held = facts.deposit?.state === 'authorised' && facts.deposit.intentId ? facts.deposit : null;
+  const due = state.amountCents > (held?.amountCents ?? 0);
   const stopped = await runFlow<FlowState, AcceptAnswer>(
     'accept an estimate',
     state,
@@ -283,11 +284,10 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
             at: new Date(),
             idempotencyScope: input.idempotencyScope,
           };
-          const deposit: Deposit = {
-            amountCents: s.amountCents,
-            intentId: s.intent?.id ?? null,
-            state: 'authorised',
-          };
+          const deposit: Deposit =
+            s.intent || !held
+              ? { amountCents: s.amountCents, intentId: s.intent?.id ?? null, state: 'authorised' }
+              : held;
           const actor = { role: 'customer' as const, userId: input.userId };
           const written = await recordAcceptance(
             ctx,
@@ -299,6 +299,14 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
             input.correlationId,
           );
           if (written) {
+            // A higher deposit replaced the one held: let the old one go (the sweep of webhooks agrees).
+            if (held && s.intent)
+              await ctx.payments.cancel(held.intentId as string).catch((err) => {
+                ctx.log.warn(
+                  { err, intentId: held.intentId },
+                  'the replaced deposit could not be released yet',
+                );
+              });
             s.answer = {
               status: 201,
               view: await viewOf(ctx, (await readEstimateWithAcceptance(ctx, order.id)) ?? loaded),
@@ -318,5 +326,3 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
   );
   return stopped ?? state.answer ?? { status: 409, message: CHANGED_MEANWHILE };
 }
-
-export const contentSha256 = (order: OrderRecord) => sha256(canonicalContent(order));

@@ -1,9 +1,15 @@
 import type { OrderType, SubRental } from '@decor/contracts';
 import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
+import {
+  type AcceptanceRecord,
+  type Deposit,
+  type Offer,
+  type PendingAuthorisation,
+  stateOf,
+} from '../domain/acceptance';
 import { DETAIL_FIELDS, type EstimateDetails } from '../domain/details';
 import { type EstimateLine, ORDER_STATUSES, type OrderStatus } from '../domain/estimate';
-import type { AcceptanceRecord, Deposit, Offer, PendingAuthorisation } from '../domain/acceptance';
 import type { OrderRecord } from '../domain/view';
 
 /** Spec §3 Order (an estimate or an invoice), money in cents, plus what only the server keeps. */
@@ -42,6 +48,8 @@ export interface Estimate extends OutboxFields {
   /** Issue 30, estimates only: the offer made when it was sent, the signed acceptance, its deposit. */
   offer?: Offer | null;
   acceptance?: AcceptanceRecord | null;
+  /** Signatures a later change voided (the proof of what was signed then stays). */
+  earlierAcceptances?: AcceptanceRecord[];
   deposit?: Deposit | null;
   /** Deposit authorisations asked of the provider and not yet recorded (domain/acceptance.ts). */
   pendingAuthorisations?: PendingAuthorisation[];
@@ -110,6 +118,7 @@ function orderSchema(orderType: OrderType) {
       // Issue 30: written whole by their guarded writes (store/acceptance.ts).
       offer: { type: Schema.Types.Mixed, default: undefined },
       acceptance: { type: Schema.Types.Mixed, default: undefined },
+      earlierAcceptances: { type: [Schema.Types.Mixed], default: undefined },
       deposit: { type: Schema.Types.Mixed, default: undefined },
       pendingAuthorisations: { type: [Schema.Types.Mixed], default: undefined },
       acceptanceAttempt: { type: Number, default: undefined },
@@ -163,6 +172,21 @@ export function orderRecord(doc: Estimate, orderType: OrderType): OrderRecord {
 }
 
 export function estimateRecord(doc: Estimate): OrderRecord {
+  const record = plainRecord(doc);
+  if (!doc.offer && !doc.acceptance) return record;
+  const facts = {
+    offer: doc.offer ?? null,
+    acceptance: doc.acceptance ?? null,
+    deposit: doc.deposit ?? null,
+    voidedChanges: doc.voidedChanges?.length ? doc.voidedChanges : null,
+  };
+  return {
+    ...record,
+    acceptance: { state: stateOf(record, facts, new Date()), depositState: doc.deposit?.state ?? null },
+  };
+}
+
+function plainRecord(doc: Estimate): OrderRecord {
   return {
     orderType: 'estimate',
     estimateId: null,
