@@ -20,6 +20,7 @@ async function main() {
     port: 0,
     host: '127.0.0.1',
     shutdownTimeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 5000),
+    drainDelayMs: Number(process.env.DRAIN_DELAY_MS ?? 0),
     onClose: [
       { name: 'consumers', close: () => (hang ? new Promise(() => undefined) : sleep(50)) },
       { name: 'mongo', close: () => sleep(10) },

@@ -105,6 +105,21 @@ test('a stray promise rejection is logged with its error, and the service keeps 
   expect(await service.exited).toBe(0);
 });
 
+test('the drain: from SIGTERM /readyz answers 503 while requests are still served, each closing its connection, then the port closes', async () => {
+  const service = await start({ DRAIN_DELAY_MS: '1500' });
+  expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  service.child.kill('SIGTERM');
+  await waitFor(() => service.messages.includes('shutting down: not ready, serving until the port closes'));
+  const ready = await fetch(`${service.url}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(JSON.stringify(await ready.json())).toContain('shutting down');
+  const served = await fetch(`${service.url}/slow`);
+  expect(served.status).toBe(200);
+  expect(served.headers.get('connection')).toBe('close');
+  expect(await service.exited).toBe(0);
+  await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+});
+
 async function waitFor(condition: () => boolean, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
