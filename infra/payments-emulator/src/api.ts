@@ -15,12 +15,12 @@ import {
   captureIntent,
   confirmIntent,
   createIntent,
-  createRefund,
   findIntent,
   lapseAuthorisations,
   updateIntent,
 } from './intents';
 import { expandList, integer, onlyKnown, text } from './params';
+import { createRefund } from './refunds';
 import { newId, type Obj } from './store';
 import { API_VERSION, type Webhooks } from './webhooks';
 
