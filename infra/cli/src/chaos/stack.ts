@@ -44,7 +44,7 @@ export interface ChaosStack {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 300_000; // a first run builds the frontends (webpack) too
+const READY_TIMEOUT_MS = 600_000; // a first run builds the frontends (webpack) too; a busy machine is slow
 const KEEP_LINES = 400;
 
 function waitReady(child: ChildProcess, lines: string[]): Promise<void> {
@@ -90,7 +90,7 @@ export async function startChaosStack(
     try {
       return await startOnce(log, opts);
     } catch (err) {
-      if (attempt >= 3 || !/is already in use/.test((err as Error).message)) throw err;
+      if (attempt >= 3 || !/is already in use|EADDRINUSE/.test((err as Error).message)) throw err;
       log(`chaos: a port was taken before npm start bound it; starting again on fresh ports (${attempt})`);
     }
   }
@@ -171,6 +171,8 @@ async function startOnce(log: (line: string) => void, opts: StackOptions): Promi
     DECOR_LOG_FORMAT: 'json',
     NO_COLOR: '1',
     ...(instances > 1 ? { DECOR_INSTANCES: String(instances) } : {}),
+    // Other test files share the machine's two cores: a start under their load can take minutes.
+    DECOR_READY_TIMEOUT_MS: '240000',
     ...opts.env,
   };
   // As `npm start` runs it: start.ts on this Node, with tsx.
