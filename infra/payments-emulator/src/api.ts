@@ -242,8 +242,9 @@ export function registerApi(app: FastifyInstance, ctx: Ctx, webhooks: Webhooks, 
         const key = apiKey(req);
         const idempotencyKey = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
         const idemKey = typeof idempotencyKey === 'string' && idempotencyKey ? idempotencyKey : undefined;
-        // Stripe answers 409 to a request whose key another request is still executing (here: under `slow`).
-        const slot = idemKey ? `${key} ${idemKey}` : undefined;
+        // Stripe answers 409 to a request whose key another request is still executing (here: only
+        // under the slow fault with `conflicts`, see faults.ts).
+        const slot = idemKey && faults.state.conflicts ? `${key} ${idemKey}` : undefined;
         if (slot && inFlight.has(slot)) throw stripeErrors.idempotencyInFlight(idemKey as string);
         if (slot) inFlight.add(slot);
         try {

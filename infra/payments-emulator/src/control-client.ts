@@ -44,10 +44,13 @@ export function paymentsControl(url: string) {
       }),
     /**
      * `{ down: true }` API calls answer 503; `{ down: 'refuse', forSeconds }` the port refuses
-     * connections; `{ slowMs }` each API call waits first. Ends after forSeconds, or on clearFaults().
+     * connections; `{ slowMs }` each API call waits first (with `conflicts: true`, a request whose
+     * Idempotency-Key is still executing gets Stripe's 409). Ends after forSeconds, or on clearFaults().
      */
     setFault: (
-      fault: { down: true | 'refuse'; forSeconds?: number } | { slowMs: number; forSeconds?: number },
+      fault:
+        | { down: true | 'refuse'; forSeconds?: number }
+        | { slowMs: number; conflicts?: boolean; forSeconds?: number },
     ) => call('/__emulator/faults', { method: 'POST', json: fault }),
     clearFaults: () => call('/__emulator/faults', { method: 'DELETE' }),
     /** Where events go; `apiKey` limits them to objects made with that secret key (one test's own). */

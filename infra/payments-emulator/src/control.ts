@@ -60,10 +60,16 @@ export function registerControl(app: FastifyInstance, ctx: Ctx, faults: Faults, 
       return reply;
     }
     if (b.down === true || b.down === '503') return { faults: faults.set({ down: '503' }, forSeconds) };
-    if (positive(b.slowMs)) return { faults: faults.set({ slowMs: b.slowMs }, forSeconds) };
+    if (positive(b.slowMs))
+      return {
+        faults: faults.set(
+          { slowMs: b.slowMs, ...(b.conflicts === true ? { conflicts: true } : {}) },
+          forSeconds,
+        ),
+      };
     return bad(
       reply,
-      "send { down: true } (API calls answer 503), { down: 'refuse', forSeconds } (connections refused) or { slowMs } — each with an optional forSeconds",
+      "send { down: true } (API calls answer 503), { down: 'refuse', forSeconds } (connections refused) or { slowMs, conflicts? } — each with an optional forSeconds",
     );
   });
 

@@ -9,6 +9,12 @@ export interface FaultState {
   down?: '503' | 'refuse';
   /** Added before each API call is handled. */
   slowMs?: number;
+  /**
+   * With slowMs: a request whose Idempotency-Key another request is still executing gets Stripe's 409
+   * (what Stripe does). Off, it is carried out on its own (and replays the first's answer if that
+   * finished by then, else makes the object itself) — the emulator's behaviour before this switch.
+   */
+  conflicts?: boolean;
   /** When the fault ends by itself (ms, real time); absent = until cleared. */
   until?: number;
 }

@@ -162,7 +162,7 @@ describe('faults', () => {
     expect((await authorise(stripe)).status).toBe('requires_capture');
   });
 
-  it("slow: a caller's time box ends the call; twenty racing posts with one key make one intent, the others 409 as at Stripe", async () => {
+  it("slow: a caller's time box ends the call; with conflicts, twenty racing posts with one key make one intent, the others 409 as at Stripe", async () => {
     const control = paymentsControl(s.emulator.url);
     await control.setFault({ slowMs: 1500 });
     const { hostname, port } = new URL(s.emulator.url);
@@ -178,6 +178,19 @@ describe('faults', () => {
     expect(err).toBeInstanceOf(Stripe.errors.StripeConnectionError);
     expect(Date.now() - started).toBeLessThan(1400);
 
+    // Without conflicts the racing posts each wait, then the first makes the intent and the rest replay it.
+    const waiting = stripeAt(s.emulator.url);
+    const waited = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        waiting.paymentIntents.create(
+          { amount: 5000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true },
+          { idempotencyKey: 'slow-wait' },
+        ),
+      ),
+    );
+    expect(new Set(waited.map((pi) => pi.id)).size).toBe(1);
+
+    await control.setFault({ slowMs: 1500, conflicts: true });
     const key = newSecretKey();
     const stripe = stripeAt(s.emulator.url, key);
     const params: Stripe.PaymentIntentCreateParams = {
