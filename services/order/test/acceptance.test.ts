@@ -521,3 +521,34 @@ describe('after acceptance', () => {
     expect((await depositOf(id))?.intentId).toBe(intents[0]?.id);
   });
 });
+
+describe('edge cases', () => {
+  it('two tabs (two keys) racing with one card: one authorisation, both get the acceptance', async () => {
+    const { id, view: v } = await openEstimate();
+    const answers = await Promise.all(
+      ['tab-1', 'tab-2', 'tab-1', 'tab-2'].map((key) =>
+        accept(alice.token, id, body(v.estimateVersion), key),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    expect(await intentsOf(id)).toHaveLength(1);
+  });
+
+  it('no deposit due: accepted without asking the provider', async () => {
+    const settings = (await orderCall(service, 'GET', '/settings/acceptance', staff)).body.result;
+    const none = { validityDays: settings.validityDays, agreementText: settings.agreementText };
+    expect((await orderCall(service, 'PUT', '/settings/acceptance', superadmin, none)).status).toBe(200);
+    try {
+      const { id, view: v } = await openEstimate();
+      expect(v.deposit.amount).toBe(0);
+      expect(v).not.toHaveProperty('paymentFrameUrl');
+      const res = await accept(alice.token, id, body(v.estimateVersion));
+      expect(res.status).toBe(201);
+      expect(await intentsOf(id)).toEqual([]);
+      expect((await stored(id))?.deposit).toEqual({ amountCents: 0, intentId: null, state: 'authorised' });
+    } finally {
+      const { agreementVersion: _v, ...restore } = settings;
+      await orderCall(service, 'PUT', '/settings/acceptance', superadmin, restore);
+    }
+  });
+});
