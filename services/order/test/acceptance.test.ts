@@ -11,6 +11,7 @@ import { type PaymentsEmulator, paymentsControl, startPaymentsEmulator } from '@
 import Stripe from 'stripe';
 import { sweepAuthorisations } from '../src/jobs/acceptance-sweeper';
 import { authorisationRequest } from '../src/store/accept';
+import { captureDeposit } from '../src/store/deposits';
 import type { Estimate } from '../src/store/estimate-model';
 import {
   addCustomer,
@@ -482,6 +483,20 @@ describe('after acceptance', () => {
       intentId: intent?.id,
       amountCents: deposit.amountCents,
     });
+  });
+
+  it('a capture the provider made before a crash is recorded on redelivery, once', async () => {
+    const { id, view: v } = await openEstimate();
+    expect((await accept(alice.token, id, body(v.estimateVersion))).status).toBe(201);
+    const deposit = await depositOf(id);
+    // The provider captured; the process died before its write. The event comes again:
+    await service.ctx.payments.capture(deposit?.intentId ?? '', deposit?.amountCents ?? 0);
+    const invoice = { id: 'invoice-after-crash', totalCents: 1_000_000 };
+    expect(await captureDeposit(service.ctx, id, invoice, 'redelivered')).toBe(true);
+    expect(await captureDeposit(service.ctx, id, invoice, 'redelivered')).toBe(false);
+    expect((await depositOf(id))?.state).toBe('captured');
+    const captured = (await eventsOf(service, id)).filter((e) => e.type === 'DepositCaptured');
+    expect(captured).toHaveLength(1);
   });
 
   it('voiding an accepted estimate releases the authorisation', async () => {

@@ -128,10 +128,24 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         throw err;
       }
     },
-    capture: async (intentId, amountCents) =>
-      intentOf(
-        await boxed(() => stripe.paymentIntents.capture(intentId, { amount_to_capture: amountCents })),
-      ),
+    capture: async (intentId, amountCents) => {
+      try {
+        return intentOf(
+          await boxed(() =>
+            stripe.paymentIntents.capture(
+              intentId,
+              { amount_to_capture: amountCents },
+              { idempotencyKey: `capture:${intentId}` },
+            ),
+          ),
+        );
+      } catch (err) {
+        // Captured already (a redelivered event after a crash), or released: say what it is now.
+        if ((err as { code?: string })?.code === 'payment_intent_unexpected_state')
+          return intentOf(await boxed(() => stripe.paymentIntents.retrieve(intentId)));
+        throw err;
+      }
+    },
     refund: async (intentId, amountCents) => {
       await boxed(() =>
         stripe.refunds.create({
