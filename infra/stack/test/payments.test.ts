@@ -95,9 +95,12 @@ test("npm start's payments process: data in the data dir, signed webhooks to the
   try {
     const res = await authorise(`http://127.0.0.1:${port}`);
     const pi = (await res.json()) as { id: string };
-    for (let i = 0; i < 100 && !hooks.some((h) => h.body.includes(pi.id)); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const hook = hooks.find((h) => h.body.includes('payment_intent.amount_capturable_updated'));
+    const authorised = () =>
+      hooks.find(
+        (h) => h.body.includes(pi.id) && h.body.includes('payment_intent.amount_capturable_updated'),
+      );
+    for (let i = 0; i < 200 && !authorised(); i++) await new Promise((r) => setTimeout(r, 50));
+    const hook = authorised();
     if (!hook) throw new Error('no webhook arrived');
     const [t, v1] = hook.signature.split(',').map((part) => part.split('=')[1]);
     const expected = createHmac('sha256', PAYMENTS_DEV_KEYS.webhookSecret)
