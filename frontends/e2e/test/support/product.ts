@@ -6,7 +6,7 @@ import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/cli';
 import { type Customer, signedIn, startStorefrontStack } from '@decor/gateway/testing';
 import type { StartedService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
+import { paymentsEnv, testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
 import { type QuickBooksStack, startQuickBooksStack } from './quickbooks';
 
@@ -89,12 +89,21 @@ export async function startProductWithQuickBooks(
   };
 }
 
-/** The gateway serves the built frontends; its Content-Security-Policy allows this run's image host. */
+/**
+ * The gateway serves the built frontends; its Content-Security-Policy allows this run's image host
+ * and the payments emulator's card frame (the accept screen's, issue 30).
+ */
 function gatewayEnv(): Record<string, string> {
   const { s3 } = testEndpoints();
+  const { PAYMENTS_FRAME_URL } = paymentsEnv(testEndpoints(), {});
   // Every journey's browser is one client (127.0.0.1): the per-address limit on sign-in, reset and
   // the contact form would refuse a file's journeys and polls (gateway/test/rate-limits.test.ts tests it).
-  return { FRONTENDS_DIR, S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}`, AUTH_RATE_LIMIT_PER_MINUTE: '1000' };
+  return {
+    FRONTENDS_DIR,
+    S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}`,
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    ...(PAYMENTS_FRAME_URL ? { PAYMENTS_FRAME_URL } : {}),
+  };
 }
 
 async function buildAll(log: (line: string) => void): Promise<void> {

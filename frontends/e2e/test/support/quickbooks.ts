@@ -12,7 +12,7 @@ import { RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
 import { loadOrderConfig, orderService } from '@decor/order';
 import { emulatorControl as qboEmulatorControl } from '@decor/qbo-emulator';
-import { freePort, qboEnv, testEndpoints } from '@decor/stack';
+import { freePort, paymentsEnv, qboEnv, testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
 import { loadUserConfig, userService } from '@decor/user';
 
@@ -80,7 +80,11 @@ export async function startQuickBooksStack(
       startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
     );
     const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
-    const order = await start(startService(orderService(loadOrderConfig(await serviceEnv('order'))), noExit));
+    // The payment provider of acceptance (issue 30): the run's payments emulator, as npm start's.
+    const payments = paymentsEnv(testEndpoints(), {});
+    const order = await start(
+      startService(orderService(loadOrderConfig(await serviceEnv('order', payments))), noExit),
+    );
     accountingSync = await start(
       startService(
         accountingSyncService(
