@@ -6,7 +6,6 @@ import type { EventDetails, SessionUserView, WillCall } from '@decor/contracts/r
  * roles (isStaff, isCustomer, isSuperadmin), the one vocabulary.
  */
 export type User = SessionUserView;
-export type SessionCart = NonNullable<SessionUserView['cart']>;
 
 export interface ProductImage {
   id: string;
