@@ -295,8 +295,9 @@ function normalizeTxn(company: CompanyState, entity: 'Estimate' | 'Invoice', rec
           ],
         }
       : { TotalTax: 0 };
-  rec.TotalAmt = round2(subtotal + totalTax);
-  if (entity === 'Invoice') rec.Balance = rec.TotalAmt;
+  const totalAmt = round2(subtotal + totalTax);
+  rec.TotalAmt = totalAmt;
+  if (entity === 'Invoice') rec.Balance = round2(totalAmt - paidOn(company, str(rec.Id) ?? ''));
 }
 
 function normalizeCustomFields(rec: Rec): void {
@@ -359,6 +360,98 @@ function bump(rec: Rec): void {
   stamp(rec, false);
 }
 
+// ---------------------------------------------------------------- Payment
+
+const linkedInvoices = (payment: Rec): Array<{ id: string; amount: number }> =>
+  ((payment.Line as Rec[] | undefined) ?? []).flatMap((line) =>
+    ((line.LinkedTxn as Rec[] | undefined) ?? [])
+      .filter((l) => l.TxnType === 'Invoice')
+      .map((l) => ({ id: str(l.TxnId) ?? '', amount: num(line.Amount) ?? 0 })),
+  );
+
+/** What the payments received so far apply to an invoice. */
+function paidOn(company: CompanyState, invoiceId: string): number {
+  let paid = 0;
+  for (const p of Object.values(company.records.Payment ?? {})) {
+    for (const l of linkedInvoices(p)) if (l.id === invoiceId) paid += l.amount;
+  }
+  return round2(paid);
+}
+
+/**
+ * A payment received: TotalAmt is required; each line applies an amount to one invoice of the same
+ * customer (Line[].LinkedTxn TxnType 'Invoice'), never more than its open balance; what no line
+ * applies stays unapplied (UnappliedAmt). The invoices' Balance drops by what is applied.
+ */
+function normalizePayment(company: CompanyState, rec: Rec): void {
+  const customerId = refValue(rec.CustomerRef);
+  if (!customerId) throw faults.required('CustomerRef');
+  const customer = company.records.Customer[customerId];
+  if (!customer) throw faults.invalidReference('Customer', customerId, 'CustomerRef');
+  rec.CustomerRef = { value: customerId, name: str(customer.DisplayName) };
+  const total = num(rec.TotalAmt);
+  if (total === undefined) throw faults.required('TotalAmt');
+  if (total < 0) throw faults.business('TotalAmt cannot be negative.', 'TotalAmt');
+  const totalAmt = round2(total);
+  rec.TotalAmt = totalAmt;
+  if (rec.Line !== undefined && !Array.isArray(rec.Line))
+    throw faults.business('Line must be a list.', 'Line');
+  const lines: Rec[] = [];
+  let applied = 0;
+  for (const raw of (rec.Line as unknown[] | undefined) ?? []) {
+    if (!isObj(raw)) throw faults.required('Line.Amount');
+    const amount = num(raw.Amount);
+    if (amount === undefined) throw faults.required('Line.Amount');
+    const links = Array.isArray(raw.LinkedTxn) ? raw.LinkedTxn : [];
+    if (links.length === 0) throw faults.required('Line.LinkedTxn');
+    for (const l of links) {
+      const id = isObj(l) ? str(l.TxnId) : undefined;
+      if (!isObj(l) || !id) throw faults.required('LinkedTxn.TxnId');
+      if (str(l.TxnType) !== 'Invoice')
+        throw faults.business('A payment line applies to an invoice.', 'LinkedTxn');
+      const invoice = company.records.Invoice[id];
+      if (!invoice) throw faults.invalidReference('Invoice', id, 'LinkedTxn');
+      if (refValue(invoice.CustomerRef) !== customerId) {
+        throw faults.business(`Invoice ${id} belongs to another customer.`, 'LinkedTxn');
+      }
+      const open = round2((num(invoice.TotalAmt) ?? 0) - paidOn(company, id) + paidByThis(company, rec, id));
+      if (round2(amount) > open) {
+        throw faults.business(`The payment exceeds invoice ${id}'s open balance of ${open}.`, 'Line.Amount');
+      }
+    }
+    applied += amount;
+    lines.push({
+      Amount: round2(amount),
+      LinkedTxn: links.map((l: Rec) => ({ TxnId: str(l.TxnId), TxnType: 'Invoice' })),
+    });
+  }
+  if (round2(applied) > totalAmt) throw faults.business('The lines apply more than TotalAmt.', 'Line');
+  rec.Line = lines;
+  rec.UnappliedAmt = round2(totalAmt - applied);
+  rec.TxnDate = str(rec.TxnDate) ?? localDate();
+}
+
+/** What the stored version of `rec` (an update) already applies to invoice `id`. */
+function paidByThis(company: CompanyState, rec: Rec, id: string): number {
+  const stored = company.records.Payment[str(rec.Id) ?? ''];
+  return stored
+    ? linkedInvoices(stored)
+        .filter((l) => l.id === id)
+        .reduce((s, l) => s + l.amount, 0)
+    : 0;
+}
+
+/** The invoices a payment touches (before and after a write) show their new open balance. */
+function rebalance(company: CompanyState, ...payments: Array<Rec | undefined>): void {
+  const ids = new Set(payments.flatMap((p) => (p ? linkedInvoices(p).map((l) => l.id) : [])));
+  for (const id of ids) {
+    const invoice = company.records.Invoice[id];
+    if (!invoice || str(invoice.PrivateNote)?.startsWith('Voided')) continue;
+    invoice.Balance = round2((num(invoice.TotalAmt) ?? 0) - paidOn(company, id));
+    bump(invoice);
+  }
+}
+
 // ---------------------------------------------------------------- writes
 
 export interface WriteOptions {
@@ -368,6 +461,7 @@ export interface WriteOptions {
 function normalize(company: CompanyState, entity: EntityName, rec: Rec, o: TxnOptions): void {
   if (entity === 'Customer') normalizeCustomer(company, rec);
   else if (entity === 'Item') normalizeItem(company, rec);
+  else if (entity === 'Payment') normalizePayment(company, rec);
   else {
     if (entity === 'Invoice') linkEstimates(company, rec);
     normalizeTxn(company, entity, rec, o);
@@ -403,6 +497,7 @@ export function createRecord(
   stamp(stored, true);
   company.records[entity][id] = stored;
   if (entity === 'Invoice') backLink(company, stored);
+  if (entity === 'Payment') rebalance(company, stored);
   return stored;
 }
 
@@ -465,6 +560,7 @@ export function updateRecord(
   company.records[entity][id] = stored;
   if (entity === 'Customer' || entity === 'Item') refreshChildren(company, entity, stored);
   if (entity === 'Invoice') backLink(company, stored);
+  if (entity === 'Payment') rebalance(company, current, stored);
   return stored;
 }
 
@@ -475,6 +571,7 @@ export function deleteRecord(company: CompanyState, entity: EntityName, body: Re
   const current = getRecord(company, entity, id);
   checkSyncToken(body, current);
   delete company.records[entity][id];
+  if (entity === 'Payment') rebalance(company, current);
   return { domain: 'QBO', status: 'Deleted', Id: id };
 }
 

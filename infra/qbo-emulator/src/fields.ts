@@ -129,6 +129,24 @@ const SALES_TXN = [
   'ProjectRef',
 ];
 
+/** A customer payment (received against invoices through Line[].LinkedTxn). */
+const PAYMENT = [
+  'CustomerRef',
+  'TotalAmt',
+  'Line',
+  'TxnDate',
+  'PaymentRefNum',
+  'PrivateNote',
+  'PaymentMethodRef',
+  'DepositToAccountRef',
+  'ARAccountRef',
+  'UnappliedAmt',
+  'CurrencyRef',
+  'ExchangeRate',
+  'ProcessPayment',
+  'TxnSource',
+];
+
 export const FIELDS: Record<EntityName, Set<string>> = {
   Customer: new Set([...COMMON, ...CUSTOMER]),
   Item: new Set([...COMMON, ...ITEM]),
@@ -146,6 +164,7 @@ export const FIELDS: Record<EntityName, Set<string>> = {
     'AllowOnlineACHPayment',
     'InvoiceLink',
   ]),
+  Payment: new Set([...COMMON, ...PAYMENT]),
 };
 
 export const COMPANY_INFO_FIELDS = new Set([

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export const ENTITIES = ['Customer', 'Item', 'Estimate', 'Invoice'] as const;
+export const ENTITIES = ['Customer', 'Item', 'Estimate', 'Invoice', 'Payment'] as const;
 export type EntityName = (typeof ENTITIES)[number];
 
 /** A QBO record as JSON. */
@@ -63,8 +63,8 @@ export function newCompany(realmId: string, name: string): CompanyState {
     realmId,
     name,
     createdAt: new Date().toISOString(),
-    nextId: { Customer: 1, Item: 1, Estimate: 1, Invoice: 1 },
-    records: { Customer: {}, Item: {}, Estimate: {}, Invoice: {} },
+    nextId: { Customer: 1, Item: 1, Estimate: 1, Invoice: 1, Payment: 1 },
+    records: { Customer: {}, Item: {}, Estimate: {}, Invoice: {}, Payment: {} },
     settings: {},
     replays: {},
   };
@@ -85,6 +85,13 @@ export class Store {
   constructor(private readonly file?: string) {
     if (file && existsSync(file)) {
       this.state = { ...this.state, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<EmulatorState>) };
+      // A data file written before an entity was emulated lacks its list.
+      for (const c of Object.values(this.state.companies)) {
+        for (const e of ENTITIES) {
+          c.records[e] ??= {};
+          c.nextId[e] ??= 1;
+        }
+      }
     }
   }
 

@@ -366,6 +366,55 @@ describe('customers, items, estimates and invoices through node-quickbooks', () 
     expect(await fault(call(qb, 'getEstimate', extra.Id))).toMatchObject({ code: '610' });
   });
 
+  test('createPayment applies to an invoice (Balance drops), never beyond its balance; findPayments', async () => {
+    const invoice = await call(qb, 'createInvoice', {
+      CustomerRef: { value: ids.job },
+      Line: [
+        {
+          Amount: 100,
+          DetailType: 'SalesItemLineDetail',
+          SalesItemLineDetail: { ItemRef: { value: ids.item }, Qty: 1, UnitPrice: 100 },
+        },
+      ],
+    });
+    const payment = await call(qb, 'createPayment', {
+      CustomerRef: { value: ids.job },
+      TotalAmt: 25,
+      PaymentRefNum: 'pi_123',
+      Line: [{ Amount: 25, LinkedTxn: [{ TxnId: invoice.Id, TxnType: 'Invoice' }] }],
+    });
+    expect(payment).toMatchObject({
+      SyncToken: '0',
+      TotalAmt: 25,
+      UnappliedAmt: 0,
+      Line: [{ Amount: 25, LinkedTxn: [{ TxnId: invoice.Id, TxnType: 'Invoice' }] }],
+    });
+    expect((await call(qb, 'getInvoice', invoice.Id)).Balance).toBe(75);
+    expect(
+      await fault(
+        call(qb, 'createPayment', {
+          CustomerRef: { value: ids.job },
+          TotalAmt: 80,
+          Line: [{ Amount: 80, LinkedTxn: [{ TxnId: invoice.Id, TxnType: 'Invoice' }] }],
+        }),
+      ),
+    ).toMatchObject({ status: 400, code: '6000' });
+    expect(
+      await fault(
+        call(qb, 'createPayment', {
+          CustomerRef: { value: ids.company },
+          TotalAmt: 5,
+          Line: [{ Amount: 5, LinkedTxn: [{ TxnId: invoice.Id, TxnType: 'Invoice' }] }],
+        }),
+      ),
+    ).toMatchObject({ status: 400, code: '6000' });
+    expect(await fault(call(qb, 'createPayment', { CustomerRef: { value: ids.job } }))).toMatchObject({
+      status: 400,
+    });
+    const found = await call(qb, 'findPayments', { PaymentRefNum: 'pi_123' });
+    expect(found.QueryResponse.Payment.map((p: Json) => p.Id)).toEqual([payment.Id]);
+  });
+
   test('findCustomers with string and object criteria, LIKE, count, Active; findItems by Type; getCompanyInfo', async () => {
     const byString = await call(qb, 'findCustomers', "where DisplayName = 'Ada O\\'Brien'");
     expect(byString.QueryResponse).toMatchObject({ startPosition: 1, maxResults: 1 });
