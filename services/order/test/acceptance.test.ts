@@ -309,6 +309,22 @@ describe('accepting', () => {
     expect(events.filter((e) => e.type === 'EstimateAccepted')).toHaveLength(1);
   });
 
+  it('racing posts while Stripe answers 409 for the key still executing: they wait for it, not 503', async () => {
+    const { id, view: v } = await openEstimate();
+    // Stripe's real behaviour (the emulator's opt-in): a second request under a key in flight gets 409.
+    const control = paymentsControl(emulator.url);
+    await control.setFault({ slowMs: 300, conflicts: true, forSeconds: 30 });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => accept(alice.token, id, body(v.estimateVersion), `tab-${i}`)),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(3).fill(201));
+    } finally {
+      await control.clearFaults();
+    }
+    expect(await intentsOf(id)).toHaveLength(1);
+  });
+
   it('the provider down: 503 within 5 s, nothing recorded, nothing authorised', async () => {
     const { id, view: v } = await openEstimate();
     const control = paymentsControl(emulator.url);

@@ -36,6 +36,20 @@ function isOutage(err: unknown): boolean {
   );
 }
 
+/**
+ * Stripe's 409 for a key another request is still executing. The client throws it as a
+ * StripeAPIError whose `rawType` says so (not as StripeIdempotencyError, which is a reused key with
+ * other parameters), so it would otherwise read as an outage.
+ */
+const keyInFlight = (err: unknown) => {
+  const { type, rawType, statusCode } = (err ?? {}) as {
+    type?: string;
+    rawType?: string;
+    statusCode?: number;
+  };
+  return rawType === 'idempotency_error' && (statusCode === 409 || type === 'StripeAPIError');
+};
+
 /** A connection that failed before any answer, or a 5xx: the provider did nothing we must undo. */
 const refusedOutright = (err: unknown) => {
   const { type, statusCode, message } = (err ?? {}) as {
@@ -91,7 +105,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           try {
             return await createOnce();
           } catch (err) {
-            if ((err as { type?: string })?.type !== 'StripeIdempotencyError' || attempt >= 20) throw err;
+            if (!keyInFlight(err) || attempt >= 20) throw err;
             await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
           }
         }
