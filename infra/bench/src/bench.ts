@@ -7,9 +7,10 @@
  * the regression guard compares by (regressions.ts).
  *   tsx infra/bench/src/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000,3000] [--warmup-events 300] [--rate 50,500] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability|tracing]
  *     [--log-level warn] [--out infra/bench/bench-results.md] [--no-write] [--help]
  */
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@decor/cli';
@@ -108,7 +109,8 @@ const PARTS = [
 ];
 
 const USAGE = `npm run bench [-- options]: the product's figures on this machine, recorded in infra/bench/bench-results.md
-  --only <part>        one part: ${PARTS.join(', ')} (default: all, ~16 minutes)
+  --only <part>        one part: ${PARTS.join(', ')} (default: all, ~16 minutes);
+                       or tracing: what tracing costs, off / 10 % / 100 % (tracing-cost.ts, ~15 minutes)
   --seconds 10 --warmup-seconds 10 --connections 50     load of gateway and catalogue
   --events 1000,3000 --warmup-events 300 --rate 50,500  event pipeline, per rate
   --customers 50 (checkout)  --visits 5 (frontend)  --qbo-limit 1200 (qbo)
@@ -143,6 +145,21 @@ let interrupted = false;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * `--only tracing`: what tracing costs (tracing-cost.ts, its own script: it restarts the stack's
+ * processes once per setting and round), with the load options given here. Not part of a full run.
+ */
+function tracingCost(): void {
+  const given = (k: string) => process.argv.some((a) => a === `--${k}` || a.startsWith(`--${k}=`));
+  const forward = ['seconds', 'warmup-seconds', 'connections'].flatMap((k) =>
+    given(k) ? [`--${k}`, String(args[k as keyof typeof args])] : [],
+  );
+  if (args['no-write']) forward.push('--no-write');
+  const script = path.join(REPO_ROOT, 'infra', 'bench', 'src', 'tracing-cost.ts');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...forward], { stdio: 'inherit' });
+  if (child.status !== 0) throw new Error(`tracing-cost.ts exited with ${child.status ?? child.signal}`);
+}
+
 async function main(): Promise<void> {
   if (args.help) {
     log(USAGE);
@@ -159,6 +176,7 @@ async function main(): Promise<void> {
     visits: positive('visits', 50),
     qboLimit: positive('qbo-limit', 100_000),
   };
+  if (args.only === 'tracing') return tracingCost();
   if (args.only && !PARTS.includes(args.only)) throw new Error(`--only must be one of ${PARTS.join(', ')}`);
   const runs = (part: string) => !args.only || args.only === part;
   const machine = describeMachine();
