@@ -75,3 +75,15 @@ export const AcceptanceView = Type.Object({
   changed: Type.Optional(Type.Array(Type.String())),
 });
 export type AcceptanceView = Static<typeof AcceptanceView>;
+
+/**
+ * `GET /api/estimate/:id/agreement/verify`: the SHA-256 of the PDF recomputed from the stored
+ * acceptance record (the same record makes the same bytes) and that of the PDF stored now (null when
+ * it is missing); `matches` when both equal the SHA-256 recorded when it was made.
+ */
+export const AgreementVerification = Type.Object({
+  matches: Type.Boolean(),
+  recordSha256: Type.String(),
+  pdfSha256: Type.Union([Type.String(), Type.Null()]),
+});
+export type AgreementVerification = Static<typeof AgreementVerification>;

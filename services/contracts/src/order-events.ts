@@ -210,6 +210,26 @@ export const DepositCaptured = defineEvent(
   }),
 );
 
+/**
+ * The signed agreement of an acceptance was made (a PDF in the shared object store under `pdfKey`,
+ * its bytes' SHA-256 recorded on the estimate): the notification service mails it to the customer
+ * and to staff. `acceptedAt` names the acceptance it belongs to (a signature again is a new one).
+ */
+export const AgreementSigned = defineEvent(
+  'AgreementSigned',
+  1,
+  'order',
+  Type.Object({
+    order: OrderState,
+    estimateId: Type.String(),
+    docNumber: Type.String(),
+    signerName: Type.String(),
+    acceptedAt: Type.String(),
+    pdfKey: Type.String(),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  }),
+);
+
 export const ORDER_LIFECYCLE_EVENTS = [
   EstimateUpdated,
   EstimateStatusChanged,

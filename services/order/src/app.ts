@@ -13,6 +13,7 @@ import {
 import { startAuthorisationSweeper } from './jobs/acceptance-sweeper';
 import { startHoldSweeper } from './jobs/hold-sweeper';
 import { acceptanceRoutes } from './routes/acceptance';
+import { agreementRoutes } from './routes/agreement';
 import { availabilityRoutes } from './routes/availability';
 import { estimateRoutes } from './routes/estimates';
 import { invoiceRoutes } from './routes/invoices';
@@ -34,6 +35,7 @@ export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promis
   });
   await app.register(async (scope) => availabilityRoutes(scope as ServiceApp, ctx));
   await app.register(async (scope) => acceptanceRoutes(scope as ServiceApp, ctx));
+  await app.register(async (scope) => agreementRoutes(scope as ServiceApp, ctx));
   // Its own scope: the webhook reads its body as bytes (the signature is over them).
   await app.register(async (scope) => paymentWebhookRoutes(scope as ServiceApp, ctx));
 }
@@ -85,11 +87,19 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
       await ensureDocNumberCounter(ctx);
       sweepers.set(ctx, startHoldSweeper(ctx));
       authorisationSweepers.set(ctx, startAuthorisationSweeper(ctx));
+      // Local runs and tests: the bucket may not exist yet (production buckets are made by operations).
+      await ctx.agreementFiles.ensureBucket().catch((err) => {
+        ctx.log.warn({ err }, 'the agreements bucket could not be checked; PDF jobs retry');
+      });
     },
     closers: (ctx) => [
       { name: 'hold sweeper', close: () => sweepers.get(ctx)?.stop() },
       { name: 'authorisation sweeper', close: () => authorisationSweepers.get(ctx)?.stop() },
       { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
+      // Closed in reverse order: the worker stops before the queue and the S3 client it uses.
+      { name: 's3 client', close: () => ctx.agreementFiles.close() },
+      { name: 'agreement job queue', close: () => ctx.agreementQueue.close() },
+      { name: 'agreement job worker', close: async () => ctx.agreementWorker?.close() },
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { MAX_TURNAROUND_DAYS } from '@decor/contracts';
-import { loadConfigOrExit, serviceConfigSchema } from '@decor/kit';
+import { loadConfigOrExit, REQUIRED_IN_PRODUCTION, serviceConfigSchema } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 
 export const orderConfigSchema = serviceConfigSchema({
@@ -46,6 +46,24 @@ export const orderConfigSchema = serviceConfigSchema({
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 4_500, default: 4_000 }),
   /** A deposit authorised but not recorded for this long is cancelled by the sweeper (jobs/). */
   ACCEPTANCE_SWEEP_AFTER_MS: Type.Integer({ minimum: 1_000, default: 120_000 }),
+  /**
+   * Issue 30, the signed agreements' PDFs: the shared object store (the catalogue's images' bucket;
+   * defaults match the local S3 emulator of `npm start`), under their own folder.
+   */
+  S3_ENDPOINT: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:4569',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
+  S3_BUCKET: Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', default: 'decor-images' }),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_ACCESS_KEY_ID: Type.String({ minLength: 1, default: 'S3RVER', [REQUIRED_IN_PRODUCTION]: true }),
+  S3_SECRET_ACCESS_KEY: Type.String({ minLength: 1, default: 'S3RVER', [REQUIRED_IN_PRODUCTION]: true }),
+  AGREEMENT_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$', default: 'agreements' }),
+  /** The shop's name on the signed agreement. */
+  COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
+  /** Parallel PDF makers per instance (0: this instance makes none). */
+  AGREEMENT_JOB_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 20, default: 2 }),
 });
 
 export type OrderConfig = ReturnType<typeof loadOrderConfig>;

@@ -1,12 +1,15 @@
 import type { AggregateType, HoldingPolicy, TurnaroundBuffer } from '@decor/contracts';
-import { type BaseContext, waitForCatchUp } from '@decor/kit';
+import { type BaseContext, type JobWorker, registerQueueMetrics, waitForCatchUp } from '@decor/kit';
+import type { Queue } from 'bullmq';
 import type { Admin } from 'kafkajs';
 import type { OrderConfig } from './config';
 import { calendarDate } from './domain/modification';
+import { type AgreementJob, agreementQueue, agreementWorker } from './jobs/agreement-jobs';
 import type { PaymentProvider } from './payments/provider';
 import { stripeProvider, unconfiguredProvider } from './payments/stripe';
 import { type PaymentEventModel, paymentEventModel } from './store/acceptance';
 import { type SettingsStore, settingsModels } from './store/acceptance-settings';
+import { type AgreementFiles, agreementFiles } from './store/agreement-files';
 import { type BookingStore, ledgerBatches } from './store/bookings';
 import { type CounterModel, counterModel } from './store/counter-model';
 import { type EstimateModel, estimateModel, type InvoiceModel, invoiceModel } from './store/estimate-model';
@@ -71,6 +74,10 @@ export interface OrderContext extends BaseContext<OrderConfig> {
   payments: PaymentProvider;
   acceptanceSettings: SettingsStore;
   paymentEvents: PaymentEventModel;
+  /** The signed agreements: their PDFs in S3, and the jobs that make them (jobs/agreement-jobs.ts). */
+  agreementFiles: AgreementFiles;
+  agreementQueue: Queue<AgreementJob>;
+  agreementWorker: JobWorker<AgreementJob> | null;
 }
 
 /** Stripe (or the local emulator) when a secret key is set; else every deposit answers 503. */
@@ -95,7 +102,9 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
   const kafkaAdmin = base.kafka.admin();
   const ledgers = ledgerModel(base.connection);
   await kafkaAdmin.connect();
-  return {
+  const queue = agreementQueue(base);
+  registerQueueMetrics(base.metrics, [queue]);
+  const ctx: OrderContext = {
     ...base,
     estimates: estimateModel(base.connection),
     invoices: invoiceModel(base.connection),
@@ -123,5 +132,10 @@ export async function buildOrderContext(base: BaseContext<OrderConfig>): Promise
     payments: paymentsOf(base.config),
     acceptanceSettings: settingsModels(base.connection),
     paymentEvents: paymentEventModel(base.connection),
+    agreementFiles: agreementFiles(base.config),
+    agreementQueue: queue,
+    agreementWorker: null,
   };
+  if (base.config.AGREEMENT_JOB_CONCURRENCY > 0) ctx.agreementWorker = agreementWorker(ctx);
+  return ctx;
 }

@@ -44,7 +44,14 @@ export interface AcceptanceRecord {
   at: Date;
   /** `<userId>:<Idempotency-Key>` of the request that made it: the same key again gets its answer. */
   idempotencyScope: string;
+  /** The drawn signature (PNG data URL), kept for the signed agreement's PDF. */
+  signature?: string;
+  /** The signed agreement, once the job made it: its object key and its bytes' SHA-256. */
+  pdf?: { key: string; sha256: string } | null;
 }
+
+/** Where the owner and staff fetch an acceptance's signed agreement. */
+export const agreementUrl = (estimateId: string) => `/api/estimate/${estimateId}/agreement.pdf`;
 
 export interface Deposit {
   amountCents: number;
@@ -141,7 +148,7 @@ export function acceptanceView(
             signerName: acceptance.signerName,
             at: acceptance.at.toISOString(),
             agreementVersion: acceptance.agreementVersion,
-            pdf: null,
+            pdf: acceptance.pdf ? agreementUrl(order.id) : null,
             depositState: deposit?.state ?? 'authorised',
           },
         }

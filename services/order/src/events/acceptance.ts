@@ -1,16 +1,25 @@
-import { EstimateStatusChanged, EstimateUpdated, InvoiceCreated } from '@decor/contracts';
+import { EstimateAccepted, EstimateStatusChanged, EstimateUpdated, InvoiceCreated } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { OrderContext } from '../context';
+import { enqueueAgreement } from '../jobs/agreement-jobs';
 import { captureDeposit, releaseDeposit, voidSignature } from '../store/deposits';
 
 /**
  * Our own order events, for accepted estimates (issue 30): an invoice made from one captures its
  * deposit (DepositCaptured, for accounting-sync), voiding one releases it, and any edit of one
- * voids its signature. Each is idempotent (the provider's calls and the guarded writes), so a
+ * voids its signature; an acceptance gets its signed agreement made (a job). Each is idempotent (the provider's calls and the guarded writes), so a
  * redelivery does nothing more; a provider outage throws and the event is delivered again.
  */
 export function acceptanceEventHandlers(ctx: OrderContext): Record<string, EventHandler> {
   return {
+    // The signed agreement's PDF: a job per acceptance (retried apart from this topic's flow).
+    ...eventHandler(EstimateAccepted, async ({ payload, correlationId }) => {
+      await enqueueAgreement(ctx.agreementQueue, {
+        estimateId: payload.order.id,
+        acceptedAt: payload.acceptance.at,
+        correlationId,
+      });
+    }),
     ...eventHandler(InvoiceCreated, async ({ payload, correlationId }) => {
       const { estimateId, id, totalCents } = payload.order;
       if (estimateId) await captureDeposit(ctx, estimateId, { id, totalCents }, correlationId);

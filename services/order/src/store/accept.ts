@@ -283,6 +283,7 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
             userAgent: input.userAgent,
             at: new Date(),
             idempotencyScope: input.idempotencyScope,
+            signature: input.body.signature,
           };
           const deposit: Deposit =
             s.intent || !held
