@@ -39,7 +39,7 @@ describe('the tracing settings a process reads', () => {
     ).toEqual([
       'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL',
       'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1',
-      'OTEL_TRACES_SAMPLER must stay unset: the gateway samples',
+      'OTEL_TRACES_SAMPLER has no effect: the gateway samples',
     ]);
     expect(TRACING_ENV).toEqual(
       expect.arrayContaining(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_SAMPLER_ARG']),

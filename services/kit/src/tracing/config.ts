@@ -44,8 +44,8 @@ export function tracingSettingProblems(env: Record<string, string | undefined>):
   const arg = env.OTEL_TRACES_SAMPLER_ARG;
   if (arg !== undefined && arg !== '' && !(Number(arg) >= 0 && Number(arg) <= 1))
     problems.push('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
-  // The services follow the gateway's decision (parent-based): a sampler of their own would thin it again.
-  if (env.OTEL_TRACES_SAMPLER) problems.push('OTEL_TRACES_SAMPLER must stay unset: the gateway samples');
+  // The kit sets its own sampler (the gateway decides, the services follow): this one is ignored.
+  if (env.OTEL_TRACES_SAMPLER) problems.push('OTEL_TRACES_SAMPLER has no effect: the gateway samples');
   return problems;
 }
 

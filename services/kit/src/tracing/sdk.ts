@@ -18,7 +18,12 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+} from '@opentelemetry/sdk-trace';
 import { sampleRatio, type TracingExporter, tracedProcessName } from './config';
 import { contextFromTraceparent, currentTraceparent, markTracingActive, TRACEPARENT_HEADER } from './context';
 import { SecretRedactingProcessor } from './redaction';
@@ -53,8 +58,13 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
   const edge = serviceName === 'gateway';
   // Traces begin at the edge only, which samples before any span exists: a request sampled out
   // costs no span, context or header anywhere (a sampler would still make a span of each, and the
-  // services would carry its context along). The services trace only what arrives with a
-  // traceparent; past the edge the parent decides (OTel's default sampler, parentbased_always_on).
+  // services would carry its context along). Past the edge the parent decides, and a service never
+  // starts a trace: a request that arrives untraced gets a non-recording span from the HTTP
+  // instrumentation, which passes the Mongo and Redis instrumentations' requireParentSpan, so with
+  // OTel's default sampler (parentbased_always_on) each of its Mongo reads and Redis calls became a
+  // trace of its own, recorded and exported — at 10 % the user service traced every request
+  // (span-census.ts: 300 GETs, 570 traces).
+  const sampler = new ParentBasedSampler({ root: edge ? new AlwaysOnSampler() : new AlwaysOffSampler() });
   const ratio = sampleRatio(env.OTEL_TRACES_SAMPLER_ARG);
   sdk = new NodeSDK({
     serviceName,
@@ -62,6 +72,7 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
     metricReaders: [],
     logRecordProcessors: [],
     textMapPropagator: propagator(serviceName === 'gateway'),
+    sampler,
     // Secrets out of URLs first, then the export (a batch per OTEL_BSP_SCHEDULE_DELAY).
     spanProcessors: [
       new SecretRedactingProcessor(),
