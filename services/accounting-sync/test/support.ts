@@ -64,8 +64,10 @@ export async function newRealm(name = `Test ${RUN_ID}`): Promise<string> {
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks records are open JSON
 export type QboRecord = Record<string, any>;
 
-export const qboRecords = (realmId: string, entity: 'Customer' | 'Item' | 'Estimate' | 'Invoice') =>
-  emulatorCall<QboRecord[]>(`/__emulator/realms/${realmId}/records/${entity}`);
+export const qboRecords = (
+  realmId: string,
+  entity: 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment',
+) => emulatorCall<QboRecord[]>(`/__emulator/realms/${realmId}/records/${entity}`);
 
 export interface EmulatorStats {
   requests: number;

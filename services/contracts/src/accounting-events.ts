@@ -27,6 +27,8 @@ export const SYNCED_RECORD_KINDS = [
   'product',
   'estimate',
   'invoice',
+  /** A deposit taken for an invoice (issue 30): a QuickBooks Payment applied to it; id = PaymentIntent. */
+  'payment',
 ] as const;
 export type SyncedRecordKind = (typeof SYNCED_RECORD_KINDS)[number];
 

@@ -7,5 +7,6 @@ export * from './documents/content-hash';
 export * from './documents/customers';
 export * from './documents/items';
 export * from './documents/names';
+export * from './documents/payments';
 export * from './documents/sales';
 export * from './documents/types';

@@ -2,6 +2,7 @@ import {
   CategoryUpserted,
   CompanyDeleted,
   CompanyUpserted,
+  DepositCaptured,
   EstimateStatusChanged,
   EstimateSubmitted,
   EstimateUpdated,
@@ -190,6 +191,7 @@ function orderData(order: Static<typeof OrderState>) {
 /**
  * Orders: their latest state is stored (staff send or update them in QuickBooks from the order
  * screen); a cancelled order that is in QuickBooks is rejected (estimate) or voided (invoice) there.
+ * A deposit taken for an invoice (issue 30) becomes a QuickBooks Payment applied to it, once.
  */
 export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, EventHandler> {
   const remember = (order: Static<typeof OrderState>) =>
@@ -234,5 +236,28 @@ export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, E
     ...eventHandler(InvoiceUpdated, async ({ payload }) => void (await remember(payload.order))),
     ...eventHandler(EstimateStatusChanged, async ({ payload }) => cancelled(payload.order)),
     ...eventHandler(InvoiceStatusChanged, async ({ payload }) => cancelled(payload.order)),
+    ...eventHandler(DepositCaptured, async ({ payload: d }) => {
+      // One record per PaymentIntent, stored once: a redelivered event changes nothing and its job
+      // (the same id) is not added again. It waits for the invoice to be in QuickBooks (the worker).
+      const rec = await ctx.records.findOneAndUpdate(
+        { _id: recordKey('payment', d.intentId) },
+        {
+          $setOnInsert: {
+            kind: 'payment',
+            recordId: d.intentId,
+            data: d,
+            label: `Deposit on ${d.docNumber}`,
+            revision: 1,
+          },
+        },
+        { upsert: true, new: true, projection: { revision: 1 } },
+      );
+      await enqueueSync(ctx.syncQueue, {
+        kind: 'payment',
+        recordId: d.intentId,
+        action: 'upsert',
+        revision: rec?.revision ?? 1,
+      });
+    }),
   };
 }

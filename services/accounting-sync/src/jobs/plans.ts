@@ -1,6 +1,7 @@
 /**
  * What to write to QuickBooks for a record: its document, or the records it must wait for (a
- * customer waits for its company's QuickBooks id; an estimate for its customer and its products).
+ * customer waits for its company's QuickBooks id; an estimate for its customer and its products; a
+ * deposit's Payment for its invoice, which staff send).
  */
 import type { SyncedRecordKind } from '@decor/contracts';
 import {
@@ -9,6 +10,8 @@ import {
   type CustomerRecord,
   categoryItemDocument,
   companyCustomerDocument,
+  type DepositRecord,
+  depositPaymentDocument,
   type EstimateRecord,
   estimateDocument,
   invoiceDocument,
@@ -112,6 +115,21 @@ export async function planFor(record: SyncRecordDoc, deps: PlanDeps): Promise<Pl
         linked = est.found.get(estimate.linkedEstimateId)?.value;
       }
       return { entity: 'Invoice', doc: invoiceDocument(estimate, refs, linked) };
+    }
+    case 'payment': {
+      const deposit = data as unknown as DepositRecord & { userId: string };
+      const invoice = await refsOf(records, 'invoice', [deposit.invoiceId]);
+      const customer = await refsOf(records, 'customer', [deposit.userId]);
+      const waitFor = [
+        ...invoice.missing.map((recordId) => ({ kind: 'invoice' as const, recordId })),
+        ...customer.missing.map((recordId) => ({ kind: 'customer' as const, recordId })),
+      ];
+      if (waitFor.length) return { waitFor };
+      const refs = {
+        customer: customer.found.get(deposit.userId) as Ref,
+        invoiceQboId: (invoice.found.get(deposit.invoiceId) as Ref).value,
+      };
+      return { entity: 'Payment', doc: depositPaymentDocument(deposit, refs) };
     }
   }
 }

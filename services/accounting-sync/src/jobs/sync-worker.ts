@@ -31,6 +31,9 @@ function sourceRevisionOf(rec: SyncRecordDoc): { sourceRevision?: number } {
 /** How long a job waits for a prerequisite record, or for another job holding its record. */
 const WAIT_MS = 2_000;
 
+/** Staff send these to QuickBooks (spec §7): a record waiting for one is never what sends it. */
+const SENT_BY_STAFF: readonly SyncedRecordKind[] = ['estimate', 'invoice'];
+
 /**
  * The QuickBooks sync worker. A job names a record and the revision it was enqueued for; it reads
  * the record as it is NOW (so a retry after the record was fixed writes the fix), writes it with a
@@ -93,6 +96,26 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
       },
     );
     deps.eventsWritten();
+    if (rec.kind === 'invoice') await releaseDeposits(rec.recordId, String(saved.Id));
+  }
+
+  /**
+   * The deposits that waited for this invoice to reach QuickBooks (their job ended 'waiting') are
+   * written now. Their record was stored before their job first ran, so one that saw no invoice yet
+   * is found here; the job id names the invoice's QuickBooks id, so a later outcome adds none.
+   */
+  async function releaseDeposits(invoiceId: string, invoiceQboId: string) {
+    const waiting = await records
+      .find({ kind: 'payment', 'data.invoiceId': invoiceId, qboId: null }, { recordId: 1, revision: 1 })
+      .lean<Pick<SyncRecordDoc, 'recordId' | 'revision'>[]>();
+    for (const p of waiting)
+      await enqueueSync(queue, {
+        kind: 'payment',
+        recordId: p.recordId,
+        action: 'upsert',
+        revision: p.revision,
+        nonce: `invoice-${invoiceQboId}`,
+      });
   }
 
   /** Update with the stored SyncToken; on a stale one, read the current and try once more. */
@@ -119,6 +142,9 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
     if (job.revision < rec.syncedRevision) return 'superseded';
     const plan = await planFor(rec, deps);
     if ('waitFor' in plan) {
+      // An order staff have not sent yet may stay out of QuickBooks for days: rather than poll, the
+      // job ends and the order's own sync enqueues it again (releaseDeposits).
+      if (plan.waitFor.some((w) => SENT_BY_STAFF.includes(w.kind))) return 'waiting';
       for (const w of plan.waitFor) await enqueuePrerequisite(w.kind, w.recordId);
       return delay(jobRef, token, WAIT_MS);
     }
@@ -140,11 +166,14 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
       await recordOutcome(job, rec, await update(job, plan.entity, rec, plan.doc), 'updated', hash);
       return 'updated';
     }
+    // A deposit's Payment is one per PaymentIntent whichever job writes it (the first, or one its
+    // invoice's sync enqueued): its requestid names the record and content only.
+    const cause = rec.kind === 'payment' ? { ...job, revision: 0, nonce: undefined } : job;
     try {
       await recordOutcome(
         job,
         rec,
-        await api.create(plan.entity, plan.doc, requestIdFor(job, hash)),
+        await api.create(plan.entity, plan.doc, requestIdFor(cause, hash)),
         'created',
         hash,
       );

@@ -4,7 +4,7 @@ import type { RateLimiter } from './rate-limit';
 import type { LiveSession, QboSessions } from './session';
 import { timeBoxed } from './time-box';
 
-export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice';
+export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment';
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks entities are open JSON objects
 export type QboEntity = Record<string, any>;
 
@@ -13,6 +13,7 @@ const PLURAL: Record<QboEntityName, string> = {
   Item: 'Items',
   Estimate: 'Estimates',
   Invoice: 'Invoices',
+  Payment: 'Payments',
 };
 
 export interface QboClientConfig {

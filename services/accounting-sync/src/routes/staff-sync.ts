@@ -32,6 +32,7 @@ const LABELS: Record<SyncedRecordKind, string> = {
   product: 'Product',
   estimate: 'Estimate',
   invoice: 'Invoice',
+  payment: 'Deposit',
 };
 
 /**
