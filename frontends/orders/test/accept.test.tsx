@@ -31,6 +31,7 @@ function aView(over: Partial<AcceptanceView> = {}): AcceptanceView {
     agreement: { version: 3, text: 'Strikes after 11:00pm are charged extra labor.' },
     expiresAt: '2030-06-01T12:00:00.000Z',
     paymentFrameUrl: FRAME,
+    cardRequired: true,
     ...over,
   };
 }
@@ -227,6 +228,21 @@ describe('accepting an estimate online (issue 30)', () => {
       .map((item) => item.textContent);
     expect(changed).toEqual(['Event Date', 'Items and quantities']);
     expect(screen.getByRole('button', { name: 'Accept' })).toBeInTheDocument();
+  });
+
+  it('signing again with the deposit still held: no card frame, and the post names no card', async () => {
+    const { paymentFrameUrl: _frame, ...rest } = aView({ state: 'voided', changed: ['eventDate'] });
+    view = { ...rest, cardRequired: false };
+    renderOrders('/orders/estimate/e1/accept');
+    await userEvent.type(await screen.findByLabelText('Full name'), 'Casey Customer');
+    await userEvent.click(screen.getByRole('button', { name: 'Type my signature instead' }));
+    await userEvent.click(
+      screen.getByRole('checkbox', { name: 'I have read and agree to the rental agreement' }),
+    );
+    expect(document.querySelector('iframe')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]?.body).not.toHaveProperty('paymentMethod');
   });
 
   it('an expired offer cannot be accepted; a failed load says so', async () => {

@@ -39,8 +39,11 @@ export const AcceptanceRequest = Type.Object(
     /** The drawn (or typed) signature as a PNG data URL. */
     signature: Type.String({ minLength: 30, maxLength: 400_000, pattern: '^data:image/png;base64,' }),
     agree: Type.Literal(true),
-    /** The payment provider's payment-method id (card details never reach our servers). */
-    paymentMethod: Type.String({ minLength: 3, maxLength: 255, pattern: '^pm_' }),
+    /**
+     * The payment provider's payment-method id (card details never reach our servers); needed only
+     * when the view says `cardRequired`.
+     */
+    paymentMethod: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^pm_' })),
   },
   { additionalProperties: false },
 );
@@ -71,6 +74,8 @@ export const AcceptanceView = Type.Object({
    * `npm start`; absent when no deposit is due). Card details never reach our servers.
    */
   paymentFrameUrl: Type.Optional(Type.String()),
+  /** Accepting needs a card: a deposit is due beyond any still authorised (contracts' cardRequired). */
+  cardRequired: Type.Boolean(),
   /** When a change voided a signature: what changed (field names of the estimate). */
   changed: Type.Optional(Type.Array(Type.String())),
 });

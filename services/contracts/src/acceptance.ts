@@ -51,6 +51,13 @@ export function depositCents(
   return 0;
 }
 
+/**
+ * Whether accepting needs a card: a new authorisation is asked only when the deposit due is more
+ * than the one still held (signing again after a change keeps the deposit already authorised).
+ */
+export const cardRequired = (dueCents: number, heldAuthorisedCents: number): boolean =>
+  dueCents > heldAuthorisedCents;
+
 /** When an estimate sent at `sentAt` stops being acceptable (staff may extend it). */
 export function acceptanceExpiresAt(sentAt: Date, validityDays: number): Date {
   return new Date(sentAt.getTime() + validityDays * 24 * 60 * 60 * 1000);
@@ -89,4 +96,5 @@ export const ACCEPTANCE_MESSAGES = {
   ownerOnly: 'Only the customer who placed this order can accept it',
   providerDown: 'Payments cannot be taken right now, try again shortly',
   idempotencyKey: 'An Idempotency-Key header is required',
+  cardRequired: 'Enter a card to authorise the deposit',
 } as const;

@@ -3,6 +3,7 @@ import {
   ACCEPTABLE_STATES,
   acceptanceExpiresAt,
   acceptanceState,
+  cardRequired,
   DEFAULT_AGREEMENT_TERMS,
   DEFAULT_AGREEMENT_TEXT,
   depositCents,
@@ -27,6 +28,14 @@ describe('acceptance rules (issue 30)', () => {
     expect(depositCents({ depositAmount: 150 }, 9_999)).toBe(9_999);
     expect(depositCents({}, 10_000)).toBe(0);
     expect(depositCents({ depositPercent: 0 }, 10_000)).toBe(0);
+  });
+
+  it('a card is asked for only when the deposit due is more than the one still held', () => {
+    expect(cardRequired(2500, 0)).toBe(true);
+    expect(cardRequired(2500, 2500)).toBe(false);
+    expect(cardRequired(2000, 2500)).toBe(false);
+    expect(cardRequired(3000, 2500)).toBe(true);
+    expect(cardRequired(0, 0)).toBe(false);
   });
 
   it('an offer lasts its validity days from when it was sent', () => {

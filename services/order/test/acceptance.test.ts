@@ -267,6 +267,17 @@ describe('accepting', () => {
     expect(await intentsOf(id)).toEqual([]);
   });
 
+  it('400 when a deposit is due and no card came; nothing asked of the provider', async () => {
+    const { id, view: v } = await openEstimate();
+    expect(v.cardRequired).toBe(true);
+    const { paymentMethod: _card, ...noCard } = body(v.estimateVersion);
+    const res = await accept(alice.token, id, noCard);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(ACCEPTANCE_MESSAGES.cardRequired);
+    expect(await intentsOf(id)).toEqual([]);
+    expect((await stored(id))?.acceptance ?? null).toBeNull();
+  });
+
   it('403 for staff (they cannot sign for a customer); another customer is refused', async () => {
     const { id, view: v } = await openEstimate();
     const byStaff = await accept(staff, id, body(v.estimateVersion));
@@ -541,9 +552,12 @@ describe('after acceptance', () => {
 
     await qboSynced(service, 'estimate', id, 'updated');
     const again = (await view(alice.token, id)).body.result;
-    expect(again).toMatchObject({ state: 'voided', changed: ['location'] });
+    // The deposit held covers it: no card is asked for again.
+    expect(again).toMatchObject({ state: 'voided', changed: ['location'], cardRequired: false });
+    expect(again).not.toHaveProperty('paymentFrameUrl');
     expect(again.estimateVersion).not.toBe(v.estimateVersion);
-    const res = await accept(alice.token, id, body(again.estimateVersion, { signerName: 'Alice Again' }));
+    const { paymentMethod: _card, ...noCard } = body(again.estimateVersion, { signerName: 'Alice Again' });
+    const res = await accept(alice.token, id, noCard);
     expect(res.status).toBe(201);
     expect(res.body.result).toMatchObject({ state: 'accepted', accepted: { signerName: 'Alice Again' } });
     expect(res.body.result).not.toHaveProperty('changed');
@@ -572,8 +586,10 @@ describe('edge cases', () => {
     try {
       const { id, view: v } = await openEstimate();
       expect(v.deposit.amount).toBe(0);
+      expect(v.cardRequired).toBe(false);
       expect(v).not.toHaveProperty('paymentFrameUrl');
-      const res = await accept(alice.token, id, body(v.estimateVersion));
+      const { paymentMethod: _card, ...noCard } = body(v.estimateVersion);
+      const res = await accept(alice.token, id, noCard);
       expect(res.status).toBe(201);
       expect(await intentsOf(id)).toEqual([]);
       expect((await stored(id))?.deposit).toEqual({ amountCents: 0, intentId: null, state: 'authorised' });

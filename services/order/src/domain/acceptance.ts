@@ -12,6 +12,7 @@ import {
   type AcceptanceView,
   acceptanceExpiresAt,
   acceptanceState,
+  cardRequired,
   type DepositState,
   depositCents,
   toDollars,
@@ -66,6 +67,10 @@ export interface PendingAuthorisation {
   paymentMethod: string;
   amountCents: number;
 }
+
+/** The deposit still authorised at the provider (kept when the customer signs again), in cents. */
+export const heldDepositCents = (deposit: Deposit | null): number =>
+  deposit?.state === 'authorised' && deposit.intentId ? deposit.amountCents : 0;
 
 export interface AcceptanceFacts {
   offer: Offer | null;
@@ -136,6 +141,7 @@ export function acceptanceView(
 ): AcceptanceView {
   const { offer, acceptance, deposit } = facts;
   const dueCents = deposit?.amountCents ?? offer?.depositCents ?? 0;
+  const needsCard = !acceptance && cardRequired(offer?.depositCents ?? 0, heldDepositCents(deposit));
   return {
     state: stateOf(order, facts, opts.now),
     estimateVersion: acceptance?.estimateVersion ?? estimateVersionOf(order),
@@ -153,7 +159,8 @@ export function acceptanceView(
           },
         }
       : {}),
-    ...(opts.paymentFrameUrl && dueCents > 0 ? { paymentFrameUrl: opts.paymentFrameUrl } : {}),
+    cardRequired: needsCard,
+    ...(opts.paymentFrameUrl && needsCard ? { paymentFrameUrl: opts.paymentFrameUrl } : {}),
     ...(facts.voidedChanges ? { changed: facts.voidedChanges } : {}),
   };
 }

@@ -110,6 +110,7 @@ export async function acceptanceRoutes(app: ServiceApp, ctx: OrderContext): Prom
         body: AcceptanceRequest,
         response: {
           201: Type.Object({ result: AcceptanceView }),
+          400: Message,
           402: Message,
           409: AcceptRefused,
           503: Message,

@@ -3,6 +3,7 @@ import {
   type AcceptanceRequest,
   type AcceptanceView,
   availableFor,
+  cardRequired,
   type ShortLine,
 } from '@decor/contracts';
 import { runFlow, stop } from '@decor/kit';
@@ -16,6 +17,7 @@ import {
   canonicalContent,
   type Deposit,
   estimateVersionOf,
+  heldDepositCents,
   offerFor,
   type PendingAuthorisation,
   signatureSha256,
@@ -38,7 +40,7 @@ import { CHANGED_MEANWHILE } from './orders';
 /** Every answer of `POST /api/estimate/:id/acceptance` (issue 30). */
 export type AcceptAnswer =
   | { status: 201; view: AcceptanceView }
-  | { status: 402 | 403 | 404 | 503; message: string }
+  | { status: 400 | 402 | 403 | 404 | 503; message: string }
   | { status: 409; message: string; estimateVersion?: string; shortLines?: ShortLine[] };
 
 export interface AcceptInput {
@@ -167,7 +169,7 @@ export const authorisationRequest = (
 const pendingOf = (s: FlowState): PendingAuthorisation => ({
   key: s.key,
   at: new Date(),
-  paymentMethod: s.input.body.paymentMethod,
+  paymentMethod: s.input.body.paymentMethod ?? '',
   amountCents: s.amountCents,
 });
 
@@ -208,18 +210,21 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
     return { status: 409, message: shortLineText(first.available, first.name, first.day), shortLines: short };
   }
 
+  // Signing again after a change: a deposit still authorised is kept; only a higher one is asked again.
+  const held = facts.deposit?.state === 'authorised' && facts.deposit.intentId ? facts.deposit : null;
+  const amountCents = facts.offer?.depositCents ?? 0;
+  const due = cardRequired(amountCents, heldDepositCents(facts.deposit));
+  const { paymentMethod } = input.body;
+  if (due && !paymentMethod) return { status: 400, message: ACCEPTANCE_MESSAGES.cardRequired };
   const state: FlowState = {
     input,
     loaded,
-    amountCents: facts.offer?.depositCents ?? 0,
-    key: authorisationKey(order.id, input.body.estimateVersion, input.body.paymentMethod, loaded.attempt),
+    amountCents,
+    key: authorisationKey(order.id, input.body.estimateVersion, paymentMethod ?? 'none', loaded.attempt),
     intent: null,
     keepMark: false,
     answer: null,
   };
-  // Signing again after a change: a deposit still authorised is kept; only a higher one is asked again.
-  const held = facts.deposit?.state === 'authorised' && facts.deposit.intentId ? facts.deposit : null;
-  const due = state.amountCents > (held?.amountCents ?? 0);
   const stopped = await runFlow<FlowState, AcceptAnswer>(
     'accept an estimate',
     state,

@@ -91,7 +91,8 @@ export function AcceptEstimate({ id, staff, base }: AcceptEstimateProps) {
   }
   const estimate = order.data.order;
   const deposit = view.deposit.amount;
-  const needsCard = deposit > 0 && !!view.paymentFrameUrl;
+  // The server says whether a card is needed (a deposit due beyond one still authorised).
+  const needsCard = view.cardRequired;
   const changedSinceOpened = reviewed !== null && reviewed !== view.estimateVersion;
 
   const reload = () => {
@@ -124,7 +125,7 @@ export function AcceptEstimate({ id, staff, base }: AcceptEstimateProps) {
           signerName: signerName.trim(),
           signature,
           agree: true,
-          paymentMethod: paymentMethod ?? '',
+          ...(needsCard && paymentMethod ? { paymentMethod } : {}),
         },
       }).unwrap();
       setDone(answer);
