@@ -1,8 +1,14 @@
-import { EstimateAccepted, EstimateStatusChanged, EstimateUpdated, InvoiceCreated } from '@decor/contracts';
+import {
+  EstimateAccepted,
+  EstimateStatusChanged,
+  EstimateUpdated,
+  InvoiceCreated,
+  InvoiceStatusChanged,
+} from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { OrderContext } from '../context';
 import { enqueueAgreement } from '../jobs/agreement-jobs';
-import { captureDeposit, releaseDeposit, voidSignature } from '../store/deposits';
+import { captureDeposit, refundDeposit, releaseDeposit, voidSignature } from '../store/deposits';
 
 /**
  * Our own order events, for accepted estimates (issue 30): an invoice made from one captures its
@@ -26,6 +32,11 @@ export function acceptanceEventHandlers(ctx: OrderContext): Record<string, Event
     }),
     ...eventHandler(EstimateStatusChanged, async ({ payload, correlationId }) => {
       if (payload.order.status === 'Voided') await releaseDeposit(ctx, payload.order.id, correlationId);
+    }),
+    // A voided invoice refunds its captured deposit when staff chose so (kept otherwise).
+    ...eventHandler(InvoiceStatusChanged, async ({ payload, correlationId }) => {
+      const { status, estimateId } = payload.order;
+      if (status === 'Voided' && estimateId) await refundDeposit(ctx, estimateId, correlationId);
     }),
     ...eventHandler(EstimateUpdated, async ({ payload }) => {
       await voidSignature(ctx, payload.order.id, payload.changed);

@@ -161,12 +161,17 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       }
     },
     refund: async (intentId, amountCents) => {
-      await boxed(() =>
-        stripe.refunds.create({
-          payment_intent: intentId,
-          ...(amountCents === undefined ? {} : { amount: amountCents }),
-        }),
-      );
+      try {
+        // One refund per intent: a redelivered void asks again under the same key.
+        await boxed(() =>
+          stripe.refunds.create(
+            { payment_intent: intentId, ...(amountCents === undefined ? {} : { amount: amountCents }) },
+            { idempotencyKey: `refund:${intentId}` },
+          ),
+        );
+      } catch (err) {
+        if ((err as { code?: string })?.code !== 'charge_already_refunded') throw err;
+      }
     },
     retrieve: async (intentId) => intentOf(await boxed(() => stripe.paymentIntents.retrieve(intentId))),
     verifyWebhook(rawBody: Buffer, signature: string): ProviderEvent {

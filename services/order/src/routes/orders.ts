@@ -15,6 +15,7 @@ import type { OrderContext } from '../context';
 import type { Command } from '../domain/decide';
 import { ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
 import type { OrderRecord } from '../domain/view';
+import { capturedDeposit, chooseOnVoid, type DepositOnVoid } from '../store/deposits';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { changeOrder, listOrders, type OrderChangeOutcome, readOrder } from '../store/orders';
@@ -159,10 +160,16 @@ export async function orderReadAndUpdateRoutes(
     async (request, reply) => {
       const body = request.body as UpdateBody;
       const actor = actorOf(request.user);
-      const { status, overbook, ...fields } = body;
+      const { status, overbook, depositAction, ...fields } = body as UpdateBody & {
+        depositAction?: DepositOnVoid;
+      };
       if (overbook && actor.role !== 'staff') throw forbidden(OVERBOOK_STAFF_ONLY);
       if (status !== undefined && Object.keys(fields).length > 0)
         throw badRequest('status cannot be changed together with other fields');
+      if (depositAction !== undefined && status !== 'Voided')
+        throw badRequest("depositAction goes with { status: 'Voided' }");
+      if (orderType === 'invoice' && status === 'Voided')
+        await settleDepositChoice(ctx, request.params.id, depositAction, visibleTo(request.user));
       const products = await catalogueProducts(ctx, body.CartProducts);
       const command = (order: OrderRecord): Command =>
         status === 'Voided'
@@ -193,4 +200,24 @@ export async function orderReadAndUpdateRoutes(
       return sendOrder(reply, outcome.order, actor, ctx.today());
     },
   );
+}
+
+/**
+ * Voiding an invoice whose accepted estimate's deposit was taken: staff say whether it is refunded or
+ * kept (issue 30). The choice is stored first; the refund follows the void (events/acceptance.ts).
+ */
+async function settleDepositChoice(
+  ctx: OrderContext,
+  invoiceId: string,
+  action: DepositOnVoid | undefined,
+  visible: (order: OrderRecord) => boolean,
+): Promise<void> {
+  const invoice = await readOrder(ctx, 'invoice', invoiceId);
+  if (!invoice || !visible(invoice) || !invoice.estimateId) return;
+  if (!(await capturedDeposit(ctx, invoice.estimateId))) return;
+  if (!action)
+    throw badRequest(
+      "This invoice's deposit was taken: say whether it is refunded or kept (depositAction 'refund' or 'keep')",
+    );
+  await chooseOnVoid(ctx, invoice.estimateId, action);
 }

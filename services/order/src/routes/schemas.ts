@@ -84,7 +84,7 @@ export const OrderLineInput = Type.Object(
   { additionalProperties: false },
 );
 
-function updateBody(statuses: readonly StatusChange[]) {
+function updateBody(statuses: readonly StatusChange[], invoice = false) {
   return Type.Object(
     {
       status: Type.Optional(
@@ -107,6 +107,17 @@ function updateBody(statuses: readonly StatusChange[]) {
             'Staff only: book the lines even beyond what is free (a sub-rental), confirmed on purpose; the booking is marked overbooked',
         }),
       ),
+      ...(invoice
+        ? {
+            depositAction: Type.Optional(
+              Type.Union([Type.Literal('refund'), Type.Literal('keep')], {
+                description:
+                  "With { status: 'Voided' }: the deposit taken from its accepted estimate is refunded or kept (required when one was taken)",
+                'x-message': "must be 'refund' or 'keep'",
+              }),
+            ),
+          }
+        : {}),
     },
     { additionalProperties: false },
   );
@@ -115,7 +126,7 @@ function updateBody(statuses: readonly StatusChange[]) {
 /** PUT /estimate/{id}: event and will-call fields, staff also CartProducts; or { status: 'Voided' }. */
 export const UpdateEstimateBody = updateBody(STATUS_CHANGES.estimate);
 /** PUT /invoice/{id}: as an estimate, or a status change (cancel, complete: STATUS_CHANGES.invoice). */
-export const UpdateInvoiceBody = updateBody(STATUS_CHANGES.invoice);
+export const UpdateInvoiceBody = updateBody(STATUS_CHANGES.invoice, true);
 
 export const CreateInvoiceBody = Type.Object({ EstimateId: ObjectIdText }, { additionalProperties: false });
 

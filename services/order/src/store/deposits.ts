@@ -130,3 +130,33 @@ export async function voidSignature(
     };
   });
 }
+
+/** After capture, voiding the invoice refunds the deposit or keeps it: staff say which (issue 30). */
+export type DepositOnVoid = 'refund' | 'keep';
+
+/** The captured deposit of an estimate (what voiding its invoice must decide about), or null. */
+export async function capturedDeposit(ctx: OrderContext, estimateId: string): Promise<Deposit | null> {
+  const doc = await ctx.estimates.findById(estimateId, { deposit: 1 }).lean<Estimate>();
+  return doc?.deposit?.state === 'captured' ? doc.deposit : null;
+}
+
+/** Staff's choice, stored before the void it goes with (acted on only once the invoice is Voided). */
+export async function chooseOnVoid(ctx: OrderContext, estimateId: string, action: DepositOnVoid) {
+  await ctx.estimates.updateOne(
+    { _id: estimateId, 'deposit.state': 'captured' },
+    { $set: { depositOnVoid: action } },
+  );
+}
+
+/** A voided invoice whose estimate's deposit staff chose to refund: refunded at the provider, once. */
+export async function refundDeposit(ctx: OrderContext, estimateId: string, correlationId: string) {
+  const doc = await ctx.estimates.findById(estimateId, { deposit: 1, depositOnVoid: 1 }).lean<Estimate>();
+  const deposit = doc?.deposit;
+  if (!deposit?.intentId || deposit.state !== 'captured' || doc?.depositOnVoid !== 'refund') return false;
+  await ctx.payments.refund(deposit.intentId, deposit.amountCents);
+  return changeEstimate(ctx, estimateId, (current) => {
+    if (current.deposit?.intentId !== deposit.intentId || current.deposit.state !== 'captured') return null;
+    const next: Deposit = { ...deposit, state: 'refunded' };
+    return { $set: { deposit: next }, events: [depositEvent(current, next, correlationId)] };
+  });
+}

@@ -51,6 +51,8 @@ export interface Estimate extends OutboxFields {
   /** Signatures a later change voided (the proof of what was signed then stays). */
   earlierAcceptances?: AcceptanceRecord[];
   deposit?: Deposit | null;
+  /** A captured deposit: refunded or kept when its invoice is voided (staff's choice, store/deposits.ts). */
+  depositOnVoid?: 'refund' | 'keep' | null;
   /** Deposit authorisations asked of the provider and not yet recorded (domain/acceptance.ts). */
   pendingAuthorisations?: PendingAuthorisation[];
   /** Attempts whose authorisation was cancelled: the next one asks the provider under a new key. */
@@ -120,6 +122,7 @@ function orderSchema(orderType: OrderType) {
       acceptance: { type: Schema.Types.Mixed, default: undefined },
       earlierAcceptances: { type: [Schema.Types.Mixed], default: undefined },
       deposit: { type: Schema.Types.Mixed, default: undefined },
+      depositOnVoid: { type: String, default: undefined },
       pendingAuthorisations: { type: [Schema.Types.Mixed], default: undefined },
       acceptanceAttempt: { type: Number, default: undefined },
       voidedChanges: { type: [String], default: undefined },
