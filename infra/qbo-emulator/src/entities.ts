@@ -182,7 +182,12 @@ interface TxnOptions {
   recompute: boolean;
 }
 
-function normalizeTxn(company: CompanyState, entity: 'Estimate' | 'Invoice', rec: Rec, o: TxnOptions): void {
+function normalizeTxn(
+  company: CompanyState,
+  entity: 'Estimate' | 'Invoice' | 'RefundReceipt',
+  rec: Rec,
+  o: TxnOptions,
+): void {
   const customerId = refValue(rec.CustomerRef);
   if (!customerId) throw faults.required('CustomerRef');
   const customer = company.records.Customer[customerId];
@@ -298,6 +303,7 @@ function normalizeTxn(company: CompanyState, entity: 'Estimate' | 'Invoice', rec
   const totalAmt = round2(subtotal + totalTax);
   rec.TotalAmt = totalAmt;
   if (entity === 'Invoice') rec.Balance = round2(totalAmt - paidOn(company, str(rec.Id) ?? ''));
+  if (entity === 'RefundReceipt') rec.Balance = 0;
 }
 
 function normalizeCustomFields(rec: Rec): void {
@@ -479,7 +485,7 @@ export function createRecord(
   for (const k of ['Id', 'SyncToken', 'MetaData', 'domain', 'sparse', 'status', 'FullyQualifiedName']) {
     delete rec[k];
   }
-  if (entity === 'Estimate' || entity === 'Invoice') {
+  if (entity === 'Estimate' || entity === 'Invoice' || entity === 'RefundReceipt') {
     delete rec.TotalAmt;
     delete rec.Balance;
     delete rec.DeliveryInfo;
@@ -534,7 +540,7 @@ export function updateRecord(
   }
   // Sparse: only the fields sent change (Line replaces all lines). Full: omitted fields are cleared.
   const base: Rec = sparse ? structuredClone(current) : {};
-  if (!sparse && (entity === 'Estimate' || entity === 'Invoice')) {
+  if (!sparse && (entity === 'Estimate' || entity === 'Invoice' || entity === 'RefundReceipt')) {
     for (const k of ['DocNumber', 'TxnDate', 'EmailStatus', 'PrintStatus', 'TxnStatus', 'DeliveryInfo']) {
       if (current[k] !== undefined) base[k] = current[k];
     }

@@ -165,6 +165,17 @@ export const FIELDS: Record<EntityName, Set<string>> = {
     'InvoiceLink',
   ]),
   Payment: new Set([...COMMON, ...PAYMENT]),
+  // Money paid back to a customer: a sales form like an invoice, paid out of DepositToAccountRef.
+  RefundReceipt: new Set([
+    ...COMMON,
+    ...SALES_TXN,
+    'Balance',
+    'DepositToAccountRef',
+    'PaymentMethodRef',
+    'PaymentRefNum',
+    'CheckPayment',
+    'CreditCardPayment',
+  ]),
 };
 
 export const COMPANY_INFO_FIELDS = new Set([

@@ -8,7 +8,15 @@ import { faults } from './faults';
 import { COMPANY_INFO_FIELDS, FIELDS } from './fields';
 import type { Rec } from './store';
 
-export const QUERY_ENTITIES = ['Customer', 'Item', 'Estimate', 'Invoice', 'Payment', 'CompanyInfo'] as const;
+export const QUERY_ENTITIES = [
+  'Customer',
+  'Item',
+  'Estimate',
+  'Invoice',
+  'Payment',
+  'RefundReceipt',
+  'CompanyInfo',
+] as const;
 export type QueryEntity = (typeof QUERY_ENTITIES)[number];
 
 type Literal = string | number | boolean;

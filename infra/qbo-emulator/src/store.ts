@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export const ENTITIES = ['Customer', 'Item', 'Estimate', 'Invoice', 'Payment'] as const;
+export const ENTITIES = ['Customer', 'Item', 'Estimate', 'Invoice', 'Payment', 'RefundReceipt'] as const;
 export type EntityName = (typeof ENTITIES)[number];
 
 /** A QBO record as JSON. */
@@ -63,8 +63,8 @@ export function newCompany(realmId: string, name: string): CompanyState {
     realmId,
     name,
     createdAt: new Date().toISOString(),
-    nextId: { Customer: 1, Item: 1, Estimate: 1, Invoice: 1, Payment: 1 },
-    records: { Customer: {}, Item: {}, Estimate: {}, Invoice: {}, Payment: {} },
+    nextId: { Customer: 1, Item: 1, Estimate: 1, Invoice: 1, Payment: 1, RefundReceipt: 1 },
+    records: { Customer: {}, Item: {}, Estimate: {}, Invoice: {}, Payment: {}, RefundReceipt: {} },
     settings: {},
     replays: {},
   };

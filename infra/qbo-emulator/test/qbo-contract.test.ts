@@ -413,6 +413,23 @@ describe('customers, items, estimates and invoices through node-quickbooks', () 
     });
     const found = await call(qb, 'findPayments', { PaymentRefNum: 'pi_123' });
     expect(found.QueryResponse.Payment.map((p: Json) => p.Id)).toEqual([payment.Id]);
+
+    // Paid back: a RefundReceipt, a sales form totalled like an invoice, with nothing left open.
+    const refund = await call(qb, 'createRefundReceipt', {
+      CustomerRef: { value: ids.job },
+      PrivateNote: 'Deposit refunded (pi_123)',
+      Line: [
+        {
+          Amount: 25,
+          DetailType: 'SalesItemLineDetail',
+          SalesItemLineDetail: { ItemRef: { value: ids.labor }, Qty: 1, UnitPrice: 25 },
+        },
+      ],
+    });
+    expect(refund).toMatchObject({ SyncToken: '0', TotalAmt: 25, Balance: 0, DocNumber: '1001' });
+    expect(await fault(call(qb, 'createRefundReceipt', { CustomerRef: { value: ids.job } }))).toMatchObject({
+      status: 400,
+    });
   });
 
   test('findCustomers with string and object criteria, LIKE, count, Active; findItems by Type; getCompanyInfo', async () => {
