@@ -34,6 +34,8 @@ export interface CaughtMessage {
   HTML: string;
   Snippet: string;
   Size: number;
+  /** Mailpit's too: the attached files (name, type, bytes), without their content. */
+  Attachments: { FileName: string; ContentType: string; Size: number }[];
 }
 
 export interface MailCatcherOptions {
@@ -65,7 +67,8 @@ function snippet(text: string): string {
 /** Mailpit's list entry: the message without its bodies. */
 function summary(m: CaughtMessage) {
   const { Text: _text, HTML: _html, Date: _date, ...rest } = m;
-  return rest;
+  // Mailpit's list counts them; messages kept from before they were recorded have none.
+  return { ...rest, Attachments: m.Attachments?.length ?? 0 };
 }
 
 /** A tiny subset of Mailpit's search syntax: `to:x from:x subject:x` and plain words, all "contains". */
@@ -178,6 +181,11 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
             HTML: typeof mail.html === 'string' ? mail.html : '',
             Snippet: snippet(text),
             Size: stream.byteLength,
+            Attachments: mail.attachments.map((a) => ({
+              FileName: a.filename ?? '',
+              ContentType: a.contentType,
+              Size: a.size,
+            })),
           });
           messages.length = Math.min(messages.length, KEEP_MESSAGES);
           persist();

@@ -211,6 +211,24 @@ export const DepositCaptured = defineEvent(
 );
 
 /**
+ * An estimate sent to QuickBooks was offered for online acceptance (issue 30) under the settings in
+ * force then: the deposit due and until when. `opened`: this send made it Open (the customer's
+ * 'approved' e-mail tells it, with the Review and accept link); else an approved change renewed it.
+ */
+export const EstimateOffered = defineEvent(
+  'EstimateOffered',
+  1,
+  'order',
+  Type.Object({
+    order: OrderState,
+    opened: Type.Boolean(),
+    depositCents: Type.Integer({ minimum: 0 }),
+    expiresAt: Type.String(),
+    agreementVersion: Type.Integer({ minimum: 1 }),
+  }),
+);
+
+/**
  * The signed agreement of an acceptance was made (a PDF in the shared object store under `pdfKey`,
  * its bytes' SHA-256 recorded on the estimate): the notification service mails it to the customer
  * and to staff. `acceptedAt` names the acceptance it belongs to (a signature again is a new one).

@@ -30,6 +30,19 @@ export const notificationConfigSchema = serviceConfigSchema({
   CONTACT_MAX_PER_ADDRESS: Type.Integer({ minimum: 1, default: 10 }),
   CONTACT_MAX_PER_SENDER: Type.Integer({ minimum: 1, default: 3 }),
   CONTACT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
+  /**
+   * The shared object store (S3) files are attached from (issue 30: the signed agreements the order
+   * service stores); defaults match the local S3 emulator of `npm start`.
+   */
+  S3_ENDPOINT: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:4569',
+    [REQUIRED_IN_PRODUCTION]: true,
+  }),
+  S3_BUCKET: Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', default: 'decor-images' }),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_ACCESS_KEY_ID: Type.String({ minLength: 1, default: 'S3RVER', [REQUIRED_IN_PRODUCTION]: true }),
+  S3_SECRET_ACCESS_KEY: Type.String({ minLength: 1, default: 'S3RVER', [REQUIRED_IN_PRODUCTION]: true }),
 });
 
 export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;

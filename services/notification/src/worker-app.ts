@@ -1,6 +1,7 @@
 import type { WorkerDefinition } from '@decor/kit';
 import type { NotificationConfig } from './config';
 import { emailRetry, emailWorker } from './jobs/email-queue';
+import { storedFiles } from './jobs/stored-files';
 
 /** The notification worker process: sends the queued e-mails through SMTP. */
 export function notificationWorkers(config: NotificationConfig): WorkerDefinition<NotificationConfig> {
@@ -17,6 +18,7 @@ export function notificationWorkers(config: NotificationConfig): WorkerDefinitio
         logger: log,
         jwtSecret: config.JWT_SECRET,
         retry: emailRetry(config),
+        files: storedFiles(config),
       }),
     ],
   };

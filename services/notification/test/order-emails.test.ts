@@ -68,12 +68,36 @@ const decided = (event: OrderLifecycleEvent) =>
   mails(event).map(({ recipient, email }) => [recipient, email.to, email.subject]);
 
 describe('who is told what', () => {
-  it('estimate approved (the QuickBooks sync landing, by the system): the customer', () => {
-    const event: OrderLifecycleEvent = {
+  it('estimate approved (the QuickBooks sync landing, by the system): the customer, told by its offer', () => {
+    const changed: OrderLifecycleEvent = {
       type: 'EstimateStatusChanged',
       payload: { order: order(), from: 'Pending', actor: systemActor },
     };
-    expect(decided(event)).toEqual([['customer', 'ana@example.com', 'Your estimate #1042 was approved']]);
+    expect(decided(changed)).toEqual([]);
+    const offered = (opened: boolean, depositCents: number): OrderLifecycleEvent => ({
+      type: 'EstimateOffered',
+      payload: {
+        order: order(),
+        opened,
+        depositCents,
+        expiresAt: '2031-01-15T00:00:00.000Z',
+        agreementVersion: 1,
+      },
+    });
+    expect(decided(offered(true, 2500))).toEqual([
+      ['customer', 'ana@example.com', 'Your estimate #1042 was approved'],
+    ]);
+    const [mail] = mails(offered(true, 2500));
+    // The spec's text stays; the deposit and the Review and accept link are added (issue 30).
+    expect(mail?.email.text).toContain(
+      "Good news: your order request, estimate #1042, was approved. You can now request an invoice from it on your order's page.",
+    );
+    expect(mail?.email.text).toContain('authorise a deposit of $25.00');
+    expect(mail?.email.text).toMatch(/Review and accept: https?:\/\/\S+\/orders\/estimate\/\w+\/accept/);
+    expect(mail?.email.html).toContain('>Review and accept</a>');
+    expect(mails(offered(true, 0))[0]?.email.text).toContain('(no deposit is due)');
+    // A renewal after an approved change: 'The changes … were approved' tells it.
+    expect(decided(offered(false, 2500))).toEqual([]);
   });
 
   it('estimate Closed: nothing (its InvoiceCreated tells it)', () => {
@@ -204,9 +228,16 @@ describe('the lifecycle e-mails', () => {
       changed: ['location', 'willCallPickupDate', 'lines', 'totalCents', 'hasBeenModified'],
     },
   });
+  // The approval is told by the estimate's offer (issue 30).
   const [approved] = mails({
-    type: 'EstimateStatusChanged',
-    payload: { order: order(), from: 'Pending', actor: systemActor },
+    type: 'EstimateOffered',
+    payload: {
+      order: order(),
+      opened: true,
+      depositCents: 0,
+      expiresAt: '2031-01-15T00:00:00.000Z',
+      agreementVersion: 1,
+    },
   });
 
   it('link to the order with an absolute URL in both parts', () => {

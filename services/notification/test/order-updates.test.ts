@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
   EstimateUpdated,
@@ -174,6 +175,14 @@ describe('order lifecycle events → e-mails', () => {
     const events = [
       // Pending → Open: the QuickBooks sync landed (the system): "approved" to the customer.
       event(EstimateStatusChanged, { order: open, from: 'Pending', actor: systemActor }),
+      // … told by its offer for online acceptance, written right after (issue 30).
+      event(EstimateOffered, {
+        order: open,
+        opened: true,
+        depositCents: 0,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        agreementVersion: 1,
+      }),
       // The customer edits: the staff hear of it.
       event(EstimateUpdated, {
         order: edited,
@@ -253,7 +262,7 @@ describe('order lifecycle events → e-mails', () => {
     expect(edit?.HTML).toContain('Harbor &lt;Pavilion&gt;');
 
     // One job per recipient of each event, its id derived from the event: nothing else was queued.
-    const approvedJob = await service.ctx.emails.getJob(`email.${events[0]?.id}.customer`);
+    const approvedJob = await service.ctx.emails.getJob(`email.${events[1]?.id}.customer`);
     expect(approvedJob?.data.email.subject).toBe(`Your estimate #${pending.docNumber} was approved`);
     expect(await service.ctx.emails.getJob(`email.${events[0]?.id}.staff`)).toBeUndefined();
   });

@@ -204,8 +204,11 @@ describe('QuickBooks and modification', () => {
     expect(events).toEqual([
       ['EstimateSubmitted', undefined],
       ['EstimateStatusChanged', 'system'],
+      // Sent means offered for online acceptance (issue 30), and an approved change renews the offer.
+      ['EstimateOffered', undefined],
       ['EstimateUpdated', 'customer'],
       ['EstimateUpdated', 'system'],
+      ['EstimateOffered', undefined],
     ]);
   });
 });

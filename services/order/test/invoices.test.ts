@@ -143,6 +143,7 @@ describe('the whole journey: estimate → invoice → QuickBooks → completed',
     expect(estimateEvents).toEqual([
       ['EstimateSubmitted', 'Pending'],
       ['EstimateStatusChanged', 'Open'],
+      ['EstimateOffered', 'Open'], // offered for online acceptance (issue 30)
       ['EstimateStatusChanged', 'Closed'],
     ]);
     const invoiceEvents = await eventsOf(service, invoice.id);

@@ -6,6 +6,15 @@ export interface Email {
   html: string;
   /** Where a reply goes, when not to the sender (a contact-form visitor). */
   replyTo?: string;
+  /** Files read from the shared object store when the e-mail is sent (never carried in the job). */
+  attachments?: StoredAttachment[];
+}
+
+/** A file of the shared object store (S3) attached by its key. */
+export interface StoredAttachment {
+  filename: string;
+  key: string;
+  contentType: string;
 }
 
 /** What every template needs to know about the company sending it. */

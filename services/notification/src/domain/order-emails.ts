@@ -1,4 +1,5 @@
 import {
+  type EstimateOffered,
   type EstimateStatusChanged,
   type EstimateUpdated,
   type InvoiceCompleted,
@@ -25,6 +26,7 @@ import {
 } from './email';
 import { DETAIL_LABELS, type DetailRow } from './estimate-details';
 import { orderUrl, summary } from './estimate-emails';
+import { formatMoney } from './format';
 
 /**
  * The e-mails of the order lifecycle events (spec §4): the customer hears of every change of their
@@ -47,7 +49,8 @@ export type OrderLifecycleEvent =
   | { type: 'EstimateStatusChanged'; payload: PayloadOf<typeof EstimateStatusChanged> }
   | { type: 'InvoiceStatusChanged'; payload: PayloadOf<typeof InvoiceStatusChanged> }
   | { type: 'InvoiceCreated'; payload: PayloadOf<typeof InvoiceCreated> }
-  | { type: 'InvoiceCompleted'; payload: PayloadOf<typeof InvoiceCompleted> };
+  | { type: 'InvoiceCompleted'; payload: PayloadOf<typeof InvoiceCompleted> }
+  | { type: 'EstimateOffered'; payload: PayloadOf<typeof EstimateOffered> };
 
 /** Fields of `changed` that are bookkeeping, not something a person edited. */
 const BOOKKEEPING = new Set([
@@ -107,6 +110,8 @@ interface Message {
   intro: string;
   /** Labels of what changed, when the news is an edit. */
   changed?: string[];
+  /** Issue 30: what the customer can do next (a line and its link), after the intro. */
+  next?: { line: string; url: string; label: string };
   buttonLabel: string;
 }
 
@@ -134,6 +139,7 @@ function orderEmail(brand: Brand, to: string, recipient: Recipient, order: Order
   const text = [
     ...greeting.flatMap((g) => [g, '']),
     m.intro,
+    ...(m.next ? ['', m.next.line, `${m.next.label}: ${m.next.url}`] : []),
     ...(changed ? ['', changed] : []),
     '',
     'Order',
@@ -149,6 +155,7 @@ function orderEmail(brand: Brand, to: string, recipient: Recipient, order: Order
   const html = htmlDocument(brand, subject, [
     ...greeting.map((g) => paragraph(escapeHtml(g))),
     paragraph(escapeHtml(m.intro)),
+    ...(m.next ? [paragraph(escapeHtml(m.next.line)), button(m.next.url, m.next.label)] : []),
     ...(changed ? [paragraph(escapeHtml(changed))] : []),
     heading('Order'),
     rowsTable(orderRows),
@@ -190,13 +197,13 @@ function statusChanged(
   const ref = docRef(order);
   switch (order.status) {
     case 'Open':
+      // An estimate's approval is told by its EstimateOffered (the same e-mail, with the deposit and
+      // the Review and accept link: issue 30), written right after this change.
+      if (order.orderType === 'estimate') return [];
       return [
         toCustomer(brand, order, {
           subject: `Your ${ref} was approved`,
-          intro:
-            order.orderType === 'estimate'
-              ? `Good news: your order request, estimate #${order.docNumber}, was approved. You can now request an invoice from it on your order's page.`
-              : `Good news: your invoice #${order.docNumber} was approved and is now open.`,
+          intro: `Good news: your invoice #${order.docNumber} was approved and is now open.`,
         }),
       ];
     case 'Voided': {
@@ -318,6 +325,24 @@ export function orderEventEmails(brand: Brand, staffEmail: string, event: OrderL
         toCustomer(brand, order, {
           subject: `An invoice (#${order.docNumber}) was created for your order`,
           intro: `We created ${ref} from your estimate.`,
+        }),
+      ];
+    }
+    case 'EstimateOffered': {
+      const { order, opened, depositCents } = event.payload;
+      if (!opened) return []; // a renewal after an approved change: 'The changes … were approved' tells it
+      return [
+        toCustomer(brand, order, {
+          subject: `Your ${docRef(order)} was approved`,
+          intro: `Good news: your order request, estimate #${order.docNumber}, was approved. You can now request an invoice from it on your order's page.`,
+          next: {
+            line:
+              depositCents > 0
+                ? `To confirm your booking, review and accept it online: sign the rental agreement and authorise a deposit of ${formatMoney(depositCents)} (held on your card, not charged until your invoice).`
+                : 'To confirm your booking, review and accept it online: sign the rental agreement (no deposit is due).',
+            url: `${orderUrl(brand, 'estimate', order.id)}/accept`,
+            label: 'Review and accept',
+          },
         }),
       ];
     }

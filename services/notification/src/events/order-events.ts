@@ -1,4 +1,6 @@
 import {
+  AgreementSigned,
+  EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
   EstimateUpdated,
@@ -9,6 +11,7 @@ import {
 } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
+import { agreementSignedEmails } from '../domain/agreement-emails';
 import { estimateReceivedEmail, newEstimateStaffEmail } from '../domain/estimate-emails';
 import { type OrderLifecycleEvent, orderEventEmails } from '../domain/order-emails';
 import { enqueueEmail } from '../jobs/email-queue';
@@ -29,6 +32,15 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
         newEstimateStaffEmail(ctx.brand, ctx.config.STAFF_EMAIL, event.payload),
       );
     }),
+    // Issue 30: the acceptance's confirmation, the signed agreement attached.
+    ...eventHandler(AgreementSigned, async (event) => {
+      for (const { recipient, email } of agreementSignedEmails(
+        ctx.brand,
+        ctx.config.STAFF_EMAIL,
+        event.payload,
+      ))
+        await enqueueEmail(ctx.emails, `${event.id}.${recipient}`, email);
+    }),
     ...eventHandler(EstimateUpdated, (e) =>
       lifecycle({ id: e.id, type: 'EstimateUpdated', payload: e.payload }),
     ),
@@ -43,6 +55,9 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
     ),
     ...eventHandler(InvoiceCreated, (e) =>
       lifecycle({ id: e.id, type: 'InvoiceCreated', payload: e.payload }),
+    ),
+    ...eventHandler(EstimateOffered, (e) =>
+      lifecycle({ id: e.id, type: 'EstimateOffered', payload: e.payload }),
     ),
     ...eventHandler(InvoiceCompleted, (e) =>
       lifecycle({ id: e.id, type: 'InvoiceCompleted', payload: e.payload }),

@@ -17,6 +17,7 @@ import {
   retryAttempts,
   retryDelayMs,
 } from '../domain/retry-schedule';
+import type { StoredFiles } from './stored-files';
 
 export const EMAIL_QUEUE = 'email';
 
@@ -99,6 +100,21 @@ export interface EmailWorkerOptions {
   /** Mints reset links' tokens (the shared JWT secret). */
   jwtSecret: string;
   retry?: RetrySchedule;
+  /** Where attachments are read from at send time (e-mails without attachments need none). */
+  files?: StoredFiles;
+}
+
+/** The attachments' bytes; a file missing from the store fails the job for good (it will not come back). */
+async function attachmentsOf(email: Email, files: StoredFiles | undefined) {
+  if (!email.attachments?.length) return undefined;
+  if (!files) throw new PermanentJobError('this worker has no object store to read attachments from');
+  return Promise.all(
+    email.attachments.map(async (a) => {
+      const content = await files.get(a.key);
+      if (!content) throw new PermanentJobError(`attachment ${a.key} is not in the object store`);
+      return { filename: a.filename, contentType: a.contentType, content };
+    }),
+  );
 }
 
 export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
@@ -111,6 +127,7 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
       if ((await opts.connection.exists(sent)) === 1) return;
       const { resetLink } = job.data;
       const email = resetLink ? withResetToken(job.data.email, opts.jwtSecret, resetLink) : job.data.email;
+      const attachments = await attachmentsOf(email, opts.files);
       try {
         await transport.sendMail({
           from: opts.from,
@@ -119,6 +136,7 @@ export function emailWorker(opts: EmailWorkerOptions): JobWorker<EmailJob> {
           text: email.text,
           html: email.html,
           replyTo: email.replyTo,
+          ...(attachments ? { attachments } : {}),
           // A stable Message-ID per job lets mail servers drop a resend after a crash mid-send.
           messageId: `<${job.id}@decor.local>`,
         });

@@ -81,7 +81,10 @@ export async function offerOnSend(
   if (order?.orderType !== 'estimate' || order.status !== 'Open' || order.hasBeenModified) return;
   if (!set || !('status' in set || 'hasBeenModified' in set)) return; // not a send: a bookkeeping echo
   const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
-  await recordOffer(ctx, order.id, offerFor(order, settings, agreement, new Date()), true);
+  await recordOffer(ctx, order.id, offerFor(order, settings, agreement, new Date()), true, {
+    order,
+    opened: 'status' in set,
+  });
 }
 
 /** The acceptance view of an estimate as stored (the GET, and every 201). */

@@ -1,4 +1,10 @@
-import { type Actor, type DepositState, EstimateAccepted, EstimateDepositChanged } from '@decor/contracts';
+import {
+  type Actor,
+  type DepositState,
+  EstimateAccepted,
+  EstimateDepositChanged,
+  EstimateOffered,
+} from '@decor/contracts';
 import { newEvent } from '@decor/kit';
 import { type Connection, type Model, Schema, Types } from 'mongoose';
 import type { OrderContext } from '../context';
@@ -53,18 +59,34 @@ export async function readEstimateWithAcceptance(
 /**
  * Records the offer an Open estimate is sent under, unless it is accepted (a signature stands on
  * its own offer). `replace`: a new send (QuickBooks has the estimate again) renews it; else only an
- * estimate without one gets it (estimates opened before issue 30, at their first read).
+ * estimate without one gets it (estimates opened before issue 30, at their first read). `announce`
+ * (a send): EstimateOffered in the same write, for the customer's e-mail (the deposit, the link).
  */
 export async function recordOffer(
   ctx: OrderContext,
   id: string,
   offer: Offer,
   replace: boolean,
+  announce?: { order: OrderRecord; opened: boolean },
 ): Promise<boolean> {
+  const event =
+    announce &&
+    newEvent(EstimateOffered, {
+      aggregateId: id,
+      correlationId: `offer-${id}-${offer.sentAt.getTime()}`,
+      payload: {
+        order: orderState(announce.order),
+        opened: announce.opened,
+        depositCents: offer.depositCents,
+        expiresAt: offer.expiresAt.toISOString(),
+        agreementVersion: offer.agreementVersion,
+      },
+    });
   const res = await ctx.estimates.updateOne(
     { _id: id, status: 'Open', acceptance: null, ...(replace ? {} : { offer: null }) },
-    { $set: { offer } },
+    { $set: { offer }, ...(event ? { $push: { outbox: event } } : {}) },
   );
+  if (event && res.matchedCount > 0) ctx.eventsWritten();
   return res.matchedCount > 0;
 }
 
