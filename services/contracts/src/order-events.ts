@@ -229,6 +229,17 @@ export const EstimateOffered = defineEvent(
 );
 
 /**
+ * A change of an accepted estimate voided its signature (issue 30): `changed` names what changed
+ * (the EstimateUpdated's fields); the customer is asked to sign again.
+ */
+export const SignatureVoided = defineEvent(
+  'SignatureVoided',
+  1,
+  'order',
+  Type.Object({ order: OrderState, changed: Type.Array(Type.String()), signedAt: Type.String() }),
+);
+
+/**
  * The signed agreement of an acceptance was made (a PDF in the shared object store under `pdfKey`,
  * its bytes' SHA-256 recorded on the estimate): the notification service mails it to the customer
  * and to staff. `acceptedAt` names the acceptance it belongs to (a signature again is a new one).

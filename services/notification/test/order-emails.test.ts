@@ -100,6 +100,18 @@ describe('who is told what', () => {
     expect(decided(offered(false, 2500))).toEqual([]);
   });
 
+  it('a signature voided by a change: the customer, what changed and the link to sign again', () => {
+    const [mail, ...rest] = mails({
+      type: 'SignatureVoided',
+      payload: { order: order(), changed: ['location', 'lines'], signedAt: '2031-01-02T10:00:00.000Z' },
+    });
+    expect(rest).toEqual([]);
+    expect(mail?.recipient).toBe('customer');
+    expect(mail?.email.subject).toBe('Your estimate #1042 changed: please sign it again');
+    expect(mail?.email.text).toContain('What changed: Location, Items');
+    expect(mail?.email.text).toMatch(/Review and accept: https?:\/\/\S+\/orders\/estimate\/\w+\/accept/);
+  });
+
   it('estimate Closed: nothing (its InvoiceCreated tells it)', () => {
     const event: OrderLifecycleEvent = {
       type: 'EstimateStatusChanged',

@@ -140,6 +140,17 @@ describe('the signed agreement', () => {
     expect(bad.body.result.pdfSha256).not.toBe(pdf.sha256);
   });
 
+  it('an edit of the accepted estimate voids the signature: SignatureVoided says what changed', async () => {
+    const edited = await accepted();
+    const put = await orderCall(service, 'PUT', `/estimate/${edited}`, staff, { room: 'Ballroom B' });
+    expect(put.status).toBe(200);
+    const voided = await eventually(
+      async () => (await eventsOf(service, edited)).find((e) => e.type === 'SignatureVoided'),
+      60_000,
+    );
+    expect(voided.payload).toMatchObject({ changed: expect.arrayContaining(['room']) });
+  });
+
   it('404 (not ready) before it is made', async () => {
     const { id: open } = await submitted(service, alice);
     const res = await orderCall(service, 'GET', `/estimate/${open}/agreement/verify`, alice.token);

@@ -9,6 +9,7 @@ import {
   type OrderState,
   orderStatusText,
   type PayloadOf,
+  type SignatureVoided,
   WILL_CALL_FIELDS,
 } from '@decor/contracts';
 import type { Static } from '@sinclair/typebox';
@@ -50,7 +51,8 @@ export type OrderLifecycleEvent =
   | { type: 'InvoiceStatusChanged'; payload: PayloadOf<typeof InvoiceStatusChanged> }
   | { type: 'InvoiceCreated'; payload: PayloadOf<typeof InvoiceCreated> }
   | { type: 'InvoiceCompleted'; payload: PayloadOf<typeof InvoiceCompleted> }
-  | { type: 'EstimateOffered'; payload: PayloadOf<typeof EstimateOffered> };
+  | { type: 'EstimateOffered'; payload: PayloadOf<typeof EstimateOffered> }
+  | { type: 'SignatureVoided'; payload: PayloadOf<typeof SignatureVoided> };
 
 /** Fields of `changed` that are bookkeeping, not something a person edited. */
 const BOOKKEEPING = new Set([
@@ -340,6 +342,21 @@ export function orderEventEmails(brand: Brand, staffEmail: string, event: OrderL
               depositCents > 0
                 ? `To confirm your booking, review and accept it online: sign the rental agreement and authorise a deposit of ${formatMoney(depositCents)} (held on your card, not charged until your invoice).`
                 : 'To confirm your booking, review and accept it online: sign the rental agreement (no deposit is due).',
+            url: `${orderUrl(brand, 'estimate', order.id)}/accept`,
+            label: 'Review and accept',
+          },
+        }),
+      ];
+    }
+    case 'SignatureVoided': {
+      const { order, changed } = event.payload;
+      return [
+        toCustomer(brand, order, {
+          subject: `Your estimate #${order.docNumber} changed: please sign it again`,
+          intro: `Your estimate #${order.docNumber} changed after you accepted it, so your signature no longer applies. Any deposit you authorised stays in place.`,
+          changed: changeLabels(changed),
+          next: {
+            line: 'Once the changes are approved, review the estimate and sign it again to confirm your booking.',
             url: `${orderUrl(brand, 'estimate', order.id)}/accept`,
             label: 'Review and accept',
           },

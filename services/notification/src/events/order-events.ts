@@ -8,6 +8,7 @@ import {
   InvoiceCreated,
   InvoiceStatusChanged,
   InvoiceUpdated,
+  SignatureVoided,
 } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import type { NotificationContext } from '../context';
@@ -58,6 +59,9 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
     ),
     ...eventHandler(EstimateOffered, (e) =>
       lifecycle({ id: e.id, type: 'EstimateOffered', payload: e.payload }),
+    ),
+    ...eventHandler(SignatureVoided, (e) =>
+      lifecycle({ id: e.id, type: 'SignatureVoided', payload: e.payload }),
     ),
     ...eventHandler(InvoiceCompleted, (e) =>
       lifecycle({ id: e.id, type: 'InvoiceCompleted', payload: e.payload }),

@@ -38,8 +38,8 @@ export function acceptanceEventHandlers(ctx: OrderContext): Record<string, Event
       const { status, estimateId } = payload.order;
       if (status === 'Voided' && estimateId) await refundDeposit(ctx, estimateId, correlationId);
     }),
-    ...eventHandler(EstimateUpdated, async ({ payload }) => {
-      await voidSignature(ctx, payload.order.id, payload.changed);
+    ...eventHandler(EstimateUpdated, async ({ payload, correlationId }) => {
+      await voidSignature(ctx, payload.order.id, payload.changed, correlationId);
     }),
   };
 }

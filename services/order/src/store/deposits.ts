@@ -1,4 +1,4 @@
-import { DepositCaptured, EstimateDepositChanged } from '@decor/contracts';
+import { DepositCaptured, EstimateDepositChanged, SignatureVoided } from '@decor/contracts';
 import { newEvent } from '@decor/kit';
 import type { OrderContext } from '../context';
 import type { Deposit } from '../domain/acceptance';
@@ -117,16 +117,28 @@ export async function voidSignature(
   ctx: OrderContext,
   estimateId: string,
   changed: string[],
+  correlationId: string,
 ): Promise<boolean> {
   return changeEstimate(ctx, estimateId, (current) => {
     if (!current.acceptance) return null;
+    const voidedChanges = changed.length > 0 ? changed : ['estimate'];
+    // SignatureVoided: the customer's e-mail asking to sign again (the notification service).
+    const event = newEvent(SignatureVoided, {
+      aggregateId: current._id.toString(),
+      correlationId,
+      payload: {
+        order: orderState({ ...estimateRecord(current), revision: (current.revision ?? 0) + 1 }),
+        changed: voidedChanges,
+        signedAt: new Date(current.acceptance.at).toISOString(),
+      },
+    });
     return {
       $set: {
         acceptance: null,
-        voidedChanges: changed.length > 0 ? changed : ['estimate'],
+        voidedChanges,
         earlierAcceptances: [...(current.earlierAcceptances ?? []), current.acceptance],
       },
-      events: [],
+      events: [event],
     };
   });
 }
