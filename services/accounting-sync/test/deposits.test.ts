@@ -2,7 +2,13 @@
  * Issue 30: a deposit taken when an accepted estimate became an invoice (DepositCaptured) reaches
  * QuickBooks as one Payment applied to that invoice, once the invoice itself is there.
  */
-import { DepositCaptured, EstimateSubmitted, InvoiceCreated, type OrderState } from '@decor/contracts';
+import {
+  DepositCaptured,
+  EstimateDepositChanged,
+  EstimateSubmitted,
+  InvoiceCreated,
+  type OrderState,
+} from '@decor/contracts';
 import { publishEnvelopes } from '@decor/kit';
 import { eventually, RUN_ID } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
@@ -99,6 +105,9 @@ describe('a captured deposit in QuickBooks', () => {
     );
   }
 
+  const refundsFor = async (note: string) =>
+    (await qboRecords(realmId, 'RefundReceipt')).filter((p) => String(p.PrivateNote).includes(note));
+
   const paymentsFor = async (note: string) =>
     (await qboRecords(realmId, 'Payment')).filter((p) => String(p.PrivateNote).includes(note));
 
@@ -163,8 +172,11 @@ describe('a captured deposit in QuickBooks', () => {
       async () => ((await paymentsFor(deposit.intentId)).length === 1 ? true : undefined),
       60_000,
     );
-    const done = (await sync.ctx.syncQueue.getCompleted()).find((j) => j.data.recordId === deposit.intentId);
-    expect(done?.attemptsMade).toBeGreaterThan(0);
+    // The Payment lands a moment before its job is marked completed: wait for the job.
+    const done = await eventually(async () =>
+      (await sync.ctx.syncQueue.getCompleted()).find((j) => j.data.recordId === deposit.intentId),
+    );
+    expect(done.attemptsMade).toBeGreaterThan(0);
 
     // More than the invoice's open balance: QuickBooks refuses, the job fails at once and is listed.
     const tooMuch = captured(invoice, estimateId, 1_000_000);
@@ -180,5 +192,35 @@ describe('a captured deposit in QuickBooks', () => {
     expect(failed.message).toContain('open balance');
     expect(failed).toHaveProperty('traceId');
     expect(await paymentsFor(tooMuch.intentId)).toEqual([]);
+  }, 120_000);
+
+  it('a refunded deposit becomes one RefundReceipt once its Payment is in QuickBooks; a redelivery adds none', async () => {
+    const { invoice, estimateId } = await pendingInvoice();
+    const deposit = captured(invoice, estimateId, 2_000);
+    await publish(sync, DepositCaptured, estimateId, deposit);
+    const estimate: Order = { ...invoice, orderType: 'estimate', id: estimateId, status: 'Closed' };
+    delete estimate.estimateId;
+    const refunded = await publish(sync, EstimateDepositChanged, estimateId, {
+      order: estimate,
+      from: 'captured',
+      deposit: { amountCents: 2_000, intentId: deposit.intentId, state: 'refunded' },
+    });
+    // Neither the deposit nor its refund is in QuickBooks before the invoice is.
+    await eventually(
+      async () => (await sync.ctx.records.findById(`refund:${deposit.intentId}`).lean()) ?? undefined,
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await refundsFor(deposit.intentId)).toEqual([]);
+
+    await sendInvoice(invoice);
+    const [refund] = (await eventually(async () => {
+      const found = await refundsFor(deposit.intentId);
+      return found.length > 0 ? found : undefined;
+    }, 30_000)) as QboRecord[];
+    expect(refund).toMatchObject({ TotalAmt: 20, Balance: 0 });
+    expect(await paymentsFor(deposit.intentId)).toHaveLength(1);
+    await publishEnvelopes(sync.ctx.publisher.producer, RUN_ID, [refunded]);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await refundsFor(deposit.intentId)).toHaveLength(1);
   }, 120_000);
 });

@@ -66,7 +66,7 @@ export type QboRecord = Record<string, any>;
 
 export const qboRecords = (
   realmId: string,
-  entity: 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment',
+  entity: 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment' | 'RefundReceipt',
 ) => emulatorCall<QboRecord[]>(`/__emulator/realms/${realmId}/records/${entity}`);
 
 export interface EmulatorStats {

@@ -29,6 +29,8 @@ export const SYNCED_RECORD_KINDS = [
   'invoice',
   /** A deposit taken for an invoice (issue 30): a QuickBooks Payment applied to it; id = PaymentIntent. */
   'payment',
+  /** That deposit refunded (staff voided the invoice and chose refund): a RefundReceipt; id = PaymentIntent. */
+  'refund',
 ] as const;
 export type SyncedRecordKind = (typeof SYNCED_RECORD_KINDS)[number];
 

@@ -3,6 +3,7 @@ import {
   CompanyDeleted,
   CompanyUpserted,
   DepositCaptured,
+  EstimateDepositChanged,
   EstimateStatusChanged,
   EstimateSubmitted,
   EstimateUpdated,
@@ -77,6 +78,25 @@ async function adoption(
     laborItemName: ctx.config.QBO_LABOR_ITEM,
   });
   return { qboId, hash: 'doc' in plan ? contentHash(plan.doc) : null };
+}
+
+/**
+ * A money movement (a deposit taken or refunded, issue 30): one record per PaymentIntent, stored
+ * once, so a redelivered event changes nothing and its job (the same id) is not added again.
+ */
+async function rememberOnce(
+  ctx: AccountingSyncContext,
+  kind: 'payment' | 'refund',
+  recordId: string,
+  data: Record<string, unknown>,
+  label: string,
+): Promise<void> {
+  const rec = await ctx.records.findOneAndUpdate(
+    { _id: recordKey(kind, recordId) },
+    { $setOnInsert: { kind, recordId, data, label, revision: 1 } },
+    { upsert: true, new: true, projection: { revision: 1 } },
+  );
+  await enqueueSync(ctx.syncQueue, { kind, recordId, action: 'upsert', revision: rec?.revision ?? 1 });
 }
 
 /** A customer's fields for its QuickBooks record, from UserCreated or UserUpdated. */
@@ -236,28 +256,20 @@ export function orderEventHandlers(ctx: AccountingSyncContext): Record<string, E
     ...eventHandler(InvoiceUpdated, async ({ payload }) => void (await remember(payload.order))),
     ...eventHandler(EstimateStatusChanged, async ({ payload }) => cancelled(payload.order)),
     ...eventHandler(InvoiceStatusChanged, async ({ payload }) => cancelled(payload.order)),
-    ...eventHandler(DepositCaptured, async ({ payload: d }) => {
-      // One record per PaymentIntent, stored once: a redelivered event changes nothing and its job
-      // (the same id) is not added again. It waits for the invoice to be in QuickBooks (the worker).
-      const rec = await ctx.records.findOneAndUpdate(
-        { _id: recordKey('payment', d.intentId) },
-        {
-          $setOnInsert: {
-            kind: 'payment',
-            recordId: d.intentId,
-            data: d,
-            label: `Deposit on ${d.docNumber}`,
-            revision: 1,
-          },
-        },
-        { upsert: true, new: true, projection: { revision: 1 } },
-      );
-      await enqueueSync(ctx.syncQueue, {
-        kind: 'payment',
-        recordId: d.intentId,
-        action: 'upsert',
-        revision: rec?.revision ?? 1,
-      });
+    // A deposit waits for its invoice to be in QuickBooks, a refund for the deposit (the worker).
+    ...eventHandler(DepositCaptured, async ({ payload: d }) =>
+      rememberOnce(ctx, 'payment', d.intentId, d, `Deposit on ${d.docNumber}`),
+    ),
+    ...eventHandler(EstimateDepositChanged, async ({ payload: { deposit, order, from }, occurredAt }) => {
+      if (deposit.state !== 'refunded' || from !== 'captured' || !deposit.intentId) return;
+      const data = {
+        intentId: deposit.intentId,
+        userId: order.userId,
+        docNumber: order.docNumber,
+        amountCents: deposit.amountCents,
+        refundedAt: occurredAt,
+      };
+      await rememberOnce(ctx, 'refund', deposit.intentId, data, `Deposit refund on ${order.docNumber}`);
     }),
   };
 }

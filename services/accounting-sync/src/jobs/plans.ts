@@ -11,7 +11,9 @@ import {
   categoryItemDocument,
   companyCustomerDocument,
   type DepositRecord,
+  type DepositRefundRecord,
   depositPaymentDocument,
+  depositRefundDocument,
   type EstimateRecord,
   estimateDocument,
   invoiceDocument,
@@ -38,6 +40,9 @@ export interface PlanDeps {
   truckingItemName: string;
   laborItemName: string;
 }
+
+/** The service item a refunded deposit is paid back on. */
+export const DEPOSIT_ITEM = 'Deposit';
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -130,6 +135,22 @@ export async function planFor(record: SyncRecordDoc, deps: PlanDeps): Promise<Pl
         invoiceQboId: (invoice.found.get(deposit.invoiceId) as Ref).value,
       };
       return { entity: 'Payment', doc: depositPaymentDocument(deposit, refs) };
+    }
+    case 'refund': {
+      // Paid back only what QuickBooks shows received: it waits for the deposit's Payment.
+      const refund = data as unknown as DepositRefundRecord & { userId: string };
+      const payment = await refsOf(records, 'payment', [refund.intentId]);
+      const customer = await refsOf(records, 'customer', [refund.userId]);
+      const waitFor = [
+        ...payment.missing.map((recordId) => ({ kind: 'payment' as const, recordId })),
+        ...customer.missing.map((recordId) => ({ kind: 'customer' as const, recordId })),
+      ];
+      if (waitFor.length) return { waitFor };
+      const refs = {
+        customer: customer.found.get(refund.userId) as Ref,
+        depositItem: await deps.serviceItem(DEPOSIT_ITEM),
+      };
+      return { entity: 'RefundReceipt', doc: depositRefundDocument(refund, refs) };
     }
   }
 }

@@ -31,8 +31,17 @@ function sourceRevisionOf(rec: SyncRecordDoc): { sourceRevision?: number } {
 /** How long a job waits for a prerequisite record, or for another job holding its record. */
 const WAIT_MS = 2_000;
 
-/** Staff send these to QuickBooks (spec §7): a record waiting for one is never what sends it. */
-const SENT_BY_STAFF: readonly SyncedRecordKind[] = ['estimate', 'invoice'];
+/**
+ * Staff send these to QuickBooks (spec §7), and a deposit's Payment waits for its invoice: a record
+ * waiting for one never sends it and does not poll; the one it waits for enqueues it (DEPENDENTS).
+ */
+const SENT_BY_STAFF: readonly SyncedRecordKind[] = ['estimate', 'invoice', 'payment'];
+
+/** Who waits for a record of a kind: the records of `kind` whose `field` names it. */
+const DEPENDENTS: Partial<Record<SyncedRecordKind, { kind: SyncedRecordKind; field: string }>> = {
+  invoice: { kind: 'payment', field: 'data.invoiceId' },
+  payment: { kind: 'refund', field: 'data.intentId' },
+};
 
 /**
  * The QuickBooks sync worker. A job names a record and the revision it was enqueued for; it reads
@@ -96,25 +105,31 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
       },
     );
     deps.eventsWritten();
-    if (rec.kind === 'invoice') await releaseDeposits(rec.recordId, String(saved.Id));
+    await releaseDependents(rec, String(saved.Id));
   }
 
   /**
-   * The deposits that waited for this invoice to reach QuickBooks (their job ended 'waiting') are
-   * written now. Their record was stored before their job first ran, so one that saw no invoice yet
-   * is found here; the job id names the invoice's QuickBooks id, so a later outcome adds none.
+   * The records that waited for this one to reach QuickBooks (their job ended 'waiting': a deposit
+   * for its invoice, a refund for its deposit) are written now. Their record was stored before their
+   * job first ran, so one that saw nothing yet is found here; the job id names this record's
+   * QuickBooks id, so a later outcome adds none.
    */
-  async function releaseDeposits(invoiceId: string, invoiceQboId: string) {
+  async function releaseDependents(rec: SyncRecordDoc, qboId: string) {
+    const dependent = DEPENDENTS[rec.kind];
+    if (!dependent) return;
     const waiting = await records
-      .find({ kind: 'payment', 'data.invoiceId': invoiceId, qboId: null }, { recordId: 1, revision: 1 })
+      .find(
+        { kind: dependent.kind, [dependent.field]: rec.recordId, qboId: null },
+        { recordId: 1, revision: 1 },
+      )
       .lean<Pick<SyncRecordDoc, 'recordId' | 'revision'>[]>();
-    for (const p of waiting)
+    for (const w of waiting)
       await enqueueSync(queue, {
-        kind: 'payment',
-        recordId: p.recordId,
+        kind: dependent.kind,
+        recordId: w.recordId,
         action: 'upsert',
-        revision: p.revision,
-        nonce: `invoice-${invoiceQboId}`,
+        revision: w.revision,
+        nonce: `${rec.kind}-${qboId}`,
       });
   }
 
@@ -166,9 +181,10 @@ export function syncWorker(deps: SyncWorkerDeps): JobWorker<SyncJob> {
       await recordOutcome(job, rec, await update(job, plan.entity, rec, plan.doc), 'updated', hash);
       return 'updated';
     }
-    // A deposit's Payment is one per PaymentIntent whichever job writes it (the first, or one its
-    // invoice's sync enqueued): its requestid names the record and content only.
-    const cause = rec.kind === 'payment' ? { ...job, revision: 0, nonce: undefined } : job;
+    // A deposit's Payment (or refund) is one per PaymentIntent whichever job writes it (the first,
+    // or one its prerequisite's sync enqueued): its requestid names the record and content only.
+    const cause =
+      rec.kind === 'payment' || rec.kind === 'refund' ? { ...job, revision: 0, nonce: undefined } : job;
     try {
       await recordOutcome(
         job,

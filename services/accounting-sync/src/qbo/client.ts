@@ -4,7 +4,7 @@ import type { RateLimiter } from './rate-limit';
 import type { LiveSession, QboSessions } from './session';
 import { timeBoxed } from './time-box';
 
-export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment';
+export type QboEntityName = 'Customer' | 'Item' | 'Estimate' | 'Invoice' | 'Payment' | 'RefundReceipt';
 // biome-ignore lint/suspicious/noExplicitAny: QuickBooks entities are open JSON objects
 export type QboEntity = Record<string, any>;
 
@@ -14,6 +14,7 @@ const PLURAL: Record<QboEntityName, string> = {
   Estimate: 'Estimates',
   Invoice: 'Invoices',
   Payment: 'Payments',
+  RefundReceipt: 'RefundReceipts',
 };
 
 export interface QboClientConfig {

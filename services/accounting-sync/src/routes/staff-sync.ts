@@ -33,6 +33,7 @@ const LABELS: Record<SyncedRecordKind, string> = {
   estimate: 'Estimate',
   invoice: 'Invoice',
   payment: 'Deposit',
+  refund: 'Deposit refund',
 };
 
 /**

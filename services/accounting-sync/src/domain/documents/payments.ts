@@ -24,3 +24,28 @@ export function depositPaymentDocument(d: DepositRecord, refs: { customer: Ref; 
     Line: [{ Amount: amount, LinkedTxn: [{ TxnId: refs.invoiceQboId, TxnType: 'Invoice' }] }],
   };
 }
+
+/** A refunded deposit, as EstimateDepositChanged told it (state 'refunded'). */
+export interface DepositRefundRecord {
+  intentId: string;
+  docNumber: string;
+  amountCents: number;
+  refundedAt: string;
+}
+
+/** The QuickBooks RefundReceipt of a refunded deposit: the amount paid back, on the deposit item. */
+export function depositRefundDocument(d: DepositRefundRecord, refs: { customer: Ref; depositItem: Ref }) {
+  const amount = d.amountCents / 100;
+  return {
+    CustomerRef: { value: refs.customer.value },
+    TxnDate: d.refundedAt.slice(0, 10),
+    PrivateNote: `Deposit refunded for estimate ${d.docNumber} (${d.intentId})`,
+    Line: [
+      {
+        Amount: amount,
+        DetailType: 'SalesItemLineDetail',
+        SalesItemLineDetail: { ItemRef: { value: refs.depositItem.value }, Qty: 1, UnitPrice: amount },
+      },
+    ],
+  };
+}
