@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DEFAULT_AGREEMENT_TEXT } from '@decor/contracts';
 import { eventually, RUN_ID } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
 import { PDFDocument } from 'pdf-lib';
 import type { Estimate } from '../src/store/estimate-model';
 import {
@@ -34,15 +33,7 @@ let bob: TestCustomer;
 let staff: string;
 
 beforeAll(async () => {
-  const { s3 } = testEndpoints();
-  service = await startOrder({
-    S3_ENDPOINT: s3.endpoint,
-    S3_BUCKET: s3.bucket,
-    S3_REGION: s3.region,
-    S3_ACCESS_KEY_ID: s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements`,
-  });
+  service = await startOrder(); // with the test infra's S3 (support.ts)
   staff = tokenFor(service, 'admin');
   alice = await addCustomer(service);
   bob = await addCustomer(service);

@@ -21,6 +21,7 @@ import {
   serviceEnv,
   topicEvents,
 } from '@decor/kit/testing';
+import { testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';
@@ -34,8 +35,23 @@ type Cart = Static<typeof CartState>;
 /** A 24-hex id like the other services' ObjectIds. */
 export const newId = () => randomBytes(12).toString('hex');
 
+/** The test infra's S3 (the signed agreements' PDFs go there), this run's own folder. */
+function s3Env(): Record<string, string> {
+  const { s3 } = testEndpoints();
+  return {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements`,
+  };
+}
+
 export async function startOrder(extra: Record<string, string> = {}): Promise<Order> {
-  return startService(orderService(loadOrderConfig(await serviceEnv('order', extra))), { exit: () => {} });
+  return startService(orderService(loadOrderConfig(await serviceEnv('order', { ...s3Env(), ...extra }))), {
+    exit: () => {},
+  });
 }
 
 export async function stopAndClean(service: Order | undefined): Promise<void> {
