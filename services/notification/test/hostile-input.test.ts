@@ -125,12 +125,15 @@ describe('hostile text typed by staff or customers arrives in e-mails as text', 
       type: 'EstimateUpdated',
       payload: { order, actor: { role: 'customer', userId: 'u1' }, changed: ['location'] },
     });
+    // The approval e-mail (issue 30: told by the offer, with the deposit and the Review and accept link).
     const toCustomer = orderEventEmails(brand, 'staff@rentals.example', {
-      type: 'EstimateStatusChanged',
+      type: 'EstimateOffered',
       payload: {
-        order: { ...order, status: 'Open' },
-        from: 'Pending',
-        actor: { role: 'system', userId: null },
+        order: { ...order, status: 'Open', hasBeenModified: false },
+        opened: true,
+        depositCents: 9_000,
+        expiresAt: '2030-06-01T12:00:00.000Z',
+        agreementVersion: 1,
       },
     });
     expect(toStaff.map((m) => m.recipient)).toEqual(['staff']);
