@@ -3,7 +3,7 @@
  * routes with them) and their types, which browsers import as types only (`acceptance.ts`).
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { ACCEPTANCE_STATES, DEPOSIT_STATES } from './acceptance';
+import { ACCEPTANCE_STATES, DEPOSIT_STATES, MAX_EXTEND_DAYS } from './acceptance';
 
 /**
  * The shop's acceptance settings. Exactly one of `depositPercent` / `depositAmount` (dollars), or
@@ -48,6 +48,23 @@ export const AcceptanceRequest = Type.Object(
   { additionalProperties: false },
 );
 export type AcceptanceRequest = Static<typeof AcceptanceRequest>;
+
+/**
+ * `POST /api/estimate/:id/acceptance/extend` (staff): the offer may be accepted for `days` more days
+ * from now; its holds are taken again if they were released at expiry (a 409 with the short lines when
+ * they no longer fit).
+ */
+export const AcceptanceExtension = Type.Object(
+  {
+    days: Type.Integer({
+      minimum: 1,
+      maximum: MAX_EXTEND_DAYS,
+      'x-message': `must be a whole number of days from 1 to ${MAX_EXTEND_DAYS}`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AcceptanceExtension = Static<typeof AcceptanceExtension>;
 
 const Money = Type.Object({ amount: Type.Number({ description: 'Dollars' }), currency: Type.String() });
 

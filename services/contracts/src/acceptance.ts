@@ -8,6 +8,7 @@
 import type { AcceptanceSettings } from './acceptance-schemas';
 
 export type {
+  AcceptanceExtension,
   AcceptanceRequest,
   AcceptanceSettings,
   AcceptanceSettingsChange,
@@ -21,6 +22,9 @@ export type AcceptanceState = (typeof ACCEPTANCE_STATES)[number];
 /** The deposit's life at the payment provider: held on the card, taken, given back, or let go. */
 export const DEPOSIT_STATES = ['authorised', 'captured', 'refunded', 'released'] as const;
 export type DepositState = (typeof DEPOSIT_STATES)[number];
+
+/** The longest staff extend an offer by at once (`POST /api/estimate/:id/acceptance/extend`). */
+export const MAX_EXTEND_DAYS = 90;
 
 /** The shop's defaults until staff change them (issue 30 "The shop's settings"). */
 export const ACCEPTANCE_DEFAULTS = { depositPercent: 25, validityDays: 14 } as const;
@@ -97,4 +101,21 @@ export const ACCEPTANCE_MESSAGES = {
   providerDown: 'Payments cannot be taken right now, try again shortly',
   idempotencyKey: 'An Idempotency-Key header is required',
   cardRequired: 'Enter a card to authorise the deposit',
+  notExtendable: 'This estimate cannot be extended: it is not open for acceptance',
+} as const;
+
+/** The orders list's `acceptance` filter: one of the states, as the list's rows show them. */
+export const ACCEPTANCE_FILTER_MESSAGE = `must be one of: ${ACCEPTANCE_STATES.join(', ')}`;
+
+/**
+ * The customer's e-mail when an estimate's offer ended unaccepted (EstimateOfferExpired): it can no
+ * longer be accepted, its units are let go, and the shop can extend it.
+ */
+export const OFFER_EXPIRED_EMAIL = {
+  subject: (docNumber: string) => `Your estimate #${docNumber} can no longer be accepted`,
+  intro: (docNumber: string) =>
+    `The time to accept your estimate #${docNumber} online has ended, so it can no longer be accepted and the items it reserved have been released.`,
+  contact:
+    'If you would still like to go ahead, please contact us: we can extend it so that you can review and accept it again.',
+} as const;
 } as const;

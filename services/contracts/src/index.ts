@@ -2,6 +2,7 @@ export * from './acceptance';
 export * from './acceptance-schemas';
 // acceptance.ts re-exports these as types (for browsers): here the schemas, as values, win.
 export {
+  AcceptanceExtension,
   AcceptanceRequest,
   AcceptanceSettings,
   AcceptanceSettingsChange,

@@ -259,6 +259,35 @@ export const AgreementSigned = defineEvent(
   }),
 );
 
+/**
+ * An Open estimate's offer ended without an acceptance (issue 30): it can no longer be accepted and
+ * its holds were released (other customers may book the units). The customer is told by e-mail;
+ * staff see it 'expired' in the orders list and may extend it (EstimateOfferExtended).
+ */
+export const EstimateOfferExpired = defineEvent(
+  'EstimateOfferExpired',
+  1,
+  'order',
+  Type.Object({ order: OrderState, expiresAt: Type.String() }),
+);
+
+/**
+ * Staff extended an estimate's offer (issue 30): it may be accepted until `expiresAt`. `holdsTaken`:
+ * its units had been released at expiry and are booked again.
+ */
+export const EstimateOfferExtended = defineEvent(
+  'EstimateOfferExtended',
+  1,
+  'order',
+  Type.Object({
+    order: OrderState,
+    actor: OrderActor,
+    expiresAt: Type.String(),
+    previousExpiresAt: Type.Union([Type.String(), Type.Null()]),
+    holdsTaken: Type.Boolean(),
+  }),
+);
+
 export const ORDER_LIFECYCLE_EVENTS = [
   EstimateUpdated,
   EstimateStatusChanged,

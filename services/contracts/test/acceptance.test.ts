@@ -7,9 +7,15 @@ import {
   DEFAULT_AGREEMENT_TERMS,
   DEFAULT_AGREEMENT_TEXT,
   depositCents,
+  OFFER_EXPIRED_EMAIL,
 } from '../src/acceptance';
-import { AcceptanceRequest, AcceptanceSettingsChange } from '../src/acceptance-schemas';
-import { DepositCaptured, EstimateAccepted } from '../src/order-events';
+import { AcceptanceExtension, AcceptanceRequest, AcceptanceSettingsChange } from '../src/acceptance-schemas';
+import {
+  DepositCaptured,
+  EstimateAccepted,
+  EstimateOfferExpired,
+  EstimateOfferExtended,
+} from '../src/order-events';
 
 const open = {
   status: 'Open',
@@ -99,5 +105,33 @@ describe('acceptance rules (issue 30)', () => {
       expect.arrayContaining(['estimateId', 'invoiceId', 'intentId', 'amountCents']),
     );
     expect(DepositCaptured.aggregateType).toBe('order');
+  });
+
+  it('staff extend an offer by a whole number of days, 1 to 90', () => {
+    expect(Value.Check(AcceptanceExtension, { days: 1 })).toBe(true);
+    expect(Value.Check(AcceptanceExtension, { days: 90 })).toBe(true);
+    for (const days of [0, 91, 1.5, '7', null])
+      expect(Value.Check(AcceptanceExtension, { days })).toBe(false);
+    expect(Value.Check(AcceptanceExtension, {})).toBe(false);
+    expect(Value.Check(AcceptanceExtension, { days: 7, expiresAt: '2031-01-01' })).toBe(false);
+  });
+
+  it('an offer that ended and one extended are order events carrying the order (live pages follow them)', () => {
+    expect(Object.keys(EstimateOfferExpired.payload.properties).sort()).toEqual(['expiresAt', 'order']);
+    expect(Object.keys(EstimateOfferExtended.payload.properties).sort()).toEqual([
+      'actor',
+      'expiresAt',
+      'holdsTaken',
+      'order',
+      'previousExpiresAt',
+    ]);
+    expect(EstimateOfferExpired.aggregateType).toBe('order');
+    expect(EstimateOfferExtended.aggregateType).toBe('order');
+  });
+
+  it('the expiry e-mail names the estimate, says it can no longer be accepted and that the shop can extend it', () => {
+    expect(OFFER_EXPIRED_EMAIL.subject('1042')).toBe('Your estimate #1042 can no longer be accepted');
+    expect(OFFER_EXPIRED_EMAIL.intro('1042')).toContain('estimate #1042');
+    expect(OFFER_EXPIRED_EMAIL.contact).toMatch(/contact us: we can extend it/);
   });
 });
