@@ -7,6 +7,7 @@ export {
   Input,
   InputNumber,
   Modal,
+  Radio,
   Result,
   Select,
   Tooltip,

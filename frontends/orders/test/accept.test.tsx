@@ -1,4 +1,4 @@
-import { ACCEPTANCE_MESSAGES, type AcceptanceView } from '@decor/contracts/rules';
+import { ACCEPTANCE_MESSAGES, type AcceptanceView, DEPOSIT_ON_VOID_TEXTS } from '@decor/contracts/rules';
 import { http } from '@decor/web-core';
 import { type ApiServer, type Recorded, type Reply, startApiServer } from '@decor/web-core/testing';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -289,5 +289,100 @@ describe('accepting an estimate online (issue 30)', () => {
     estimate = anOrder({ acceptance: { state: 'accepted', depositState: 'authorised' } });
     renderOrders('/orders');
     expect(await screen.findByTestId('acceptance-tag')).toHaveTextContent('Accepted');
+  });
+
+  describe("cancelling an invoice whose estimate's deposit was taken", () => {
+    const puts = () => server.requests.filter((r) => r.method === 'PUT');
+    const captured = (depositState: 'captured' | 'refunded' | 'authorised') =>
+      aView({
+        state: 'accepted',
+        accepted: {
+          signerName: 'Casey Customer',
+          at: '2030-05-20T15:04:00.000Z',
+          agreementVersion: 3,
+          pdf: null,
+          depositState,
+        },
+      });
+    beforeEach(() => {
+      const invoice = anOrder({ id: 'i1', DocNumber: '5001', EstimateId: 'e1', hasInvoice: undefined });
+      server.routes.set('GET /invoice/i1', () => ({ body: { result: invoice } }));
+      server.routes.set('PUT /invoice/i1', () => ({ body: { result: { id: 'i1' } } }));
+    });
+
+    async function openCancel() {
+      await userEvent.click(await screen.findByRole('button', { name: /Options/ }));
+      await userEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
+      return screen.findByRole('dialog');
+    }
+
+    it("staff choose refund or keep in the one confirmation; the invoice's Acceptance card shows the deposit", async () => {
+      view = captured('captured');
+      renderOrders('/admin/orders/invoice/i1', staffUser);
+      const region = await screen.findByRole('region', { name: 'Acceptance' });
+      expect(within(region).getByTestId('acceptance-deposit')).toHaveTextContent(
+        'Deposit: $229.71, captured',
+      );
+
+      let dialog = await openCancel();
+      expect(within(dialog).getByText('Cancel this order?')).toBeInTheDocument();
+      expect(
+        within(dialog).getByText('The order will be voided. This cannot be undone.'),
+      ).toBeInTheDocument();
+      const choice = within(dialog).getByRole('radiogroup', { name: DEPOSIT_ON_VOID_TEXTS.question });
+      expect(within(choice).getAllByRole('radio')).toHaveLength(2);
+      // Nothing chosen: the void cannot be confirmed (the server would refuse it).
+      const confirm = within(dialog).getByRole('button', { name: 'Yes, cancel the order' });
+      expect(confirm).toBeDisabled();
+      await userEvent.click(within(choice).getByRole('radio', { name: DEPOSIT_ON_VOID_TEXTS.refund }));
+      expect(confirm).toBeEnabled();
+      // Keeping the order forgets the choice.
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Keep the order' }));
+      expect(puts()).toHaveLength(0);
+
+      dialog = await openCancel();
+      await waitFor(() =>
+        expect(within(dialog).getByRole('radio', { name: DEPOSIT_ON_VOID_TEXTS.refund })).not.toBeChecked(),
+      );
+      expect(within(dialog).getByRole('button', { name: 'Yes, cancel the order' })).toBeDisabled();
+      await userEvent.click(within(dialog).getByRole('radio', { name: DEPOSIT_ON_VOID_TEXTS.keep }));
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, cancel the order' }));
+      expect(await screen.findByText('The order has been cancelled.')).toBeInTheDocument();
+      expect(puts().map((r) => r.body)).toEqual([{ status: 'Voided', depositAction: 'keep' }]);
+    });
+
+    it("no deposit taken (held only): the spec's confirmation alone, and the void names no deposit", async () => {
+      view = captured('authorised');
+      renderOrders('/admin/orders/invoice/i1', staffUser);
+      await screen.findByRole('region', { name: 'Acceptance' });
+      const dialog = await openCancel();
+      expect(within(dialog).queryByRole('radiogroup')).not.toBeInTheDocument();
+      expect(within(dialog).queryByText(DEPOSIT_ON_VOID_TEXTS.question)).not.toBeInTheDocument();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, cancel the order' }));
+      expect(await screen.findByText('The order has been cancelled.')).toBeInTheDocument();
+      expect(puts().map((r) => r.body)).toEqual([{ status: 'Voided' }]);
+    });
+
+    it("a refunded deposit shows on the invoice's Acceptance card; an invoice of an estimate never accepted shows none", async () => {
+      view = captured('refunded');
+      const shown = renderOrders('/orders/invoice/i1');
+      const region = await screen.findByRole('region', { name: 'Acceptance' });
+      expect(within(region).getByTestId('acceptance-deposit')).toHaveTextContent(
+        'Deposit: $229.71, refunded',
+      );
+      expect(within(region).queryByRole('button', { name: 'Review and accept' })).not.toBeInTheDocument();
+      shown.unmount();
+
+      view = aView({ state: 'not-offered' });
+      server.requests.length = 0;
+      renderOrders('/admin/orders/invoice/i1', staffUser);
+      expect(await screen.findByRole('heading', { name: 'Invoice #5001' })).toBeInTheDocument();
+      await waitFor(() =>
+        expect(server.requests.some((r) => r.url.endsWith('/estimate/e1/acceptance'))).toBe(true),
+      );
+      // The answer has had time to render.
+      await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      expect(screen.queryByRole('region', { name: 'Acceptance' })).not.toBeInTheDocument();
+    });
   });
 });

@@ -118,4 +118,13 @@ export const OFFER_EXPIRED_EMAIL = {
   contact:
     'If you would still like to go ahead, please contact us: we can extend it so that you can review and accept it again.',
 } as const;
+
+/** Voiding an invoice whose deposit was taken: staff refund or keep it (`depositAction` of the PUT). */
+export type DepositOnVoid = 'refund' | 'keep';
+
+/** The back office's words for that choice, asked in the order's cancel confirmation (issue 30). */
+export const DEPOSIT_ON_VOID_TEXTS = {
+  question: "The customer's deposit was taken for this invoice: refund it or keep it?",
+  refund: 'Refund the deposit',
+  keep: 'Keep the deposit',
 } as const;

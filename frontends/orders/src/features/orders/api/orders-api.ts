@@ -3,7 +3,7 @@
  * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
  * (a second injection of the same names is ignored).
  */
-import type { AcceptanceRequest, AcceptanceView, StatusChange } from '@decor/contracts/rules';
+import type { AcceptanceRequest, AcceptanceView, DepositOnVoid, StatusChange } from '@decor/contracts/rules';
 import { api, type Page, type Product } from '@decor/web-core';
 import { ORDERS_PAGE_SIZE } from '../texts';
 import type { Order, OrderFilter, OrderType } from '../types';
@@ -26,6 +26,8 @@ export interface OrderWithHeader {
 export type OrderChanges = Partial<Record<string, string | null>> & {
   CartProducts?: { id: string; qty: number }[];
   status?: StatusChange;
+  /** With { status: 'Voided' } of an invoice whose deposit was taken: refund or keep it (issue 30). */
+  depositAction?: DepositOnVoid;
 };
 
 const path = (type: OrderType, id?: string) =>

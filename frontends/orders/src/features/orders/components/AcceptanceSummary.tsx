@@ -5,7 +5,6 @@ import { Alert, Button, Flex } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
 import { ACCEPT_TEXTS, changedFieldLabel, DEPOSIT_TEXT, formatMoment, STATE_TEXT } from '../acceptance-texts';
 import { useGetAcceptanceQuery } from '../api/orders-api';
-import type { Order } from '../types';
 
 /** The signed agreement needs the session's Authorization header: fetched, then shown from memory. */
 async function openPdf(address: string) {
@@ -19,13 +18,28 @@ async function openPdf(address: string) {
 /**
  * The estimate's acceptance on its order page (issue 30): the customer's 'Review and accept' while
  * it can be accepted; who signed, when and the deposit's state once accepted (customer and staff).
- * Follows the live order stream (the query shares the estimate's tag). Quiet when nothing applies
- * or the server does not answer (the order page stands on its own).
+ * On an invoice's page (`invoice`) it is its estimate's, shown only once accepted: where staff void
+ * the invoice, the deposit's fate (captured, refunded) shows. Follows the live order stream (the
+ * query shares the estimate's tag). Quiet when nothing applies or the server does not answer (the
+ * order page stands on its own).
  */
-export function AcceptanceSummary({ order, staff, base }: { order: Order; staff: boolean; base: string }) {
-  const { data } = useGetAcceptanceQuery(order.id, { skip: order.status === 'Pending' });
+export function AcceptanceSummary({
+  estimateId,
+  pending = false,
+  staff,
+  base,
+  invoice = false,
+}: {
+  estimateId: string;
+  /** A Pending estimate is never offered: nothing to ask. */
+  pending?: boolean;
+  staff: boolean;
+  base: string;
+  invoice?: boolean;
+}) {
+  const { data } = useGetAcceptanceQuery(estimateId, { skip: pending });
   const navigate = useNavigate();
-  if (!data || (data.state === 'not-offered' && !staff)) return null;
+  if (!data || (data.state === 'not-offered' && !staff) || (invoice && !data.accepted)) return null;
   const { state, accepted } = data;
   const acceptable = ACCEPTABLE_STATES.has(state);
   const said = STATE_TEXT[state][staff ? 'staff' : 'customer'];
@@ -34,10 +48,10 @@ export function AcceptanceSummary({ order, staff, base }: { order: Order; staff:
       <Flex vertical gap={8}>
         <Flex justify="space-between" align="center" wrap gap={12}>
           <strong data-testid="acceptance-state">{said}</strong>
-          {acceptable && !staff ? (
+          {acceptable && !staff && !invoice ? (
             <Button
               type="primary"
-              onClick={() => navigate(`${base}/estimate/${encodeURIComponent(order.id)}/accept`)}
+              onClick={() => navigate(`${base}/estimate/${encodeURIComponent(estimateId)}/accept`)}
             >
               {ACCEPT_TEXTS.reviewAndAccept}
             </Button>

@@ -1,4 +1,6 @@
 import {
+  DEPOSIT_ON_VOID_TEXTS,
+  type DepositOnVoid,
   EVENT_FIELD_SPECS,
   type ShortLine,
   shortLineText,
@@ -9,12 +11,21 @@ import { isApiError, QboSessionBanner, useActiveCart, useAppDispatch } from '@de
 import { Link } from '@decor/web-core/router';
 import { Alert, Button, DownOutlined, Flex, Loading } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
-import { Dropdown, Form, type FormInstance, type MenuProps, Modal, Tooltip } from '@decor/web-core/ui-forms';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  Dropdown,
+  Form,
+  type FormInstance,
+  type MenuProps,
+  Modal,
+  Radio,
+  Tooltip,
+} from '@decor/web-core/ui-forms';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import {
   type OrderChanges,
   ordersApi,
   useCopyCartMutation,
+  useGetAcceptanceQuery,
   useGetOrderQuery,
   useLinkedInvoicesQuery,
   useRequestInvoiceMutation,
@@ -123,6 +134,12 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
   // The lines while editing (null otherwise): quantities, removals and staff's quick adds.
   const [draft, setDraft] = useState<DraftLine[] | null>(null);
   const [cancelOpen, setCancelOpen] = useState(false);
+  // An invoice whose estimate's deposit was taken: staff say, as they cancel, whether it is refunded
+  // or kept (issue 30; the server refuses the void without it). Its estimate's acceptance says so.
+  const estimateId = type === 'invoice' ? data?.order.EstimateId : undefined;
+  const estimateAcceptance = useGetAcceptanceQuery(estimateId ?? '', { skip: !staff || !estimateId });
+  const [depositAction, setDepositAction] = useState<DepositOnVoid | null>(null);
+  const depositQuestion = useId();
   // Staff's edit refused for stock (409): the changes and the short lines, until they confirm or not.
   const [overbook, setOverbook] = useState<{ changes: OrderChanges; lines: ShortLine[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -142,6 +159,14 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
     );
   }
   const { order } = data;
+  const depositTaken =
+    !!estimateId &&
+    order.status !== 'Voided' &&
+    estimateAcceptance.data?.accepted?.depositState === 'captured';
+  const closeCancel = () => {
+    setCancelOpen(false);
+    setDepositAction(null);
+  };
   const updateError = type === 'invoice' ? TEXTS.invoiceUpdateError : TEXTS.submitError;
 
   const run = async (
@@ -339,7 +364,17 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         </Flex>
       ) : null}
       <Linked order={order} type={type} base={base} />
-      {type === 'estimate' ? <AcceptanceSummary order={order} staff={staff} base={base} /> : null}
+      {type === 'estimate' ? (
+        <AcceptanceSummary
+          estimateId={order.id}
+          pending={order.status === 'Pending'}
+          staff={staff}
+          base={base}
+        />
+      ) : null}
+      {type === 'invoice' && order.EstimateId ? (
+        <AcceptanceSummary estimateId={order.EstimateId} staff={staff} base={base} invoice />
+      ) : null}
       <CartCard order={order} draft={editing ? draft : null} onDraft={setDraft} quickAdd={staff} />
       {editing ? (
         <Form<FormValues>
@@ -411,18 +446,31 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         title={TEXTS.cancelTitle}
         okText={TEXTS.cancelConfirm}
         cancelText={TEXTS.keepOrder}
-        okButtonProps={{ danger: true, loading: updating }}
-        onCancel={() => setCancelOpen(false)}
+        okButtonProps={{ danger: true, loading: updating, disabled: depositTaken && !depositAction }}
+        onCancel={closeCancel}
         onOk={async () => {
-          await run(
-            () => updateOrder({ type, id, changes: { status: 'Voided' } }).unwrap(),
-            TEXTS.success.cancelled,
-            updateError,
-          );
-          setCancelOpen(false);
+          const changes: OrderChanges =
+            depositTaken && depositAction ? { status: 'Voided', depositAction } : { status: 'Voided' };
+          await run(() => updateOrder({ type, id, changes }).unwrap(), TEXTS.success.cancelled, updateError);
+          closeCancel();
         }}
       >
         <p>{TEXTS.cancelBody}</p>
+        {depositTaken ? (
+          <>
+            <p id={depositQuestion}>{DEPOSIT_ON_VOID_TEXTS.question}</p>
+            <Radio.Group
+              aria-labelledby={depositQuestion}
+              value={depositAction}
+              onChange={(event) => setDepositAction(event.target.value as DepositOnVoid)}
+              style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+              options={[
+                { value: 'refund', label: DEPOSIT_ON_VOID_TEXTS.refund },
+                { value: 'keep', label: DEPOSIT_ON_VOID_TEXTS.keep },
+              ]}
+            />
+          </>
+        ) : null}
       </Modal>
     </section>
   );
