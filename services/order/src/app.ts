@@ -12,6 +12,7 @@ import {
 } from './events/projections';
 import { startAuthorisationSweeper } from './jobs/acceptance-sweeper';
 import { startHoldSweeper } from './jobs/hold-sweeper';
+import { startOfferExpirySweeper } from './jobs/offer-expiry-sweeper';
 import { acceptanceRoutes } from './routes/acceptance';
 import { agreementRoutes } from './routes/agreement';
 import { availabilityRoutes } from './routes/availability';
@@ -44,6 +45,8 @@ export async function registerRoutes(app: ServiceApp, ctx: OrderContext): Promis
 const sweepers = new WeakMap<OrderContext, { stop(): void }>();
 /** … and of deposit authorisations never recorded (jobs/acceptance-sweeper.ts). */
 const authorisationSweepers = new WeakMap<OrderContext, { stop(): void }>();
+/** … and of offers that ended unaccepted (jobs/offer-expiry-sweeper.ts). */
+const offerExpirySweepers = new WeakMap<OrderContext, { stop(): void }>();
 
 /** The order service: estimates and invoices, their lifecycle (contracts' lifecycle.ts, domain/decide.ts) and events. */
 export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig, OrderContext> {
@@ -87,6 +90,7 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
       await ensureDocNumberCounter(ctx);
       sweepers.set(ctx, startHoldSweeper(ctx));
       authorisationSweepers.set(ctx, startAuthorisationSweeper(ctx));
+      offerExpirySweepers.set(ctx, startOfferExpirySweeper(ctx));
       // Local runs and tests: the bucket may not exist yet (production buckets are made by operations).
       await ctx.agreementFiles.ensureBucket().catch((err) => {
         ctx.log.warn({ err }, 'the agreements bucket could not be checked; PDF jobs retry');
@@ -95,6 +99,7 @@ export function orderService(config: OrderConfig): ServiceDefinition<OrderConfig
     closers: (ctx) => [
       { name: 'hold sweeper', close: () => sweepers.get(ctx)?.stop() },
       { name: 'authorisation sweeper', close: () => authorisationSweepers.get(ctx)?.stop() },
+      { name: 'offer expiry sweeper', close: () => offerExpirySweepers.get(ctx)?.stop() },
       { name: 'kafka admin', close: () => ctx.kafkaAdmin.disconnect() },
       // Closed in reverse order: the worker stops before the queue and the S3 client it uses.
       { name: 's3 client', close: () => ctx.agreementFiles.close() },

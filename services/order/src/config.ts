@@ -46,6 +46,8 @@ export const orderConfigSchema = serviceConfigSchema({
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 4_500, default: 4_000 }),
   /** A deposit authorised but not recorded for this long is cancelled by the sweeper (jobs/). */
   ACCEPTANCE_SWEEP_AFTER_MS: Type.Integer({ minimum: 1_000, default: 120_000 }),
+  /** How often each instance looks for offers that ended unaccepted and releases their holds (jobs/). */
+  OFFER_EXPIRY_SWEEP_MS: Type.Integer({ minimum: 500, default: 60_000 }),
   /**
    * Issue 30, the signed agreements' PDFs: the shared object store (the catalogue's images' bucket;
    * defaults match the local S3 emulator of `npm start`), under their own folder.

@@ -220,12 +220,10 @@ describe('accepting', () => {
     expect((await view(staff, id)).body.result.state).toBe('accepted');
     // The order itself and the lists say so.
     const one = await orderCall(service, 'GET', `/estimate/${id}`, alice.token);
-    expect(one.body.result.acceptance).toEqual({ state: 'accepted', depositState: 'authorised' });
+    const summary = { state: 'accepted', depositState: 'authorised', expiresAt: v.expiresAt };
+    expect(one.body.result.acceptance).toEqual(summary);
     const list = await orderCall(service, 'GET', '/estimate?limit=100', staff);
-    expect(list.body.result.find((o: { id: string }) => o.id === id)?.acceptance).toEqual({
-      state: 'accepted',
-      depositState: 'authorised',
-    });
+    expect(list.body.result.find((o: { id: string }) => o.id === id)?.acceptance).toEqual(summary);
   });
 
   it("402: the provider's decline message; nothing recorded, no authorisation left", async () => {

@@ -318,3 +318,37 @@ export async function catalogueProduct(
     `product ${sku}`,
   );
 }
+
+/** Issue 30: a 1×1 PNG, the drawn signature of test acceptances. */
+export const SIGNATURE_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** The order service's settings for the shared payments emulator, under this test file's own key. */
+export function paymentsSettings(name: string): Record<string, string> {
+  const { payments } = testEndpoints();
+  return {
+    STRIPE_SECRET_KEY: `sk_test_${name}_${randomBytes(6).toString('hex')}`,
+    STRIPE_API_URL: payments.url,
+    STRIPE_WEBHOOK_SECRET: payments.webhookSecret,
+    PAYMENTS_FRAME_URL: `${payments.url}/elements`,
+  };
+}
+
+/** A valid acceptance (POST /estimate/:id/acceptance) of `estimateVersion`, paid with Stripe's test card. */
+export const acceptanceBody = (estimateVersion: string, extra: Record<string, unknown> = {}) => ({
+  estimateVersion,
+  signerName: 'Alice Customer',
+  signature: SIGNATURE_PNG,
+  agree: true,
+  paymentMethod: 'pm_card_visa',
+  ...extra,
+});
+
+/** The customer's acceptance of estimate `id` as they reviewed it (GET, then POST with a new key). */
+export async function acceptAsReviewed(service: Order, customer: TestCustomer, id: string): Promise<Answer> {
+  const path = `/estimate/${id}/acceptance`;
+  const view = await orderCall(service, 'GET', path, customer.token);
+  return orderCall(service, 'POST', path, customer.token, acceptanceBody(view.body.result.estimateVersion), {
+    'idempotency-key': randomBytes(8).toString('hex'),
+  });
+}

@@ -28,6 +28,11 @@ export interface Offer {
   agreementVersion: number;
   agreementSha256: string;
   depositCents: number;
+  /**
+   * Set once when the offer ended unaccepted and the sweep released its holds (EstimateOfferExpired):
+   * when, and the estimate's `editedRevision` then (bookings.ts' offerLapsed). Cleared by an extension.
+   */
+  lapsed?: { at: Date; editedRevision: number } | null;
 }
 
 /** The signed record (the proof): who, what, under which agreement, where and when. */
@@ -163,6 +168,14 @@ export function acceptanceView(
     ...(opts.paymentFrameUrl && needsCard ? { paymentFrameUrl: opts.paymentFrameUrl } : {}),
     ...(facts.voidedChanges ? { changed: facts.voidedChanges } : {}),
   };
+}
+
+/** Whether staff may extend the offer (null), or why not: only an offered, unaccepted estimate. */
+export function extendRefusal(order: OrderRecord, facts: AcceptanceFacts, now: Date): string | null {
+  const state = stateOf(order, facts, now);
+  if (state === 'accepted') return ACCEPTANCE_MESSAGES.alreadyAccepted;
+  if (state === 'not-offered' || !facts.offer) return ACCEPTANCE_MESSAGES.notExtendable;
+  return null;
 }
 
 export type AcceptRefusal = { status: 409; message: string; estimateVersion?: string };

@@ -140,14 +140,36 @@ export interface BookableOrder {
   status: string;
   details: OrderDates;
   lines: readonly { productId: string; name: string; qty: number }[];
+  /** The revision of the last edit of details or lines (estimates; 0 or absent: never edited). */
+  editedRevision?: number;
+  /**
+   * Issue 30: the estimate's offer ended unaccepted at this edit (its `editedRevision` then) and its
+   * holds were released; null or absent: not lapsed.
+   */
+  offerLapsedAtEdit?: number | null;
 }
+
+/**
+ * An Open estimate whose offer lapsed unaccepted holds nothing until staff extend it. An edit since
+ * (its editedRevision moved) books it again like any edit, and a status change (invoiced, voided)
+ * decides by the status as ever: the lapse only ever concerns the content that was offered.
+ */
+export const offerLapsed = (
+  order: Pick<BookableOrder, 'orderType' | 'status' | 'editedRevision' | 'offerLapsedAtEdit'>,
+): boolean =>
+  order.orderType === 'estimate' &&
+  order.status === 'Open' &&
+  order.offerLapsedAtEdit !== null &&
+  order.offerLapsedAtEdit !== undefined &&
+  order.offerLapsedAtEdit === (order.editedRevision ?? 0);
 
 /** One order is one booking, whatever its document: an invoice books under its estimate's id. */
 export const bookingIdOf = (order: Pick<BookableOrder, 'id' | 'estimateId'>) => order.estimateId ?? order.id;
 
 /**
  * What the order should hold now: one request per product over that product's window, or none (not
- * holding: Voided, a policy-free Pending request, a Completed order past its days, no event date).
+ * holding: Voided, a policy-free Pending request, a Completed order past its days, no event date, an
+ * estimate whose offer lapsed).
  */
 export function requestsForOrder(
   order: BookableOrder,
@@ -160,7 +182,7 @@ export function requestsForOrder(
     return bookingWindow(order.details, turnaroundFor(shop.turnaround, category, product));
   };
   const eventWindow = windowOf('');
-  if (!eventWindow) return [];
+  if (!eventWindow || offerLapsed(order)) return [];
   const status = order.status as OrderStatus;
   if (!holdsStock({ status, orderType: order.orderType }, eventWindow, today, shop.holding)) return [];
   const lines = order.lines.map((l) => ({ sku: l.productId, name: l.name, qty: l.qty }));

@@ -37,8 +37,19 @@ async function storedOrder(ctx: OrderContext, bookingId: string): Promise<Bookab
   const invoice = await ctx.invoices.findOne({ estimateId: bookingId }, projection).lean();
   if (invoice) return { ...invoice, orderType: 'invoice', id: invoice._id.toString(), estimateId: bookingId };
   if (!/^[a-f0-9]{24}$/.test(bookingId)) return null;
-  const estimate = await ctx.estimates.findById(bookingId, projection).lean();
-  return estimate ? { ...estimate, orderType: 'estimate', id: bookingId, estimateId: null } : null;
+  // An estimate whose offer lapsed (issue 30) holds nothing: its released holds stay released.
+  const estimate = await ctx.estimates
+    .findById(bookingId, { ...projection, editedRevision: 1, 'offer.lapsed': 1 })
+    .lean();
+  if (!estimate) return null;
+  const { offer, ...rest } = estimate;
+  return {
+    ...rest,
+    orderType: 'estimate',
+    id: bookingId,
+    estimateId: null,
+    offerLapsedAtEdit: offer?.lapsed?.editedRevision ?? null,
+  };
 }
 
 /** Sweeps every half reconcile age until stopped; a failed sweep is logged and the next one tries again. */

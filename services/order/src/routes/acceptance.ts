@@ -1,5 +1,6 @@
 import {
   ACCEPTANCE_MESSAGES,
+  AcceptanceExtension,
   AcceptanceRequest,
   AcceptanceSettings,
   AcceptanceSettingsChange,
@@ -19,7 +20,8 @@ import type { OrderContext } from '../context';
 import { acceptEstimate, viewOf, withOffer } from '../store/accept';
 import { readEstimateWithAcceptance } from '../store/acceptance';
 import { changeSettings, readSettings } from '../store/acceptance-settings';
-import { NOT_FOUND, visibleTo } from './order-answers';
+import { extendOffer } from '../store/offer-expiry';
+import { actorOf, NOT_FOUND, visibleTo } from './order-answers';
 import { ShortLine } from './schemas';
 
 const AcceptRefused = Type.Object({
@@ -148,6 +150,47 @@ export async function acceptanceRoutes(app: ServiceApp, ctx: OrderContext): Prom
         }
         default:
           throw new HttpError(answer.status, answer.message);
+      }
+    },
+  );
+
+  app.post(
+    '/estimate/:id/acceptance/extend',
+    {
+      onRequest: app.requireRole('staff'),
+      schema: {
+        summary:
+          "Staff extend an estimate's acceptance period: it may be accepted for `days` more days from now",
+        description:
+          'For an Open estimate offered for acceptance and not accepted (awaiting, voided or expired): the new ' +
+          'expiry is now + days and it awaits acceptance again (EstimateOfferExtended). An expired one whose ' +
+          "holds were released books them again first: 409 with every short line (the availability 409's " +
+          'shape) when they no longer fit, nothing changed. 409 when accepted or not offered; 403 for customers.',
+        security: [{ session: [] }],
+        params: objectIdParam,
+        body: AcceptanceExtension,
+        response: { 200: Type.Object({ result: AcceptanceView }), 409: AcceptRefused },
+      },
+    },
+    async (request, reply) => {
+      const answer = await extendOffer(
+        ctx,
+        request.params.id,
+        request.body.days,
+        actorOf(request.user),
+        request.id,
+      );
+      switch (answer.status) {
+        case 200:
+          // Open pages and the list follow EstimateOfferExtended: published before the answer.
+          await ctx.eventsPublished(request.params.id);
+          return { result: await viewOf(ctx, answer.loaded) };
+        case 404:
+          throw notFound(NOT_FOUND.estimate);
+        case 409: {
+          const { status: _status, ...body } = answer;
+          return reply.code(409).send(body);
+        }
       }
     },
   );

@@ -1,4 +1,9 @@
-import type { OrderType } from '@decor/contracts';
+import {
+  ACCEPTANCE_FILTER_MESSAGE,
+  ACCEPTANCE_STATES,
+  type AcceptanceState,
+  type OrderType,
+} from '@decor/contracts';
 import {
   badRequest,
   forbidden,
@@ -17,6 +22,7 @@ import { ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/est
 import type { OrderRecord } from '../domain/view';
 import { capturedDeposit, chooseOnVoid, type DepositOnVoid } from '../store/deposits';
 import { type Estimate, orderRecord } from '../store/estimate-model';
+import { acceptanceStateFilter } from '../store/offer-expiry';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { changeOrder, listOrders, type OrderChangeOutcome, readOrder } from '../store/orders';
 import { catalogueProducts } from '../store/products';
@@ -64,6 +70,25 @@ export const LIST_SPECS = {
   invoice: { ...LIST_COMMON, filters: { ...LIST_FILTERS, EstimateId: ObjectIdText } },
 } satisfies Record<OrderType, ListSpec>;
 
+/**
+ * Issue 30: estimates by where their online acceptance stands (the rows' `acceptance.state`). Not an
+ * equality filter of the list spec: the state is computed from the estimate's facts and the clock
+ * (store/offer-expiry.ts' acceptanceStateFilter), so it is only validated with the other parameters.
+ */
+const ACCEPTANCE_FILTER = Type.String({
+  pattern: `^(${ACCEPTANCE_STATES.join('|')})$`,
+  'x-message': ACCEPTANCE_FILTER_MESSAGE,
+});
+
+const querystringOf = (orderType: OrderType) => {
+  const spec: ListSpec = LIST_SPECS[orderType];
+  return listQuerySchema(
+    orderType === 'estimate'
+      ? { ...spec, filters: { ...spec.filters, acceptance: ACCEPTANCE_FILTER } }
+      : spec,
+  );
+};
+
 /** GET list, GET one and PUT of one document type (estimates and invoices share them). */
 export async function orderReadAndUpdateRoutes(
   app: ServiceApp,
@@ -84,11 +109,14 @@ export async function orderReadAndUpdateRoutes(
         summary: `${label}: a customer's own, or everyone's for staff (optional UserId); newest first`,
         description:
           'Filters: status (any case), hasBeenModified, UserId (staff), like=DocNumber:<prefix>' +
-          (orderType === 'invoice' ? ', EstimateId' : '') +
+          (orderType === 'invoice'
+            ? ', EstimateId'
+            : `, acceptance=<${ACCEPTANCE_STATES.join('|')}> (where online acceptance stands, as each row's ` +
+              "acceptance.state shows it; rows without one count as 'not-offered')") +
           '; limit (20, max 100), offset, order=<createdAt|updatedAt|eventDate|status>:<ASC|DESC>; the total in total_count. ' +
           "Each row has the caller's actions.",
         security: [{ session: [] }],
-        querystring: listQuerySchema(spec as ListSpec<typeof spec.filters>),
+        querystring: querystringOf(orderType),
         response: { 200: Type.Object({ result: Type.Array(View) }) },
       },
     },
@@ -104,7 +132,15 @@ export async function orderReadAndUpdateRoutes(
         if (query.UserId !== undefined && query.UserId !== request.user.id) return sendList(reply, [], 0);
         query.UserId = request.user.id;
       }
-      const { items, total } = await listOrders(ctx, orderType, query, spec as ListSpec);
+      const acceptance = query.acceptance as AcceptanceState | undefined;
+      delete query.acceptance;
+      const { items, total } = await listOrders(
+        ctx,
+        orderType,
+        query,
+        spec as ListSpec,
+        acceptance ? acceptanceStateFilter(acceptance, new Date()) : undefined,
+      );
       const actor = actorOf(request.user);
       const today = ctx.today();
       return sendList(

@@ -224,6 +224,8 @@ const { hasInvoice: _hasInvoice, ...commonViewProperties } = EstimateView.proper
 const AcceptanceSummary = Type.Object({
   state: Type.Union(ACCEPTANCE_STATES.map((s) => Type.Literal(s))),
   depositState: Type.Union([...DEPOSIT_STATES.map((s) => Type.Literal(s)), Type.Null()]),
+  /** When the offer ends (or ended: state 'expired'); staff may extend it. */
+  expiresAt: Type.Union([Type.String({ description: 'ISO date and time' }), Type.Null()]),
 });
 
 export const EstimateWithActions = Type.Object({

@@ -142,6 +142,8 @@ estimateSchema.index({ createdAt: -1 });
 // Issue 30: the provider's webhooks find the estimate by its deposit; the sweeper, dangling authorisations.
 estimateSchema.index({ 'deposit.intentId': 1 }, { sparse: true });
 estimateSchema.index({ 'pendingAuthorisations.at': 1 }, { sparse: true });
+// The offers' expiry sweep and the orders list's acceptance filter (Open estimates by their offer's end).
+estimateSchema.index({ status: 1, 'offer.expiresAt': 1 });
 estimateSchema.plugin(outboxPlugin);
 
 export type EstimateModel = Model<Estimate>;
@@ -185,7 +187,11 @@ export function estimateRecord(doc: Estimate): OrderRecord {
   };
   return {
     ...record,
-    acceptance: { state: stateOf(record, facts, new Date()), depositState: doc.deposit?.state ?? null },
+    acceptance: {
+      state: stateOf(record, facts, new Date()),
+      depositState: doc.deposit?.state ?? null,
+      expiresAt: doc.offer?.expiresAt ? new Date(doc.offer.expiresAt).toISOString() : null,
+    },
   };
 }
 
@@ -219,5 +225,6 @@ function plainRecord(doc: Estimate): OrderRecord {
     },
     createdAt: doc.createdAt,
     subRental: doc.subRental ?? null,
+    offerLapsedAtEdit: doc.offer?.lapsed?.editedRevision ?? null,
   };
 }

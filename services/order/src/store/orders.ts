@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Actor, EventEnvelope, OrderType, SubRental } from '@decor/contracts';
-import { conflict, findList, type ListSpec, newEvent, runFlow, stop } from '@decor/kit';
+import { conflict, findList, type ListSpec, newEvent, runFlow, stop, toMongoList } from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import {
@@ -45,14 +45,26 @@ export async function readOrder(
   return doc ? orderRecord(doc, orderType) : null;
 }
 
-/** One page of orders of a type as a list query asks (filters, order, paging; `spec` says which). */
-export function listOrders(
+/**
+ * One page of orders of a type as a list query asks (filters, order, paging; `spec` says which), and
+ * only those `where` matches too (a filter the route computes, e.g. issue 30's acceptance state).
+ */
+export async function listOrders(
   ctx: OrderContext,
   orderType: OrderType,
   query: Record<string, unknown>,
   spec: ListSpec,
-) {
-  return findList(modelOf(ctx, orderType), query, spec, HIDDEN);
+  where?: Record<string, unknown>,
+): Promise<{ items: Estimate[]; total: number }> {
+  const model = modelOf(ctx, orderType);
+  if (!where) return findList(model, query, spec, HIDDEN);
+  const { filter, sort, skip, limit } = toMongoList(query, spec);
+  const both = { $and: [filter, where] };
+  const [items, total] = await Promise.all([
+    model.find(both, HIDDEN).sort(sort).skip(skip).limit(limit).lean<Estimate[]>().exec(),
+    model.countDocuments(both).exec(),
+  ]);
+  return { items, total };
 }
 
 /** The invoice an earlier request with this `<userId>:<Idempotency-Key>` made, if any. */
