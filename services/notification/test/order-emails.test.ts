@@ -112,6 +112,28 @@ describe('who is told what', () => {
     expect(mail?.email.text).toMatch(/Review and accept: https?:\/\/\S+\/orders\/estimate\/\w+\/accept/);
   });
 
+  it("an offer that ended unaccepted: the customer, the estimate's number, no longer acceptable, ask us to extend", () => {
+    const [mail, ...rest] = mails({
+      type: 'EstimateOfferExpired',
+      payload: { order: order(), expiresAt: '2031-01-15T00:00:00.000Z' },
+    });
+    expect(rest).toEqual([]);
+    expect(mail?.recipient).toBe('customer');
+    expect(mail?.email.to).toBe('ana@example.com');
+    expect(mail?.email.subject).toBe('Your estimate #1042 can no longer be accepted');
+    for (const part of [mail?.email.text, mail?.email.html]) {
+      expect(part).toContain(
+        'The time to accept your estimate #1042 online has ended, so it can no longer be accepted and the items it reserved have been released.',
+      );
+      expect(part).toContain(
+        'If you would still like to go ahead, please contact us: we can extend it so that you can review and accept it again.',
+      );
+    }
+    // Nothing to accept: no Review and accept link, only the order's own.
+    expect(mail?.email.text).not.toContain('/accept');
+    expect(mail?.email.text).toContain('https://rentals.example/orders/estimate/6650a1b2c3d4e5f6a7b8c9d0');
+  });
+
   it('estimate Closed: nothing (its InvoiceCreated tells it)', () => {
     const event: OrderLifecycleEvent = {
       type: 'EstimateStatusChanged',

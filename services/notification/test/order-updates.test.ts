@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  EstimateOfferExpired,
   EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
@@ -301,6 +302,28 @@ describe('order lifecycle events → e-mails', () => {
     await settled();
     await new Promise((r) => setTimeout(r, 500));
     expect(await mailTo(customer)).toEqual([]);
+    expect(await staffMailsAbout(order.docNumber)).toEqual([]);
+  });
+
+  it('an offer that ended unaccepted: one e-mail to the customer, whatever the redeliveries', async () => {
+    const customer = address('expired');
+    const order = estimate(customer, { status: 'Open', isInQbo: true, qboId: '12', revision: 4 });
+    const expired = event(EstimateOfferExpired, { order, expiresAt: new Date().toISOString() });
+    await publish(service, expired, expired);
+    await settled();
+    // Redelivered after the consumer's memory of it was lost: the job id (from the event) stops a copy.
+    await service.ctx.connection
+      .collection(PROCESSED_EVENTS_COLLECTION)
+      .deleteMany({ _id: `${RUN_ID}.notification.emails:${expired.id}` } as never);
+    await publish(service, expired);
+    await settled();
+    const [mail, ...more] = await mailsArrive(customer);
+    expect(more).toEqual([]);
+    expect(mail?.Subject).toBe(`Your estimate #${order.docNumber} can no longer be accepted`);
+    expect(mail?.Text).toContain('please contact us: we can extend it');
+    expect((await service.ctx.emails.getJob(`email.${expired.id}.customer`))?.data.email.to).toBe(customer);
+    await new Promise((r) => setTimeout(r, 500)); // room for a second copy to arrive
+    expect(await mailTo(customer)).toHaveLength(1);
     expect(await staffMailsAbout(order.docNumber)).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import {
+  type EstimateOfferExpired,
   type EstimateOffered,
   type EstimateStatusChanged,
   type EstimateUpdated,
@@ -6,6 +7,7 @@ import {
   type InvoiceCreated,
   type InvoiceStatusChanged,
   type InvoiceUpdated,
+  OFFER_EXPIRED_EMAIL,
   type OrderState,
   orderStatusText,
   type PayloadOf,
@@ -52,7 +54,8 @@ export type OrderLifecycleEvent =
   | { type: 'InvoiceCreated'; payload: PayloadOf<typeof InvoiceCreated> }
   | { type: 'InvoiceCompleted'; payload: PayloadOf<typeof InvoiceCompleted> }
   | { type: 'EstimateOffered'; payload: PayloadOf<typeof EstimateOffered> }
-  | { type: 'SignatureVoided'; payload: PayloadOf<typeof SignatureVoided> };
+  | { type: 'SignatureVoided'; payload: PayloadOf<typeof SignatureVoided> }
+  | { type: 'EstimateOfferExpired'; payload: PayloadOf<typeof EstimateOfferExpired> };
 
 /** Fields of `changed` that are bookkeeping, not something a person edited. */
 const BOOKKEEPING = new Set([
@@ -114,6 +117,8 @@ interface Message {
   changed?: string[];
   /** Issue 30: what the customer can do next (a line and its link), after the intro. */
   next?: { line: string; url: string; label: string };
+  /** Issue 30: a further paragraph after the intro, without a link (e.g. whom to ask). */
+  note?: string;
   buttonLabel: string;
 }
 
@@ -141,6 +146,7 @@ function orderEmail(brand: Brand, to: string, recipient: Recipient, order: Order
   const text = [
     ...greeting.flatMap((g) => [g, '']),
     m.intro,
+    ...(m.note ? ['', m.note] : []),
     ...(m.next ? ['', m.next.line, `${m.next.label}: ${m.next.url}`] : []),
     ...(changed ? ['', changed] : []),
     '',
@@ -157,6 +163,7 @@ function orderEmail(brand: Brand, to: string, recipient: Recipient, order: Order
   const html = htmlDocument(brand, subject, [
     ...greeting.map((g) => paragraph(escapeHtml(g))),
     paragraph(escapeHtml(m.intro)),
+    ...(m.note ? [paragraph(escapeHtml(m.note))] : []),
     ...(m.next ? [paragraph(escapeHtml(m.next.line)), button(m.next.url, m.next.label)] : []),
     ...(changed ? [paragraph(escapeHtml(changed))] : []),
     heading('Order'),
@@ -360,6 +367,17 @@ export function orderEventEmails(brand: Brand, staffEmail: string, event: OrderL
             url: `${orderUrl(brand, 'estimate', order.id)}/accept`,
             label: 'Review and accept',
           },
+        }),
+      ];
+    }
+    case 'EstimateOfferExpired': {
+      // The offer ended unaccepted (issue 30): the customer only; staff see it in the orders list.
+      const { order } = event.payload;
+      return [
+        toCustomer(brand, order, {
+          subject: OFFER_EXPIRED_EMAIL.subject(order.docNumber),
+          intro: OFFER_EXPIRED_EMAIL.intro(order.docNumber),
+          note: OFFER_EXPIRED_EMAIL.contact,
         }),
       ];
     }

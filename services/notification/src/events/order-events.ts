@@ -1,5 +1,6 @@
 import {
   AgreementSigned,
+  EstimateOfferExpired,
   EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
@@ -62,6 +63,9 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
     ),
     ...eventHandler(SignatureVoided, (e) =>
       lifecycle({ id: e.id, type: 'SignatureVoided', payload: e.payload }),
+    ),
+    ...eventHandler(EstimateOfferExpired, (e) =>
+      lifecycle({ id: e.id, type: 'EstimateOfferExpired', payload: e.payload }),
     ),
     ...eventHandler(InvoiceCompleted, (e) =>
       lifecycle({ id: e.id, type: 'InvoiceCompleted', payload: e.payload }),
