@@ -10,6 +10,7 @@ import { call, serviceEnv } from '@decor/kit/testing';
 import {
   addCustomer,
   type Order,
+  offerLapsed,
   qboSynced,
   startOrder,
   stopAndClean,
@@ -141,4 +142,43 @@ it("the customer's open page sees the acceptance live; the provider's webhook pa
   );
   const after = await call(api, `/estimate/${id}/acceptance`, { token: alice.token });
   expect(after.body.result.accepted.depositState).toBe('released');
+});
+
+it("an offer's end and staff's extension reach the customer's open page live; the extension is staff-only and documented", async () => {
+  const { id } = await submitted(order, alice);
+  await qboSynced(order, 'estimate', id, 'created');
+  const live = await openSse(`${api}/orders/events`, { token: alice.token });
+  streams.push(live);
+  await live.until((m) => m.some((e) => e.event === 'ready'), 20_000, 'ready');
+
+  await offerLapsed(order, id);
+  await live.until(
+    (m) => orderEvents(m).some((e) => e.type === 'EstimateOfferExpired' && e.id === id),
+    20_000,
+    'EstimateOfferExpired on the live stream',
+  );
+  const expired = await call(api, `/estimate?acceptance=expired&UserId=${alice.id}`, {
+    token: tokenFor(order, 'admin'),
+  });
+  expect(expired.body.result.map((r: { id: string }) => r.id)).toContain(id);
+
+  const path = `/estimate/${id}/acceptance/extend`;
+  expect((await call(api, path, { method: 'POST', token: alice.token, json: { days: 7 } })).status).toBe(403);
+  const extended = await call(api, path, {
+    method: 'POST',
+    token: tokenFor(order, 'admin'),
+    json: { days: 7 },
+  });
+  expect(extended.status).toBe(200);
+  expect(extended.body.result.state).toBe('awaiting');
+  await live.until(
+    (m) => orderEvents(m).some((e) => e.type === 'EstimateOfferExtended' && e.id === id),
+    20_000,
+    'EstimateOfferExtended on the live stream',
+  );
+
+  const docs = (await (await fetch(`${api}/docs/json`)).json()) as {
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
+  expect(docs.paths['/api/estimate/{id}/acceptance/extend']?.post?.tags).toEqual(['order']);
 });

@@ -15,6 +15,7 @@ import {
   addCustomer,
   catalogueProduct,
   customerWithCart,
+  endOffer as endOfferOf,
   estimateBody,
   eventsOf,
   line,
@@ -67,9 +68,7 @@ async function estimateFor(sku: string, qty: number) {
   return { customer, id: res.body.result?.id as string, res };
 }
 
-/** The offer's end moved to a moment ago (as if its days had passed). */
-const endOffer = (id: string) =>
-  service.ctx.estimates.updateOne({ _id: id }, { $set: { 'offer.expiresAt': new Date(Date.now() - 1000) } });
+const endOffer = (id: string) => endOfferOf(service, id);
 
 const eventsNamed = async (id: string, type: string) =>
   (await eventsOf(service, id)).filter((e) => e.type === type);

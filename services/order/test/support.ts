@@ -26,6 +26,7 @@ import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';
 import type { OrderContext } from '../src/context';
+import { sweepExpiredOffers } from '../src/jobs/offer-expiry-sweeper';
 
 export type { Answer };
 export type Order = StartedService<OrderContext>;
@@ -351,4 +352,14 @@ export async function acceptAsReviewed(service: Order, customer: TestCustomer, i
   return orderCall(service, 'POST', path, customer.token, acceptanceBody(view.body.result.estimateVersion), {
     'idempotency-key': randomBytes(8).toString('hex'),
   });
+}
+
+/** Issue 30: estimate `id`'s offer ended a moment ago (as if its days had passed); sweeps are the caller's. */
+export const endOffer = (service: Order, id: string) =>
+  service.ctx.estimates.updateOne({ _id: id }, { $set: { 'offer.expiresAt': new Date(Date.now() - 1000) } });
+
+/** …and swept at once: marked expired (EstimateOfferExpired), its holds released. */
+export async function offerLapsed(service: Order, id: string): Promise<void> {
+  await endOffer(service, id);
+  await sweepExpiredOffers(service.ctx);
 }
