@@ -3,20 +3,26 @@
  * QuickBooks emulator (the estimate must be Open: sent to QuickBooks) and the payments emulator (the
  * card frame and the deposit's authorisation): the customer reviews the estimate, signs with the
  * pointer on the pad, enters the test card in the provider's frame and accepts; 'Accepted' shows on
- * the customer's page and on staff's open order page without a reload. A declined card shows the
+ * the customer's page and on staff's open order page without a reload; the signed agreement (PDF)
+ * opens and verifies. Then, on that estimate: staff's edit voids the signature, the customer's
+ * screen says what changed and they sign again; its invoice takes the deposit, and staff cancel the
+ * invoice choosing to refund it (one confirmation): refunded shows. A declined card shows the
  * provider's message and accepts nothing.
  */
+import { ACCEPTANCE_MESSAGES, DEPOSIT_ON_VOID_TEXTS } from '@decor/contracts/rules';
 import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
-import { CUSTOMER, orderSetup, STAFF } from './support/orders';
-import { until, visible } from './support/ui';
+import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
+import { openedDialog, until, visible } from './support/ui';
 
 const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'acceptance' });
 let setup: ReturnType<typeof orderSetup>;
 let staffToken: string;
 let customerToken: string;
+/** The first journey's accepted estimate and its two pages, left open for the journeys that follow it. */
+let signed: { estimate: { id: string; DocNumber: string }; page: Page; staff: Page } | undefined;
 
 beforeAll(async () => {
   setup = orderSetup(product.api);
@@ -24,10 +30,20 @@ beforeAll(async () => {
   customerToken = (await setup.signInApi(CUSTOMER)).token;
 }, 120_000);
 
-/** Where the estimate's acceptance stands, as the customer's GET says (bare or in `result`). */
-async function acceptanceState(id: string): Promise<string | undefined> {
+/** The estimate's acceptance as the customer's GET says (bare or in `result`). */
+async function acceptanceView(id: string) {
   const read = await call(product.api, `/estimate/${id}/acceptance`, { token: customerToken });
-  return read.body?.result?.state ?? read.body?.state;
+  return (read.body?.result ?? read.body) as {
+    state?: string;
+    accepted?: { depositState?: string; signerName?: string };
+  };
+}
+const acceptanceState = async (id: string) => (await acceptanceView(id)).state;
+const depositState = async (id: string) => (await acceptanceView(id)).accepted?.depositState;
+
+function signedJourney(): NonNullable<typeof signed> {
+  if (!signed) throw new Error("this journey goes on from the first one's accepted estimate, which failed");
+  return signed;
 }
 
 /** An estimate of the customer's, sent to QuickBooks by staff: Open, offered for acceptance. */
@@ -131,6 +147,121 @@ it("the customer signs on the pad, enters the test card and accepts; 'Accepted' 
     expect(await staff.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
     await screenshot(staff, 'acceptance-staff-accepted');
   })().catch(fail(staff, 'acceptance-staff-followed'));
+
+  // The signed agreement, made by a job after the acceptance, appears on the owner's page and opens:
+  // the page fetches it with the session and shows it; it verifies against the stored record.
+  await (async () => {
+    const pdfLink = page
+      .getByRole('region', { name: 'Acceptance' })
+      .getByRole('button', { name: 'Signed agreement (PDF)' });
+    await pdfLink.waitFor({ state: 'visible', timeout: 30_000 });
+    const opened = page.context().waitForEvent('page', { timeout: 15_000 });
+    const [pdf] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === `/api/estimate/${estimate.id}/agreement.pdf`),
+      pdfLink.click(),
+    ]);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toMatch(/^application\/pdf/);
+    expect((await pdf.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const viewer = await opened;
+    expect(viewer.url()).toMatch(/^blob:/);
+    await viewer.close();
+    const verify = await call(product.api, `/estimate/${estimate.id}/agreement/verify`, {
+      token: customerToken,
+    });
+    expect(verify.status).toBe(200);
+    expect(verify.body.result).toMatchObject({ matches: true });
+    expect(verify.body.result.pdfSha256).toBe(verify.body.result.recordSha256);
+  })().catch(fail(page, 'acceptance-agreement-pdf'));
+  signed = { estimate, page, staff };
+}, 300_000);
+
+it('an edit of the accepted estimate asks for a new signature: the customer sees what changed and signs again', async () => {
+  const { estimate, page, staff } = signedJourney();
+  // Staff change the location (through the API: the edit screen is the orders journey's).
+  const edit = await call(product.api, `/estimate/${estimate.id}`, {
+    method: 'PUT',
+    token: staffToken,
+    json: { location: 'The Orangery' },
+  });
+  expect(edit.status).toBe(200);
+  await (async () => {
+    // Staff's open page follows; once the change is in QuickBooks the estimate is offered again,
+    // the signature voided.
+    await statusTag(staff, 'Pending Update').waitFor({ state: 'visible', timeout: 30_000 });
+    await chooseOption(staff, 'Update it in Quickbooks');
+    await statusTag(staff, 'Open').waitFor({ state: 'visible', timeout: 45_000 });
+    await staff
+      .getByRole('region', { name: 'Acceptance' })
+      .getByTestId('acceptance-state')
+      .getByText('Signature voided by a change', { exact: true })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+  })().catch(fail(staff, 'acceptance-edit-staff'));
+  await until(() => acceptanceState(estimate.id), 'voided', 'the estimate offered to sign again', 30_000);
+
+  await (async () => {
+    // The customer's open order page says so without a reload, with what changed.
+    const acceptance = page.getByRole('region', { name: 'Acceptance' });
+    await acceptance
+      .getByTestId('acceptance-state')
+      .getByText('Changed since you signed: please sign again', { exact: true })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await acceptance.getByRole('button', { name: 'Review and accept' }).click();
+    const voided = page.locator('.ant-alert').filter({ hasText: ACCEPTANCE_MESSAGES.voided });
+    await visible(voided);
+    await visible(voided.getByText('What changed since it was signed:'));
+    await visible(voided.getByRole('listitem').filter({ hasText: /^Location$/ }));
+    await visible(page.getByRole('region', { name: 'Event Details' }).getByText('The Orangery'));
+    // The deposit authorised at the first signature still holds: no card is asked for.
+    expect(await page.locator('iframe[title="Card entry by the payment provider"]').count()).toBe(0);
+    await signAndAgree(page);
+    await screenshot(page, 'acceptance-sign-again');
+    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await visible(page.getByText('Accepted', { exact: true }));
+    await page.getByRole('link', { name: 'Back to the order' }).first().click();
+    await visible(acceptance.getByTestId('acceptance-state').getByText('Accepted', { exact: true }));
+  })().catch(fail(page, 'acceptance-sign-again'));
+  expect(await acceptanceState(estimate.id)).toBe('accepted');
+  await staff
+    .getByRole('region', { name: 'Acceptance' })
+    .getByTestId('acceptance-state')
+    .getByText('Accepted', { exact: true })
+    .waitFor({ state: 'visible', timeout: 30_000 })
+    .catch(fail(staff, 'acceptance-sign-again-staff'));
+}, 300_000);
+
+it("its invoice takes the deposit; staff cancel the invoice choosing to refund it, and 'refunded' shows", async () => {
+  const { estimate, staff } = signedJourney();
+  const invoice = await call(product.api, '/invoice', {
+    method: 'POST',
+    token: staffToken,
+    json: { EstimateId: estimate.id },
+  });
+  expect(invoice.status).toBe(201);
+  const invoiceId = invoice.body.result.id as string;
+  await until(() => depositState(estimate.id), 'captured', 'the deposit captured', 30_000);
+
+  await (async () => {
+    await staff.goto(`/orders/invoice/${encodeURIComponent(invoiceId)}`);
+    const acceptance = staff.getByRole('region', { name: 'Acceptance' });
+    await visible(acceptance.getByTestId('acceptance-deposit').getByText(/, captured$/));
+    await chooseOption(staff, 'Cancel Order');
+    const dialog = await openedDialog(staff, 'Cancel this order?');
+    const choice = dialog.getByRole('radiogroup', { name: DEPOSIT_ON_VOID_TEXTS.question });
+    const confirm = dialog.getByRole('button', { name: 'Yes, cancel the order' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await choice.getByRole('radio', { name: DEPOSIT_ON_VOID_TEXTS.refund }).check();
+    await screenshot(staff, 'acceptance-void-refund');
+    await confirm.click();
+    await visible(staff.getByText('The order has been cancelled.', { exact: true }));
+    await visible(statusTag(staff, 'Voided'));
+    // The refund follows the void at the provider; the card follows it live.
+    await acceptance
+      .getByTestId('acceptance-deposit')
+      .getByText(/, refunded$/)
+      .waitFor({ state: 'visible', timeout: 30_000 });
+  })().catch(fail(staff, 'acceptance-void-refund'));
+  expect(await depositState(estimate.id)).toBe('refunded');
 }, 300_000);
 
 it("a declined card shows the provider's message and accepts nothing", async () => {

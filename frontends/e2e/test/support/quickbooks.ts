@@ -80,10 +80,19 @@ export async function startQuickBooksStack(
       startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
     );
     const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
-    // The payment provider of acceptance (issue 30): the run's payments emulator, as npm start's.
+    // The payment provider of acceptance (issue 30): the run's payments emulator, as npm start's;
+    // the signed agreements' PDFs in the run's S3 (under this file's folder), as in production.
     const payments = paymentsEnv(testEndpoints(), {});
+    const s3 = s3Env();
     const order = await start(
-      startService(orderService(loadOrderConfig(await serviceEnv('order', payments))), noExit),
+      startService(
+        orderService(
+          loadOrderConfig(
+            await serviceEnv('order', { ...payments, ...s3, AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements` }),
+          ),
+        ),
+        noExit,
+      ),
     );
     accountingSync = await start(
       startService(
@@ -99,8 +108,10 @@ export async function startQuickBooksStack(
         noExit,
       ),
     );
+    // The worker attaches the signed agreement, read from the same S3.
     const notificationEnv = await serviceEnv('notification', {
       STAFF_EMAIL: `staff-${RUN_ID}@decor.example`,
+      ...s3,
     });
     const notification = await start(
       startService(notificationService(loadNotificationConfig(notificationEnv)), noExit),
@@ -148,4 +159,16 @@ export async function startQuickBooksStack(
     await stopAll().catch(() => {});
     throw err;
   }
+}
+
+/** The run's S3 (the test infrastructure's), for the services that keep files there. */
+function s3Env(): Record<string, string> {
+  const { s3 } = testEndpoints();
+  return {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
 }
