@@ -1,5 +1,6 @@
 import { createServiceApp, listenInternal, registerRateLimitStore, type ServiceApp } from '@decor/kit';
 import cors from '@fastify/cors';
+import { registerCardFrame } from './card-frame';
 import { catalogueCacheFor, startCatalogueInvalidation } from './catalogue-cache';
 import { corsOriginsOf, type GatewayConfig, trustProxyOf } from './config';
 import { registerCsp } from './csp';
@@ -107,6 +108,11 @@ export async function buildGateway(
     staffOnly: config.NODE_ENV === 'production',
     ...(config.ORDER_STREAM_MAX_STREAMS > 0 ? { own: ORDER_STREAM_DOCS } : {}),
   });
+  if (config.STRIPE_PUBLISHABLE_KEY)
+    registerCardFrame(app, {
+      publishableKey: config.STRIPE_PUBLISHABLE_KEY,
+      allowedOrigins: corsOriginsOf(config),
+    });
   await app.register(frontends, { dir: config.FRONTENDS_DIR });
   pages = pageRenderer(app, { dir: config.FRONTENDS_DIR, ttlMs: config.GATEWAY_CACHE_TTL_MS });
   if (pages && catalogueCache) catalogueCache.cache.onInvalidate(pages.invalidate);

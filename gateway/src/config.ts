@@ -86,7 +86,20 @@ export const gatewayConfigSchema = Type.Object({
    * PAYMENTS_FRAME_URL): its origin is the one the Content-Security-Policy's frame-src allows.
    */
   PAYMENTS_FRAME_URL: Type.Optional(
-    Type.String({ pattern: '^https?://', 'x-message': 'must start with http:// or https://' }),
+    Type.String({
+      pattern: '^(https?://|/)',
+      'x-message': 'must start with http://, https:// or / (a page of the gateway)',
+    }),
+  ),
+  /**
+   * Stripe's publishable key (pk_test_… / pk_live_…): with it the gateway serves Stripe's Payment
+   * Element at /payments/card (src/card-frame.ts), the card frame when Stripe itself takes deposits.
+   */
+  STRIPE_PUBLISHABLE_KEY: Type.Optional(
+    Type.String({
+      pattern: '^(pk_(test|live)_[A-Za-z0-9_]+)?$',
+      'x-message': 'must be a Stripe publishable key (pk_…)',
+    }),
   ),
 });
 

@@ -39,8 +39,10 @@ export function contentSecurityPolicy({
 }: CspSources): string {
   const images = folderSource(imageBaseUrl);
   const uploads = new URL(uploadEndpoint ?? imageBaseUrl).origin;
-  // Only the origin: the frame's page carries our origin in its query, which varies.
-  const frames = paymentsFrameUrl ? [new URL(paymentsFrameUrl).origin] : [];
+  // Only the origin: the frame's page carries our origin in its query, which varies. A path is a
+  // page of the gateway itself (Stripe's card frame), which 'self' already allows.
+  const frames =
+    paymentsFrameUrl && !paymentsFrameUrl.startsWith('/') ? [new URL(paymentsFrameUrl).origin] : [];
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     ['script-src', "'self'"],
@@ -91,8 +93,10 @@ export function registerCsp(app: FastifyInstance, sources: CspSources): void {
   const apiPages = apiPagePolicy();
   // `done` rather than async, like the gateway's other per-request hooks: no promise per answer.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!isApiPath(request.url)) reply.header('content-security-policy', policy);
-    else if (isApiPage(request.url)) reply.header('content-security-policy', apiPages);
+    // A page with a policy of its own (the Stripe card frame, src/card-frame.ts) keeps it.
+    if (!isApiPath(request.url)) {
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy);
+    } else if (isApiPage(request.url)) reply.header('content-security-policy', apiPages);
     done(null, payload);
   });
 }

@@ -130,7 +130,10 @@ describe('accepting an estimate online (issue 30)', () => {
     expect(agreement).toHaveTextContent('Strikes after 11:00pm are charged extra labor.');
     expect(screen.getByTestId('deposit-amount')).toHaveTextContent('$229.71');
     const frame = screen.getByTitle('Card entry by the payment provider');
-    expect(frame.getAttribute('src')).toBe(`${FRAME}?origin=${encodeURIComponent(window.location.origin)}`);
+    // Our origin (where the frame posts the card) and the deposit (what Stripe's Payment Element is set up for).
+    expect(frame.getAttribute('src')).toBe(
+      `${FRAME}?origin=${encodeURIComponent(window.location.origin)}&amount=22971&currency=usd`,
+    );
     expect(screen.getByRole('img', { name: /Signature pad/ })).toBeInTheDocument();
   });
 

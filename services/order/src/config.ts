@@ -40,8 +40,11 @@ export const orderConfigSchema = serviceConfigSchema({
   ),
   /** The webhook endpoint's signing secret (whsec_…): unset refuses every webhook. */
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
-  /** The provider's card-entry frame the accept screen embeds (the emulator's page under npm start). */
-  PAYMENTS_FRAME_URL: Type.Optional(Type.String({ pattern: '^(https?://.+)?$' })),
+  /**
+   * The provider's card-entry frame the accept screen embeds: the emulator's page under npm start,
+   * `/payments/card` (the gateway's page with Stripe's Payment Element) with Stripe itself.
+   */
+  PAYMENTS_FRAME_URL: Type.Optional(Type.String({ pattern: '^((https?://|/).+)?$' })),
   /** Each provider call's time box: an acceptance answers 503 within 5 s when the provider is down. */
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 4_500, default: 4_000 }),
   /** A deposit authorised but not recorded for this long is cancelled by the sweeper (jobs/). */

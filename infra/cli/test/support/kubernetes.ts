@@ -124,6 +124,9 @@ export const SECRET_VALUES: Record<string, string> = {
   QBO_CLIENT_ID: 'intuit-app-client-id',
   QBO_CLIENT_SECRET: randomBytes(30).toString('base64'),
   QBO_TOKEN_KEY: randomBytes(32).toString('base64'),
+  STRIPE_SECRET_KEY: `sk_live_${randomBytes(24).toString('hex')}`,
+  STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
+  STRIPE_PUBLISHABLE_KEY: `pk_live_${randomBytes(24).toString('hex')}`,
 };
 
 export const SECRET_NAME = /SECRET|PASSWORD|KEY|TOKEN/;

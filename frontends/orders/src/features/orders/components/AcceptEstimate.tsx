@@ -3,6 +3,7 @@ import {
   ACCEPTANCE_MESSAGES,
   type AcceptanceView,
   EVENT_FIELD_SPECS,
+  toCents,
   WILL_CALL_FIELD_SPECS,
 } from '@decor/contracts/rules';
 import { formatDollars, isApiError } from '@decor/web-core';
@@ -254,6 +255,7 @@ export function AcceptEstimate({ id, staff, base }: AcceptEstimateProps) {
               <PaymentFrame
                 key={frameKey}
                 frameUrl={view.paymentFrameUrl}
+                deposit={{ amountCents: toCents(view.deposit.amount), currency: view.deposit.currency }}
                 onPaymentMethod={setPaymentMethod}
               />
               {paymentMethod ? (

@@ -4,10 +4,19 @@ import { ACCEPT_TEXTS } from '../acceptance-texts';
 /** What the provider's frame posts once the card is entered (never the card itself). */
 export const PAYMENT_MESSAGE_TYPE = 'decor-payment-method';
 
-/** The frame's address with our origin, where the frame may post the payment method to. */
-export function paymentFrameSrc(frameUrl: string, origin: string): string {
+/**
+ * The frame's address with our origin, where the frame may post the payment method to, and the
+ * deposit to authorise (Stripe's Payment Element is set up for it; the emulator's page ignores it).
+ */
+export function paymentFrameSrc(
+  frameUrl: string,
+  origin: string,
+  deposit: { amountCents: number; currency: string },
+): string {
   const url = new URL(frameUrl, origin);
   url.searchParams.set('origin', origin);
+  url.searchParams.set('amount', String(deposit.amountCents));
+  url.searchParams.set('currency', deposit.currency.toLowerCase());
   return url.toString();
 }
 
@@ -18,15 +27,17 @@ export function paymentFrameSrc(frameUrl: string, origin: string): string {
  */
 export function PaymentFrame({
   frameUrl,
+  deposit,
   onPaymentMethod,
 }: {
   frameUrl: string;
+  deposit: { amountCents: number; currency: string };
   onPaymentMethod: (id: string) => void;
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onPaymentMethod);
   report.current = onPaymentMethod;
-  const src = paymentFrameSrc(frameUrl, window.location.origin);
+  const src = paymentFrameSrc(frameUrl, window.location.origin, deposit);
   const frameOrigin = new URL(src).origin;
 
   useEffect(() => {
