@@ -104,6 +104,22 @@ export const ACCEPTANCE_MESSAGES = {
   notExtendable: 'This estimate cannot be extended: it is not open for acceptance',
 } as const;
 
+/**
+ * Staff's extension of an offer in the back office (the order's Acceptance card): one dialog asking
+ * for the days from today, then the new end; a refusal shows the server's message (and short lines).
+ */
+export const EXTEND_OFFER_TEXTS = {
+  action: 'Extend',
+  title: 'Extend the acceptance period',
+  days: 'Days from today',
+  daysHelp: `The customer may then review and accept the estimate for this many days (1 to ${MAX_EXTEND_DAYS}).`,
+  daysInvalid: `Enter a whole number of days from 1 to ${MAX_EXTEND_DAYS}`,
+  confirm: 'Extend the period',
+  keep: 'Cancel',
+  extended: (until: string) => `Extended: the estimate can be accepted until ${until}`,
+  failed: 'The acceptance period could not be extended',
+} as const;
+
 /** The orders list's `acceptance` filter: one of the states, as the list's rows show them. */
 export const ACCEPTANCE_FILTER_MESSAGE = `must be one of: ${ACCEPTANCE_STATES.join(', ')}`;
 
