@@ -3,7 +3,7 @@
  * routes with them) and their types, which browsers import as types only (`acceptance.ts`).
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { ACCEPTANCE_STATES, DEPOSIT_STATES, MAX_EXTEND_DAYS } from './acceptance';
+import { ACCEPTANCE_STATES, DEPOSIT_ON_VOID, DEPOSIT_STATES, MAX_EXTEND_DAYS } from './acceptance';
 
 /**
  * The shop's acceptance settings. Exactly one of `depositPercent` / `depositAmount` (dollars), or
@@ -84,6 +84,11 @@ export const AcceptanceView = Type.Object({
       /** The signed agreement's address (`/api/estimate/:id/agreement.pdf`), once made. */
       pdf: Type.Union([Type.String(), Type.Null()]),
       depositState: Type.Union(DEPOSIT_STATES.map((s) => Type.Literal(s))),
+      /**
+       * Staff voided the invoice made from it after its deposit was taken, choosing to refund it or
+       * keep it ('captured' then 'refunded' follows a refund; a kept deposit stays 'captured').
+       */
+      depositOnVoid: Type.Optional(Type.Union(DEPOSIT_ON_VOID.map((a) => Type.Literal(a)))),
     }),
   ),
   /**

@@ -136,7 +136,8 @@ export const OFFER_EXPIRED_EMAIL = {
 } as const;
 
 /** Voiding an invoice whose deposit was taken: staff refund or keep it (`depositAction` of the PUT). */
-export type DepositOnVoid = 'refund' | 'keep';
+export const DEPOSIT_ON_VOID = ['refund', 'keep'] as const;
+export type DepositOnVoid = (typeof DEPOSIT_ON_VOID)[number];
 
 /** The back office's words for that choice, asked in the order's cancel confirmation (issue 30). */
 export const DEPOSIT_ON_VOID_TEXTS = {

@@ -9,7 +9,12 @@ import {
   depositCents,
   OFFER_EXPIRED_EMAIL,
 } from '../src/acceptance';
-import { AcceptanceExtension, AcceptanceRequest, AcceptanceSettingsChange } from '../src/acceptance-schemas';
+import {
+  AcceptanceExtension,
+  AcceptanceRequest,
+  AcceptanceSettingsChange,
+  AcceptanceView,
+} from '../src/acceptance-schemas';
 import {
   DepositCaptured,
   EstimateAccepted,
@@ -105,6 +110,26 @@ describe('acceptance rules (issue 30)', () => {
       expect.arrayContaining(['estimateId', 'invoiceId', 'intentId', 'amountCents']),
     );
     expect(DepositCaptured.aggregateType).toBe('order');
+  });
+
+  it('the view of an accepted estimate says what staff chose for the deposit when they voided its invoice', () => {
+    const view = {
+      state: 'accepted',
+      estimateVersion: 'abc',
+      deposit: { amount: 25, currency: 'USD' },
+      agreement: { version: 1, text: 'Terms' },
+      expiresAt: null,
+      cardRequired: false,
+      accepted: { signerName: 'Ada', at: '2026-12-02T00:00:00Z', agreementVersion: 1, pdf: null },
+    };
+    const withDeposit = (extra: object) => ({
+      ...view,
+      accepted: { ...view.accepted, depositState: 'captured', ...extra },
+    });
+    expect(Value.Check(AcceptanceView, withDeposit({}))).toBe(true);
+    expect(Value.Check(AcceptanceView, withDeposit({ depositOnVoid: 'keep' }))).toBe(true);
+    expect(Value.Check(AcceptanceView, withDeposit({ depositOnVoid: 'refund' }))).toBe(true);
+    expect(Value.Check(AcceptanceView, withDeposit({ depositOnVoid: 'kept' }))).toBe(false);
   });
 
   it('staff extend an offer by a whole number of days, 1 to 90', () => {

@@ -1,11 +1,13 @@
 /**
  * Issue 30: voiding an invoice whose accepted estimate's deposit was taken — staff choose refund or
- * keep; a refund goes through the payment provider once. Real payments emulator, Kafka and Mongo.
+ * keep; a refund goes through the payment provider once, and the acceptance's view says which was
+ * chosen once the invoice is voided. Real payments emulator, Kafka and Mongo.
  */
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@decor/kit/testing';
 import { type PaymentsEmulator, startPaymentsEmulator } from '@decor/payments-emulator';
 import Stripe from 'stripe';
+import { chooseOnVoid } from '../src/store/deposits';
 import type { Estimate } from '../src/store/estimate-model';
 import {
   addCustomer,
@@ -87,6 +89,18 @@ async function invoicedWithDeposit(): Promise<{ estimateId: string; invoiceId: s
 const voidInvoice = (id: string, extra: Record<string, unknown> = {}) =>
   orderCall(service, 'PUT', `/invoice/${id}`, staff, { status: 'Voided', ...extra });
 
+/** The Acceptance card's facts: `accepted` of GET /estimate/:id/acceptance, as staff and its customer see it. */
+async function acceptedView(estimateId: string) {
+  const [byStaff, byCustomer] = await Promise.all(
+    [staff, alice.token].map((token) =>
+      orderCall(service, 'GET', `/estimate/${estimateId}/acceptance`, token),
+    ),
+  );
+  expect([byStaff?.status, byCustomer?.status]).toEqual([200, 200]);
+  expect(byCustomer?.body.result.accepted).toEqual(byStaff?.body.result.accepted);
+  return byStaff?.body.result.accepted;
+}
+
 describe('voiding an invoice after its deposit was taken', () => {
   it('asks staff to choose; refund goes through the provider once and the deposit shows refunded', async () => {
     const { estimateId, invoiceId, intentId } = await invoicedWithDeposit();
@@ -104,6 +118,10 @@ describe('voiding an invoice after its deposit was taken', () => {
       20_000,
       'the deposit refunded',
     );
+    expect(await acceptedView(estimateId)).toMatchObject({
+      depositState: 'refunded',
+      depositOnVoid: 'refund',
+    });
     const refunds = (await stripe.refunds.list({ payment_intent: intentId })).data;
     expect(refunds).toHaveLength(1);
     // The provider's refund under the same key again (a redelivered void): still one refund.
@@ -113,9 +131,19 @@ describe('voiding an invoice after its deposit was taken', () => {
 
   it('keep: the invoice is voided and the deposit stays taken', async () => {
     const { estimateId, invoiceId, intentId } = await invoicedWithDeposit();
+    const before = await acceptedView(estimateId);
+    expect(before.depositState).toBe('captured');
+    expect(before).not.toHaveProperty('depositOnVoid');
+    // A choice stored for a void that did not happen (refused, or the process died): not shown.
+    await chooseOnVoid(service.ctx, estimateId, 'refund');
+    expect(await acceptedView(estimateId)).not.toHaveProperty('depositOnVoid');
+
     expect((await voidInvoice(invoiceId, { depositAction: 'keep' })).status).toBe(200);
+    // The card tells a kept deposit from one whose refund is on its way.
+    expect(await acceptedView(estimateId)).toMatchObject({ depositState: 'captured', depositOnVoid: 'keep' });
     await new Promise((r) => setTimeout(r, 2_000));
     expect((await stored(estimateId))?.deposit?.state).toBe('captured');
     expect((await stripe.refunds.list({ payment_intent: intentId })).data).toHaveLength(0);
+    expect(await acceptedView(estimateId)).toMatchObject({ depositState: 'captured', depositOnVoid: 'keep' });
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import {
   acceptanceExpiresAt,
   acceptanceState,
   cardRequired,
+  type DepositOnVoid,
   type DepositState,
   depositCents,
   toDollars,
@@ -83,6 +84,11 @@ export interface AcceptanceFacts {
   deposit: Deposit | null;
   /** Set when a change voided a signature (what changed). */
   voidedChanges: string[] | null;
+  /**
+   * Staff's choice for the captured deposit when they voided the invoice made from the estimate;
+   * only once that invoice is Voided (the choice is stored before the void it goes with).
+   */
+  depositOnVoid?: DepositOnVoid | null;
 }
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -161,6 +167,7 @@ export function acceptanceView(
             agreementVersion: acceptance.agreementVersion,
             pdf: acceptance.pdf ? agreementUrl(order.id) : null,
             depositState: deposit?.state ?? 'authorised',
+            ...(facts.depositOnVoid ? { depositOnVoid: facts.depositOnVoid } : {}),
           },
         }
       : {}),

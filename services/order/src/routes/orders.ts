@@ -2,6 +2,7 @@ import {
   ACCEPTANCE_FILTER_MESSAGE,
   ACCEPTANCE_STATES,
   type AcceptanceState,
+  type DepositOnVoid,
   type OrderType,
 } from '@decor/contracts';
 import {
@@ -20,7 +21,7 @@ import type { OrderContext } from '../context';
 import type { Command } from '../domain/decide';
 import { ORDER_STATUSES, type OrderStatus, statusFromQuery } from '../domain/estimate';
 import type { OrderRecord } from '../domain/view';
-import { capturedDeposit, chooseOnVoid, type DepositOnVoid } from '../store/deposits';
+import { capturedDeposit, chooseOnVoid } from '../store/deposits';
 import { type Estimate, orderRecord } from '../store/estimate-model';
 import { acceptanceStateFilter } from '../store/offer-expiry';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';

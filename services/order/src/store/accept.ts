@@ -89,7 +89,11 @@ export async function offerOnSend(
 
 /** The acceptance view of an estimate as stored (the GET, and every 201). */
 export async function viewOf(ctx: OrderContext, loaded: EstimateWithAcceptance): Promise<AcceptanceView> {
-  const { offer, acceptance } = loaded.facts;
+  const { offer, acceptance, depositOnVoid } = loaded.facts;
+  // Staff's refund-or-keep choice is stored before the void it goes with: shown once it happened.
+  const voided =
+    !!depositOnVoid &&
+    (await ctx.invoices.exists({ estimateId: loaded.order.id, status: 'Voided' })) !== null;
   const agreement = acceptance
     ? await agreementOf(ctx.acceptanceSettings, acceptance.agreementVersion, acceptance.agreementSha256)
     : offer
@@ -97,7 +101,7 @@ export async function viewOf(ctx: OrderContext, loaded: EstimateWithAcceptance):
       : (await settingsInForce(ctx.acceptanceSettings)).agreement;
   return acceptanceView(
     loaded.order,
-    loaded.facts,
+    { ...loaded.facts, depositOnVoid: voided ? depositOnVoid : null },
     { version: agreement.version, text: agreement.text },
     {
       now: new Date(),

@@ -39,6 +39,7 @@ const factsOf = (doc: Estimate): AcceptanceFacts => ({
   acceptance: doc.acceptance ?? null,
   deposit: doc.deposit ?? null,
   voidedChanges: doc.voidedChanges?.length ? doc.voidedChanges : null,
+  depositOnVoid: doc.depositOnVoid ?? null,
 });
 
 export async function readEstimateWithAcceptance(

@@ -1,4 +1,9 @@
-import { DepositCaptured, EstimateDepositChanged, SignatureVoided } from '@decor/contracts';
+import {
+  DepositCaptured,
+  type DepositOnVoid,
+  EstimateDepositChanged,
+  SignatureVoided,
+} from '@decor/contracts';
 import { newEvent } from '@decor/kit';
 import type { OrderContext } from '../context';
 import type { Deposit } from '../domain/acceptance';
@@ -142,9 +147,6 @@ export async function voidSignature(
     };
   });
 }
-
-/** After capture, voiding the invoice refunds the deposit or keeps it: staff say which (issue 30). */
-export type DepositOnVoid = 'refund' | 'keep';
 
 /** The captured deposit of an estimate (what voiding its invoice must decide about), or null. */
 export async function capturedDeposit(ctx: OrderContext, estimateId: string): Promise<Deposit | null> {

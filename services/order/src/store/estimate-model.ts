@@ -1,4 +1,4 @@
-import type { OrderType, SubRental } from '@decor/contracts';
+import type { DepositOnVoid, OrderType, SubRental } from '@decor/contracts';
 import { type OutboxFields, outboxPlugin } from '@decor/kit';
 import { type Connection, type Model, Schema, type Types } from 'mongoose';
 import {
@@ -52,7 +52,7 @@ export interface Estimate extends OutboxFields {
   earlierAcceptances?: AcceptanceRecord[];
   deposit?: Deposit | null;
   /** A captured deposit: refunded or kept when its invoice is voided (staff's choice, store/deposits.ts). */
-  depositOnVoid?: 'refund' | 'keep' | null;
+  depositOnVoid?: DepositOnVoid | null;
   /** Deposit authorisations asked of the provider and not yet recorded (domain/acceptance.ts). */
   pendingAuthorisations?: PendingAuthorisation[];
   /** Attempts whose authorisation was cancelled: the next one asks the provider under a new key. */
