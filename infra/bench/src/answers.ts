@@ -3,6 +3,7 @@
  * part's row says FAILED), as a failed part does — a figure measured on wrong answers is no figure.
  * Each function names what was wrong; none: an empty list.
  */
+import type { AcceptanceFigures } from './acceptance';
 import type { AvailabilityFigures } from './availability';
 import type { CheckoutFigures } from './checkouts';
 import type { ImportFigures } from './import-listing';
@@ -54,6 +55,36 @@ export function availabilityProblems(f: AvailabilityFigures): string[] {
   return [
     ...(f.booked > f.owned ? [`availability: ${f.booked} booked of ${f.owned} owned (oversold)`] : []),
     ...(f.other > 0 ? [`availability: ${f.other} race answers neither 201 nor 409`] : []),
+  ];
+}
+
+/** Issue 30: with the payment provider down, an acceptance answers 503 within this. */
+export const DOWN_BOUND_MS = 5_000;
+
+export function acceptanceProblems(f: AcceptanceFigures): string[] {
+  const ok = f.statuses['201'] ?? 0;
+  return [
+    ...(ok === f.customers
+      ? []
+      : [`acceptance: ${ok} of ${f.customers} simultaneous acceptances answered 201`]),
+    ...(f.acceptedWithOne === f.customers
+      ? []
+      : [
+          `acceptance: ${f.customers - f.acceptedWithOne} of ${f.customers} estimates not accepted with exactly one authorisation`,
+        ]),
+    ...(f.raceAuthorisations === 1
+      ? []
+      : [`acceptance: ${f.raceAuthorisations} authorisations for 20 racing posts`]),
+    ...((f.raceStatuses['201'] ?? 0) === f.racers && f.raceAccepted
+      ? []
+      : [`acceptance: racing posts answered ${JSON.stringify(f.raceStatuses)}, accepted ${f.raceAccepted}`]),
+    ...f.down.flatMap((d) =>
+      d.status === 503 && d.ms <= DOWN_BOUND_MS && d.state === 'awaiting' && d.authorised === 0
+        ? []
+        : [
+            `acceptance: provider ${d.how}: answered ${d.status} in ${Math.round(d.ms)} ms, view ${d.state}, ${d.authorised} authorised`,
+          ],
+    ),
   ];
 }
 

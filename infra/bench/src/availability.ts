@@ -87,7 +87,13 @@ async function timed(n: number, call: () => Promise<Answer>): Promise<number[]> 
 const dayIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Staff create the bench's category, subcategory and products (through the gateway, as the product form does). */
-async function createProducts(base: string, staff: string, tag: string, count: number, quantity: number) {
+export async function createProducts(
+  base: string,
+  staff: string,
+  tag: string,
+  count: number,
+  quantity: number,
+) {
   const category = `BENCH-${tag}`;
   await api(base, '/categories', { method: 'POST', token: staff, json: { name: category } });
   await api(base, '/categories', {

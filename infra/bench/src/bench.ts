@@ -7,7 +7,7 @@
  * the regression guard compares by (regressions.ts).
  *   tsx infra/bench/src/bench.ts [--seconds 10] [--warmup-seconds 10] [--connections 50]
  *     [--events 1000,3000] [--warmup-events 300] [--rate 50,500] [--customers 50] [--visits 5]
- *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability|tracing]
+ *     [--qbo-limit 1200] [--only gateway|pipeline|catalogue|checkout|frontend|qbo|orders|users|import|availability|acceptance|tracing]
  *     [--log-level warn] [--out infra/bench/bench-results.md] [--no-write] [--help]
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@decor/cli';
 import {
+  type AcceptanceFigures,
+  acceptanceRow,
+  acceptanceRows,
+  formatAcceptance,
+  measureAcceptance,
+  writeAcceptanceRows,
+} from './acceptance';
+import {
+  acceptanceProblems,
   availabilityProblems,
   checkoutProblems,
   importProblems,
@@ -34,6 +43,7 @@ import { measureCatalogueReads } from './catalogue-reads';
 import { measureCheckouts } from './checkouts';
 import { measureEventPipeline } from './event-pipeline';
 import {
+  ACCEPTANCE_FIGURES,
   AVAILABILITY_FIGURES,
   figureGuard,
   IMPORT_FIGURES,
@@ -106,6 +116,7 @@ const PARTS = [
   'users',
   'import',
   'availability',
+  'acceptance',
 ];
 
 const USAGE = `npm run bench [-- options]: the product's figures on this machine, recorded in infra/bench/bench-results.md
@@ -347,6 +358,24 @@ async function main(): Promise<void> {
       );
       if (availability) part.check('availability', availabilityProblems(availability));
     }
+    // Issue 30: customers accepting estimates (a deposit authorised at the payments emulator).
+    let acceptance: AcceptanceFigures | undefined;
+    if (runs('acceptance')) {
+      acceptance = await part.run('acceptance', () =>
+        measureAcceptance(
+          {
+            gatewayUrl: stack.gatewayUrl,
+            runId: stack.runId,
+            jwtSecret: BENCH_JWT_SECRET,
+            kafkaBrokers: stack.endpoints.kafkaBrokers,
+            userDb: stack.userDb,
+            paymentsUrl: stack.endpoints.payments.url,
+          },
+          log,
+        ),
+      );
+      if (acceptance) part.check('acceptance', acceptanceProblems(acceptance));
+    }
     // After the QuickBooks sync (it connects the service to a company of its own): the import dialog's call.
     let importListing: ImportFigures | undefined;
     if (runs('import')) {
@@ -369,6 +398,7 @@ async function main(): Promise<void> {
     if (users) log(formatUsers(users));
     if (importListing) log(formatImportListing(importListing));
     if (availability) log(formatAvailability(availability));
+    if (acceptance) log(formatAcceptance(acceptance));
     const out = args.out as string;
     // Each part's new rows against an earlier row of the same part (same machine, else scaled by
     // the calibrations): loud when > 50 % worse.
@@ -411,6 +441,12 @@ async function main(): Promise<void> {
         rows: availability ? [availabilityRow(machine, availability)] : [],
         figures: AVAILABILITY_FIGURES,
       },
+      {
+        part: 'acceptance',
+        earlier: acceptanceRows(out),
+        rows: acceptance ? [acceptanceRow(machine, acceptance)] : [],
+        figures: ACCEPTANCE_FIGURES,
+      },
     ]);
     log(`\n${guard.lines.join('\n')}`);
     log(
@@ -425,6 +461,7 @@ async function main(): Promise<void> {
       const userListRows = usersRows(out);
       const importRows = importListingRows(out);
       const availabilityRowsBefore = availabilityRows(out);
+      const acceptanceRowsBefore = acceptanceRows(out);
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
@@ -440,6 +477,10 @@ async function main(): Promise<void> {
         availability
           ? [...availabilityRowsBefore, availabilityRow(machine, availability)]
           : availabilityRowsBefore,
+      );
+      writeAcceptanceRows(
+        out,
+        acceptance ? [...acceptanceRowsBefore, acceptanceRow(machine, acceptance)] : acceptanceRowsBefore,
       );
       const shown = path.relative(process.cwd(), args.out as string);
       log(`\nrecorded in ${shown.startsWith('..') ? args.out : shown}`);

@@ -66,6 +66,8 @@ export const AVAILABILITY_FIGURES = [
   ms('availability: calendar p95', '60-product calendar p50 / p95 ms', 1, 5),
 ];
 
+export const ACCEPTANCE_FIGURES = [ms('acceptance: 100 at once p99', 'p50 / p99 / max ms', 1, 100)];
+
 export interface GuardedTable {
   /** The part's name, as the guard's lines say it. */
   part: string;

@@ -19,6 +19,7 @@ import {
   freePort,
   type InfraEndpoints,
   type InfraHandle,
+  paymentsEnv,
   qboEnv,
   type RunningProcess,
   startInfra,
@@ -243,7 +244,8 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       const order = await run(
         'order',
         'services/order',
-        serviceEnv('order'),
+        // Deposits are authorised at the test-mode payments emulator, never at Stripe (issue 30).
+        { ...serviceEnv('order'), ...paymentsEnv(endpoints, {}) },
         undefined,
         undefined,
         ports.order,

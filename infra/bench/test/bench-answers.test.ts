@@ -2,7 +2,9 @@
  * A wrong answer fails its part (infra/bench/src/answers.ts, parts.ts): the issue's import run (50 of
  * 100 searches wrong) kept its figures but printed them as if nothing were wrong and exited 0.
  */
+import { type AcceptanceFigures, acceptanceRow } from '../src/acceptance';
 import {
+  acceptanceProblems,
   availabilityProblems,
   checkoutProblems,
   importProblems,
@@ -102,6 +104,54 @@ describe('wrong answers fail the part', () => {
     const race = { owned: 10, booked: 11, other: 0 };
     expect(availabilityProblems(race as AvailabilityFigures)).toEqual([
       'availability: 11 booked of 10 owned (oversold)',
+    ]);
+  });
+
+  it("issue 30's acceptance: all 201 and one authorisation each, the race's one, the provider down's 503", () => {
+    const right: AcceptanceFigures = {
+      aloneMs: 120,
+      customers: 100,
+      statuses: { '201': 100 },
+      p50: 400,
+      p99: 900,
+      max: 950,
+      recordedP50: 300,
+      recordedP99: 700,
+      acceptedWithOne: 100,
+      racers: 20,
+      raceStatuses: { '201': 20 },
+      raceAuthorisations: 1,
+      raceAccepted: true,
+      down: [
+        { how: '503', status: 503, ms: 40, state: 'awaiting', authorised: 0 },
+        { how: 'refused', status: 503, ms: 30, state: 'awaiting', authorised: 0 },
+      ],
+      load: 1,
+    };
+    expect(acceptanceProblems(right)).toEqual([]);
+    expect(acceptanceRow(MACHINE, right)).toContain(
+      '| 120 | 100 / 100, 100 | 400 / 900 / 950 | 300 / 700 | 20 × 201; 1 |',
+    );
+    const wrong: AcceptanceFigures = {
+      ...right,
+      statuses: { '201': 99, '503': 1 },
+      acceptedWithOne: 98,
+      raceAuthorisations: 2,
+      down: [
+        { how: '503', status: 503, ms: 5_200, state: 'awaiting', authorised: 0 },
+        right.down[1] as never,
+      ],
+    };
+    expect(acceptanceProblems(wrong)).toEqual([
+      'acceptance: 99 of 100 simultaneous acceptances answered 201',
+      'acceptance: 2 of 100 estimates not accepted with exactly one authorisation',
+      'acceptance: 2 authorisations for 20 racing posts',
+      'acceptance: provider 503: answered 503 in 5200 ms, view awaiting, 0 authorised',
+    ]);
+    expect(acceptanceRow(MACHINE, wrong)).toContain('| FAILED 99 / 100, 98 |');
+    const recorded = { ...right, down: [{ ...right.down[0], state: 'accepted', authorised: 1 } as never] };
+    expect(acceptanceProblems(recorded)).toEqual([
+      'acceptance: provider 503: answered 503 in 40 ms, view accepted, 1 authorised',
     ]);
   });
 });
