@@ -95,15 +95,23 @@ export async function captureDeposit(
   });
 }
 
-/** A voided estimate lets its authorised deposit go at the provider. */
+/**
+ * A voided estimate (or one whose offer lapsed: `still`, checked on the estimate just before the
+ * provider's call) lets its authorised deposit go at the provider.
+ */
 export async function releaseDeposit(
   ctx: OrderContext,
   estimateId: string,
   correlationId: string,
+  still: (doc: Estimate) => boolean = () => true,
 ): Promise<boolean> {
-  const doc = await ctx.estimates.findById(estimateId, { deposit: 1 }).lean<Estimate>();
+  const doc = await ctx.estimates
+    .findById(estimateId, { deposit: 1, status: 1, acceptance: 1, offer: 1 })
+    .lean<Estimate>();
   const deposit = doc?.deposit;
-  if (!deposit?.intentId || deposit.state !== 'authorised') return false;
+  if (!doc || !deposit?.intentId || deposit.state !== 'authorised' || !still(doc)) return false;
+  // Cancelling is idempotent at the provider (a cancelled intent answers as it is), and the write
+  // below is guarded by the deposit's state: two releases at once record one.
   const intent = await ctx.payments.cancel(deposit.intentId);
   if (intent.status !== 'canceled') return false;
   return changeEstimate(ctx, estimateId, (current) => {

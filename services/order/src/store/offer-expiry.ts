@@ -13,6 +13,8 @@ import { orderState } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
 import { withOffer } from './accept';
 import { type EstimateWithAcceptance, readEstimateWithAcceptance } from './acceptance';
+import { releaseDeposit } from './deposits';
+import type { Estimate } from './estimate-model';
 import { type BookedChange, bookChange, ShortLinesError } from './order-bookings';
 import { CHANGED_MEANWHILE } from './orders';
 
@@ -102,6 +104,46 @@ export async function expireOffer(ctx: OrderContext, id: string, now = new Date(
     ctx.log,
   );
   return !lost;
+}
+
+/**
+ * An offer that lapsed with its estimate Open and unaccepted, as stored: what lets its deposit go.
+ * Not for an estimate invoiced since (its invoice captures the deposit) or accepted again.
+ */
+const lapsedUnaccepted = (doc: Estimate) => doc.status === 'Open' && !doc.acceptance && !!doc.offer?.lapsed;
+
+/**
+ * Lapsed offers whose deposit is still authorised (a signature a change voided, then the offer
+ * ended): the sweep's second step after the lapse's write, so one a crash left between the two is
+ * found by the next sweep.
+ */
+export async function lapsedAuthorisedDeposits(ctx: OrderContext, now: Date, limit = 50): Promise<string[]> {
+  const docs = await ctx.estimates
+    .find(
+      {
+        status: 'Open',
+        acceptance: null,
+        'offer.expiresAt': { $lte: now },
+        'offer.lapsed': { $ne: null },
+        'deposit.state': 'authorised',
+      },
+      { _id: 1 },
+    )
+    .limit(limit)
+    .lean();
+  return docs.map((d) => d._id.toString());
+}
+
+/**
+ * The deposit still authorised on a lapsed offer is cancelled at the provider and recorded
+ * 'released' (EstimateDepositChanged), once: the provider's cancel is idempotent and the write is
+ * guarded by the deposit's state. Its cause is the lapse (the expiry event's correlation id).
+ */
+export async function releaseLapsedDeposit(ctx: OrderContext, id: string): Promise<boolean> {
+  const doc = await ctx.estimates.findById(id, { offer: 1 }).lean<Estimate>();
+  if (!doc?.offer?.lapsed) return false;
+  const correlationId = `offer-expired-${id}-${new Date(doc.offer.expiresAt).getTime()}`;
+  return releaseDeposit(ctx, id, correlationId, lapsedUnaccepted);
 }
 
 /** Every answer of `POST /api/estimate/:id/acceptance/extend`. */
