@@ -2,7 +2,12 @@
  * The accept screen's and the order's acceptance words (issue 30). The sentences the server also
  * says (refusals, 'This estimate changed since you opened it') are contracts' ACCEPTANCE_MESSAGES.
  */
-import { type AcceptanceState, type DepositState, ORDER_FIELDS } from '@decor/contracts/rules';
+import {
+  ACCEPTANCE_MESSAGES,
+  type AcceptanceState,
+  type DepositState,
+  ORDER_FIELDS,
+} from '@decor/contracts/rules';
 
 export const ACCEPT_TEXTS = {
   reviewAndAccept: 'Review and accept',
@@ -37,28 +42,47 @@ export const ACCEPT_TEXTS = {
   acceptedBy: (name: string, at: string) => `Signed by ${name} on ${at}`,
   whatChanged: 'What changed since it was signed:',
   expiresAt: (at: string) => `Can be accepted until ${at}`,
+  endedAt: (at: string) => `The acceptance period ended on ${at}`,
   acceptance: 'Acceptance',
   signedAgreement: 'Signed agreement (PDF)',
   staffCannotSign: 'Only the customer who placed this order can accept it',
+  /** The orders list's mark of an offer that ended unaccepted (customer and staff). */
+  expiredMark: 'Expired',
+  /** Staff's filter of the estimates by acceptance. */
+  filter: 'Filter by acceptance',
+  filterPrefix: 'Acceptance',
 } as const;
+
+/** The acceptance filter's choices (staff's orders list), in the order they are offered. */
+export const ACCEPTANCE_FILTER_OPTIONS: { value: 'all' | AcceptanceState; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'awaiting', label: 'Awaiting' },
+  { value: 'accepted', label: 'Accepted' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'voided', label: 'Signature voided' },
+  { value: 'not-offered', label: 'Not offered' },
+];
 
 /** What the order detail says of each state (the customer's words, then staff's). */
 export const STATE_TEXT: Record<AcceptanceState, { customer: string; staff: string }> = {
   'not-offered': { customer: '', staff: 'Not offered for acceptance' },
   awaiting: { customer: 'Waiting for your acceptance', staff: "Awaiting the customer's acceptance" },
   accepted: { customer: 'Accepted', staff: 'Accepted' },
-  expired: { customer: 'The acceptance period has ended', staff: 'Expired without acceptance' },
+  // The customer's order page says why Review and accept is gone (the server's refusal, word for word).
+  expired: { customer: ACCEPTANCE_MESSAGES.expired, staff: 'Expired without acceptance' },
   voided: {
     customer: 'Changed since you signed: please sign again',
     staff: 'Signature voided by a change',
   },
 };
 
-export const DEPOSIT_TEXT: Record<DepositState, string> = {
+export const DEPOSIT_TEXT: Record<DepositState | 'kept', string> = {
   authorised: 'authorised (held on the card)',
   captured: 'captured',
   refunded: 'refunded',
   released: 'released',
+  /** Captured, and kept by staff's choice when its invoice was voided. */
+  kept: 'kept',
 };
 
 const FIELD_LABELS: Record<string, string> = {

@@ -59,8 +59,11 @@ export interface Order extends OrderDetails {
    * Estimates, when the server tells it in the list (issue 30): where the customer's acceptance
    * stands; the order screens read the full view from `GET /estimate/:id/acceptance`.
    */
-  acceptance?: { state: AcceptanceState; depositState?: DepositState | null };
+  acceptance?: { state: AcceptanceState; depositState?: DepositState | null; expiresAt?: string | null };
 }
 
 /** The list's filter (spec §2): a status or the modified flag. */
 export type OrderFilter = 'all' | Lowercase<OrderStatus> | 'hasBeenModified';
+
+/** Staff's second filter of the estimates (issue 30): where the acceptance stands (`acceptance=`). */
+export type AcceptanceFilter = 'all' | AcceptanceState;

@@ -3,10 +3,17 @@
  * and the store are the shell's. Both remotes bundle this package; each endpoint is defined once
  * (a second injection of the same names is ignored).
  */
-import type { AcceptanceRequest, AcceptanceView, DepositOnVoid, StatusChange } from '@decor/contracts/rules';
+import type {
+  AcceptanceExtension,
+  AcceptanceRequest,
+  AcceptanceSettings,
+  AcceptanceView,
+  DepositOnVoid,
+  StatusChange,
+} from '@decor/contracts/rules';
 import { api, type Page, type Product } from '@decor/web-core';
 import { ORDERS_PAGE_SIZE } from '../texts';
-import type { Order, OrderFilter, OrderType } from '../types';
+import type { AcceptanceFilter, Order, OrderFilter, OrderType } from '../types';
 
 export interface OrderListArgs {
   type: OrderType;
@@ -15,6 +22,8 @@ export interface OrderListArgs {
   search: string;
   /** Staff: one customer's orders. */
   userId?: string;
+  /** Staff, estimates: where their acceptance stands (issue 30). */
+  acceptance?: AcceptanceFilter;
 }
 
 export interface OrderWithHeader {
@@ -48,6 +57,8 @@ export function listParams(args: OrderListArgs, offset: number): Record<string, 
   const search = args.search.trim();
   if (search) params.like = `DocNumber:${search}`;
   if (args.userId) params.UserId = args.userId;
+  if (args.type === 'estimate' && args.acceptance && args.acceptance !== 'all')
+    params.acceptance = args.acceptance;
   return params;
 }
 
@@ -174,6 +185,27 @@ export const ordersApi = withTags.injectEndpoints({
         { type: 'OrderList', id: 'LIST' },
       ],
     }),
+    /**
+     * Staff extend an offer (issue 30): it may be accepted for `days` more days from now. A 409 says
+     * why not (accepted, not offered) or which lines no longer fit (`shortLines`).
+     */
+    extendAcceptance: build.mutation<AcceptanceView, { id: string } & AcceptanceExtension>({
+      query: ({ id, days }) => ({
+        url: `${path('estimate', id)}/acceptance/extend`,
+        method: 'POST',
+        data: { days },
+      }),
+      transformResponse: (answer: AcceptanceView | { result: AcceptanceView }) => unwrap(answer),
+      invalidatesTags: (_r, _e, { id }) => [
+        { type: 'Order', id: `estimate:${id}` },
+        { type: 'OrderList', id: 'LIST' },
+      ],
+    }),
+    /** The shop's acceptance settings (staff): the extend dialog starts from its validity days. */
+    shopAcceptanceSettings: build.query<AcceptanceSettings, void>({
+      query: () => ({ url: '/settings/acceptance' }),
+      transformResponse: (answer: AcceptanceSettings | { result: AcceptanceSettings }) => unwrap(answer),
+    }),
     copyCart: build.mutation<unknown, { from: string; to: string }>({
       query: ({ from, to }) => ({
         url: `/cart/${encodeURIComponent(from)}/copy/${encodeURIComponent(to)}`,
@@ -198,4 +230,6 @@ export const {
   useCopyCartMutation,
   useGetAcceptanceQuery,
   useAcceptEstimateMutation,
+  useExtendAcceptanceMutation,
+  useShopAcceptanceSettingsQuery,
 } = ordersApi;

@@ -1,10 +1,17 @@
-import { ACCEPTABLE_STATES } from '@decor/contracts/rules';
-import { API_BASE_URL, formatDollars, http } from '@decor/web-core';
+import {
+  ACCEPTABLE_STATES,
+  type AcceptanceState,
+  type AcceptanceView,
+  EXTEND_OFFER_TEXTS,
+} from '@decor/contracts/rules';
+import { API_BASE_URL, formatDollars, http, SUCCESS_BANNER_MS } from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Alert, Button, Flex } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
+import { useEffect, useRef, useState } from 'react';
 import { ACCEPT_TEXTS, changedFieldLabel, DEPOSIT_TEXT, formatMoment, STATE_TEXT } from '../acceptance-texts';
 import { useGetAcceptanceQuery } from '../api/orders-api';
+import { ExtendOffer } from './ExtendOffer';
 
 /** The signed agreement needs the session's Authorization header: fetched, then shown from memory. */
 async function openPdf(address: string) {
@@ -15,12 +22,45 @@ async function openPdf(address: string) {
   setTimeout(() => URL.revokeObjectURL(blob), 60_000);
 }
 
+/** The offers staff may extend: offered and not accepted (the server refuses the others). */
+const EXTENDABLE: ReadonlySet<AcceptanceState> = new Set(['awaiting', 'voided', 'expired']);
+
+/**
+ * The deposit's state as staff and the customer read it: a deposit taken and then kept when its
+ * invoice was voided reads 'kept'. `depositOnVoid` is read only when the answer carries it (it is
+ * recorded with the void's choice).
+ */
+function depositText(accepted: NonNullable<AcceptanceView['accepted']>): string {
+  const kept =
+    accepted.depositState === 'captured' && 'depositOnVoid' in accepted && accepted.depositOnVoid === 'keep';
+  return kept ? DEPOSIT_TEXT.kept : DEPOSIT_TEXT[accepted.depositState];
+}
+
+/** The extension's confirmation, gone after 2500 ms like every success message (spec §9). */
+function useFlash(): [string | null, (text: string) => void] {
+  const [text, setText] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const show = (next: string) => {
+    if (timer.current) clearTimeout(timer.current);
+    setText(next);
+    timer.current = setTimeout(() => setText(null), SUCCESS_BANNER_MS);
+  };
+  return [text, show];
+}
+
 /**
  * The estimate's acceptance on its order page (issue 30): the customer's 'Review and accept' while
  * it can be accepted; who signed, when and the deposit's state once accepted (customer and staff).
  * On an invoice's page (`invoice`) it is its estimate's, shown only once accepted: where staff void
- * the invoice, the deposit's fate (captured, refunded) shows. Follows the live order stream (the
- * query shares the estimate's tag). Quiet when nothing applies or the server does not answer (the
+ * the invoice, the deposit's fate (captured, refunded, kept) shows. Staff extend an offer not accepted
+ * yet (awaiting, voided or expired). Follows the live order stream (the query shares the estimate's
+ * tag: EstimateOfferExpired and EstimateOfferExtended refresh it). Quiet when nothing applies or the server does not answer (the
  * order page stands on its own).
  */
 export function AcceptanceSummary({
@@ -39,6 +79,8 @@ export function AcceptanceSummary({
 }) {
   const { data } = useGetAcceptanceQuery(estimateId, { skip: pending });
   const navigate = useNavigate();
+  const [extending, setExtending] = useState(false);
+  const [extended, flash] = useFlash();
   if (!data || (data.state === 'not-offered' && !staff) || (invoice && !data.accepted)) return null;
   const { state, accepted } = data;
   const acceptable = ACCEPTABLE_STATES.has(state);
@@ -56,12 +98,17 @@ export function AcceptanceSummary({
               {ACCEPT_TEXTS.reviewAndAccept}
             </Button>
           ) : null}
+          {staff && !invoice && EXTENDABLE.has(state) ? (
+            <Button onClick={() => setExtending(true)}>{EXTEND_OFFER_TEXTS.action}</Button>
+          ) : null}
         </Flex>
+        {extended ? <Alert type="success" showIcon role="status" title={extended} /> : null}
         {state === 'voided' && data.changed?.length ? (
+          // The state above already says the signature was voided: the notice says what changed.
           <Alert
             type="warning"
             showIcon
-            title={said}
+            title={ACCEPT_TEXTS.whatChanged}
             description={data.changed.map(changedFieldLabel).join(', ')}
           />
         ) : null}
@@ -73,8 +120,7 @@ export function AcceptanceSummary({
             <span>Agreement version {accepted.agreementVersion}</span>
             {data.deposit.amount > 0 ? (
               <span data-testid="acceptance-deposit">
-                {ACCEPT_TEXTS.deposit}: {formatDollars(data.deposit.amount)},{' '}
-                {DEPOSIT_TEXT[accepted.depositState]}
+                {ACCEPT_TEXTS.deposit}: {formatDollars(data.deposit.amount)}, {depositText(accepted)}
               </span>
             ) : null}
             {accepted.pdf ? (
@@ -89,9 +135,23 @@ export function AcceptanceSummary({
           </>
         ) : null}
         {acceptable && data.expiresAt ? (
-          <span>{ACCEPT_TEXTS.expiresAt(formatMoment(data.expiresAt))}</span>
+          <span data-testid="acceptance-expires">{ACCEPT_TEXTS.expiresAt(formatMoment(data.expiresAt))}</span>
+        ) : null}
+        {state === 'expired' && staff && data.expiresAt ? (
+          <span data-testid="acceptance-expires">{ACCEPT_TEXTS.endedAt(formatMoment(data.expiresAt))}</span>
         ) : null}
       </Flex>
+      {staff && !invoice ? (
+        <ExtendOffer
+          estimateId={estimateId}
+          open={extending}
+          onClose={() => setExtending(false)}
+          onExtended={(view) => {
+            setExtending(false);
+            if (view.expiresAt) flash(EXTEND_OFFER_TEXTS.extended(formatMoment(view.expiresAt)));
+          }}
+        />
+      ) : null}
     </Card>
   );
 }

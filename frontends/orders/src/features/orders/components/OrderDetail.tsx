@@ -3,7 +3,6 @@ import {
   type DepositOnVoid,
   EVENT_FIELD_SPECS,
   type ShortLine,
-  shortLineText,
   subRentalText,
   WILL_CALL_FIELD_SPECS,
 } from '@decor/contracts/rules';
@@ -37,6 +36,7 @@ import type { ActionDecision, ActionName, Order, OrderType } from '../types';
 import { AcceptanceSummary } from './AcceptanceSummary';
 import { CartCard, type DraftLine, draftOf, linesChanged } from './CartCard';
 import { changedFields, DetailsTable, FieldItem, type FormValues, hasWillCall, toForm } from './fields';
+import { ShortLines } from './ShortLines';
 import { StatusTag } from './status';
 
 export interface OrderDetailProps {
@@ -433,13 +433,7 @@ export function OrderDetail({ type, id, staff, base }: OrderDetailProps) {
         onOk={() => void bookAnyway()}
       >
         <p>{TEXTS.overbookBody}</p>
-        <ul>
-          {overbook?.lines.map((line) => (
-            <li key={line.productId}>
-              {shortLineText(line.available, line.name, line.day)} ({line.requested} asked)
-            </li>
-          ))}
-        </ul>
+        <ShortLines lines={overbook?.lines ?? []} />
       </Modal>
       <Modal
         open={cancelOpen}

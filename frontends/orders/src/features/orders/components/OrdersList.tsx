@@ -11,9 +11,10 @@ import { Alert, Button, Flex, Loading } from '@decor/web-core/ui';
 import { Table, type TableColumnsType, Tabs } from '@decor/web-core/ui-data';
 import { Input, Select } from '@decor/web-core/ui-forms';
 import { useState } from 'react';
+import { ACCEPT_TEXTS, ACCEPTANCE_FILTER_OPTIONS } from '../acceptance-texts';
 import { useListOrdersInfiniteQuery } from '../api/orders-api';
 import { TEXTS } from '../texts';
-import type { Order, OrderFilter, OrderType } from '../types';
+import type { AcceptanceFilter, Order, OrderFilter, OrderType } from '../types';
 import { AcceptanceTag, StatusTag } from './status';
 
 export interface OrdersListProps {
@@ -29,12 +30,14 @@ export interface OrdersListProps {
 function OrderTable({
   type,
   filter,
+  acceptance,
   staff,
   base,
   userId,
 }: {
   type: OrderType;
   filter: OrderFilter;
+  acceptance: AcceptanceFilter;
   staff: boolean;
   base: string;
   userId?: string;
@@ -42,7 +45,7 @@ function OrderTable({
   const [draft, setDraft] = useState('');
   const search = useDebounced(draft, SEARCH_DELAY_MS);
   const { data, isLoading, isFetching, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
-    useListOrdersInfiniteQuery({ type, filter, search, userId });
+    useListOrdersInfiniteQuery({ type, filter, search, userId, ...(staff ? { acceptance } : {}) });
   const orders = data?.pages.flatMap((page) => page.items) ?? [];
   const sentinel = useBottomSentinel(() => {
     if (!isFetchingNextPage) void fetchNextPage();
@@ -123,10 +126,14 @@ function OrderTable({
   );
 }
 
-/** The orders list (spec §2): filter, Estimates / Invoices tabs, search, 20 at a time. */
+/**
+ * The orders list (spec §2): filter, Estimates / Invoices tabs, search, 20 at a time. Staff also
+ * filter the estimates by where their acceptance stands (issue 30).
+ */
 export function OrdersList({ staff, base, userId, embedded }: OrdersListProps) {
   const [type, setType] = useState<OrderType>('estimate');
   const [filter, setFilter] = useState<OrderFilter>('all');
+  const [acceptance, setAcceptance] = useState<AcceptanceFilter>('all');
   const filters: { value: OrderFilter; label: string }[] = [
     { value: 'all', label: 'All' },
     ...ORDER_STATUSES.map((status) => ({ value: status.toLowerCase() as OrderFilter, label: status })),
@@ -144,13 +151,25 @@ export function OrdersList({ staff, base, userId, embedded }: OrdersListProps) {
             {TEXTS.heading}
           </h1>
         )}
-        <Select<OrderFilter>
-          aria-label={TEXTS.filter}
-          value={filter}
-          onChange={setFilter}
-          options={filters}
-          style={{ minWidth: 180 }}
-        />
+        <Flex gap={12} wrap>
+          {staff && type === 'estimate' ? (
+            <Select<AcceptanceFilter>
+              aria-label={ACCEPT_TEXTS.filter}
+              prefix={ACCEPT_TEXTS.filterPrefix}
+              value={acceptance}
+              onChange={setAcceptance}
+              options={ACCEPTANCE_FILTER_OPTIONS}
+              style={{ minWidth: 240 }}
+            />
+          ) : null}
+          <Select<OrderFilter>
+            aria-label={TEXTS.filter}
+            value={filter}
+            onChange={setFilter}
+            options={filters}
+            style={{ minWidth: 180 }}
+          />
+        </Flex>
       </Flex>
       <Tabs
         activeKey={type}
@@ -160,7 +179,14 @@ export function OrdersList({ staff, base, userId, embedded }: OrdersListProps) {
           label: key === 'estimate' ? TEXTS.estimates : TEXTS.invoices,
           children:
             key === type ? (
-              <OrderTable type={key} filter={filter} staff={staff} base={base} userId={userId} />
+              <OrderTable
+                type={key}
+                filter={filter}
+                acceptance={acceptance}
+                staff={staff}
+                base={base}
+                userId={userId}
+              />
             ) : null,
         }))}
       />

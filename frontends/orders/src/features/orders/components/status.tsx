@@ -1,6 +1,6 @@
 import { ACCEPTABLE_STATES, orderStatusText } from '@decor/contracts/rules';
 import { Tag } from '@decor/web-core/ui-data';
-import { STATE_TEXT } from '../acceptance-texts';
+import { ACCEPT_TEXTS, STATE_TEXT } from '../acceptance-texts';
 import { useGetAcceptanceQuery } from '../api/orders-api';
 import type { Order, OrderStatus } from '../types';
 
@@ -29,7 +29,8 @@ export function StatusTag({ order, staff }: { order: Shown; staff: boolean }) {
 
 /**
  * The list's mark of an estimate's acceptance (issue 30): what waits for the customer ('Waiting for
- * your acceptance'), what was accepted. From the list answer when it carries it; else, for a
+ * your acceptance'), what was accepted, what can no longer be accepted ('Expired', which staff may
+ * extend). From the list answer when it carries it; else, for a
  * customer's Open estimate, from its acceptance (the order page reads the same cached answer).
  */
 export function AcceptanceTag({
@@ -42,11 +43,11 @@ export function AcceptanceTag({
   const ask = !order.acceptance && !staff && order.status === 'Open' && !order.hasBeenModified;
   const { data } = useGetAcceptanceQuery(order.id, { skip: !ask });
   const state = order.acceptance?.state ?? (ask ? data?.state : undefined);
-  if (!state || state === 'not-offered' || (state === 'expired' && !staff)) return null;
+  if (!state || state === 'not-offered') return null;
   const color = ACCEPTABLE_STATES.has(state) ? 'purple' : state === 'accepted' ? 'green' : 'default';
   return (
     <Tag color={color} data-testid="acceptance-tag">
-      {STATE_TEXT[state][staff ? 'staff' : 'customer']}
+      {state === 'expired' ? ACCEPT_TEXTS.expiredMark : STATE_TEXT[state][staff ? 'staff' : 'customer']}
     </Tag>
   );
 }
