@@ -3,11 +3,14 @@ import { conflict, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { OrderContext } from '../context';
+import { offerLapsed } from '../domain/bookings';
 import { decide } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
+import { bookLapsedAgain } from '../store/offer-expiry';
+import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { closeInvoicedEstimate, insertInvoice, invoiceByScope, readOrder } from '../store/orders';
 import { actorOf, NOT_FOUND, refusalError, sendOrder, visibleTo } from './order-answers';
-import { CreateInvoiceBody, IdempotencyHeaders, InvoiceView } from './schemas';
+import { CreateInvoiceBody, IdempotencyHeaders, InvoiceView, ShortLinesAnswer } from './schemas';
 
 export const KEY_REUSED = 'This Idempotency-Key was already used for another invoice request';
 
@@ -22,11 +25,17 @@ export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise
         description:
           "The invoice starts Pending with the estimate's DocNumber, lines and totals; the estimate becomes " +
           'Closed with hasInvoice. Publishes InvoiceCreated, then EstimateStatusChanged. With an Idempotency-Key ' +
-          'a repeated request answers the same invoice (200); one invoice per estimate whatever the race (409).',
+          'a repeated request answers the same invoice (200); one invoice per estimate whatever the race (409). ' +
+          'An estimate whose acceptance offer lapsed (its units released) books them again first: 409 with ' +
+          'every short line when they no longer fit, nothing changed.',
         security: [{ session: [] }],
         headers: IdempotencyHeaders,
         body: CreateInvoiceBody,
-        response: { 200: Type.Object({ result: InvoiceView }), 201: Type.Object({ result: InvoiceView }) },
+        response: {
+          200: Type.Object({ result: InvoiceView }),
+          201: Type.Object({ result: InvoiceView }),
+          409: ShortLinesAnswer,
+        },
       },
     },
     async (request, reply) => {
@@ -51,6 +60,17 @@ export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise
         const won = await winner();
         if (won) return replay(won, reply);
         throw refusalError(decision.code, estimate.status);
+      }
+      // Issue 30: an estimate whose offer lapsed gave its units back; its invoice (which keeps its
+      // booking whatever is free) may not take them from whoever booked them since. Booked again
+      // first against what is free: 409 with every short line, nothing changed, when they no longer fit.
+      if (offerLapsed(estimate)) {
+        try {
+          await bookLapsedAgain(ctx, estimate);
+        } catch (err) {
+          if (err instanceof ShortLinesError) return reply.code(409).send(shortLinesAnswer(err));
+          throw err;
+        }
       }
       const outcome = await insertInvoice(ctx, estimate, actor, idempotencyScope, request.id);
       if ('duplicate' in outcome) {

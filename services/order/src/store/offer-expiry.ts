@@ -146,6 +146,15 @@ export async function releaseLapsedDeposit(ctx: OrderContext, id: string): Promi
   return releaseDeposit(ctx, id, correlationId, lapsedUnaccepted);
 }
 
+/**
+ * An estimate whose offer lapsed holds nothing; what makes it a booking again (staff's extension, an
+ * invoice requested from it) first books its lines against what is free now — never beyond, as the
+ * units may have gone to someone else. Throws ShortLinesError with every short line, nothing booked.
+ * No undo: a write that then fails leaves unconfirmed holds the hold sweeper settles to the stored order.
+ */
+export const bookLapsedAgain = (ctx: OrderContext, order: OrderRecord): Promise<BookedChange> =>
+  bookChange(ctx, order, { ...order, offerLapsedAtEdit: null });
+
 /** Every answer of `POST /api/estimate/:id/acceptance/extend`. */
 export type ExtendAnswer =
   | { status: 200; loaded: EstimateWithAcceptance }
@@ -196,7 +205,7 @@ export async function extendOffer(
             // Throws ShortLinesError with nothing booked when a line no longer fits. No undo: a
             // write that then loses leaves unconfirmed holds the hold sweeper releases again.
             name: "book the estimate's lines again",
-            run: async () => bookChange(ctx, order, { ...order, offerLapsedAtEdit: null }),
+            run: async () => bookLapsedAgain(ctx, order),
           },
           {
             name: 'write the new expiry with EstimateOfferExtended',
