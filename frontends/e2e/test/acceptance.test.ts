@@ -7,9 +7,11 @@
  * opens and verifies. Then, on that estimate: staff's edit voids the signature, the customer's
  * screen says what changed and they sign again; its invoice takes the deposit, and staff cancel the
  * invoice choosing to refund it (one confirmation): refunded shows. A declined card shows the
- * provider's message and accepts nothing.
+ * provider's message and accepts nothing; that estimate's offer then ends unaccepted (its end written
+ * in the past, the order service's sweep — every second here — marks it): both open pages say so live,
+ * staff find it under the list's Expired filter and extend it, and the customer may accept it again.
  */
-import { ACCEPTANCE_MESSAGES, DEPOSIT_ON_VOID_TEXTS } from '@decor/contracts/rules';
+import { ACCEPTANCE_MESSAGES, DEPOSIT_ON_VOID_TEXTS, EXTEND_OFFER_TEXTS } from '@decor/contracts/rules';
 import { call } from '@decor/kit/testing';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
@@ -23,6 +25,8 @@ let staffToken: string;
 let customerToken: string;
 /** The first journey's accepted estimate and its two pages, left open for the journeys that follow it. */
 let signed: { estimate: { id: string; DocNumber: string }; page: Page; staff: Page } | undefined;
+/** The declined journey's estimate (still awaiting) and the customer's page, for the offer's end. */
+let declined: { estimate: { id: string; DocNumber: string }; page: Page } | undefined;
 
 beforeAll(async () => {
   setup = orderSetup(product.api);
@@ -35,6 +39,7 @@ async function acceptanceView(id: string) {
   const read = await call(product.api, `/estimate/${id}/acceptance`, { token: customerToken });
   return (read.body?.result ?? read.body) as {
     state?: string;
+    expiresAt?: string | null;
     accepted?: { depositState?: string; signerName?: string };
   };
 }
@@ -277,4 +282,80 @@ it("a declined card shows the provider's message and accepts nothing", async () 
   })().catch(fail(page, 'acceptance-declined'));
   // Nothing recorded: the estimate still waits for an acceptance.
   expect(await acceptanceState(estimate.id)).toBe('awaiting');
+  declined = { estimate, page };
+}, 300_000);
+
+it("an offer that ends unaccepted shows 'Expired' live and in the list's filter; staff extend it and the customer may accept again", async () => {
+  if (!declined) throw new Error("this journey goes on from the declined card's estimate, which failed");
+  const { estimate, page } = declined;
+  const orderPath = `/orders/estimate/${estimate.id}`;
+  const staff = signed?.staff ?? (await signedInPage(STAFF));
+  await (async () => {
+    await page.goto(orderPath);
+    await visible(page.getByRole('region', { name: 'Acceptance' }).getByText('Waiting for your acceptance'));
+    await staff.goto(orderPath);
+    await visible(staff.getByText("Awaiting the customer's acceptance", { exact: true }));
+  })().catch(fail(staff, 'acceptance-expiry-open'));
+
+  // The offer's end, in the past: the sweep lets it lapse (its holds released, EstimateOfferExpired).
+  await product.order.ctx.estimates.updateOne(
+    { _id: estimate.id },
+    { $set: { 'offer.expiresAt': new Date(Date.now() - 1000) } },
+  );
+  await (async () => {
+    const acceptance = page.getByRole('region', { name: 'Acceptance' });
+    await acceptance
+      .getByTestId('acceptance-state')
+      .getByText(ACCEPTANCE_MESSAGES.expired, { exact: true })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await acceptance.getByRole('button', { name: 'Review and accept' }).count()).toBe(0);
+  })().catch(fail(page, 'acceptance-expired-customer'));
+
+  await (async () => {
+    await staff
+      .getByText('Expired without acceptance', { exact: true })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    // The list's Acceptance filter finds it, marked Expired.
+    await staff.goto('/orders');
+    const filter = staff.getByRole('combobox', { name: 'Filter by acceptance' });
+    const chosen = staff.locator('.ant-select').filter({ has: filter });
+    await until(
+      async () => {
+        if ((await chosen.textContent())?.includes('Expired')) return true;
+        const option = staff.locator('.ant-select-item-option').filter({ hasText: /^Expired$/ });
+        if (!(await option.isVisible())) await filter.click();
+        await option.click({ timeout: 2_000 }).catch(() => undefined);
+        return false;
+      },
+      true,
+      'Expired chosen in the acceptance filter',
+    );
+    const row = staff
+      .getByRole('row')
+      .filter({ has: staff.getByRole('link', { name: estimate.DocNumber, exact: true }) });
+    await visible(row.getByTestId('acceptance-tag').getByText('Expired', { exact: true }));
+    await row.getByRole('link', { name: estimate.DocNumber, exact: true }).click();
+
+    const acceptance = staff.getByRole('region', { name: 'Acceptance' });
+    await visible(acceptance.getByText('Expired without acceptance', { exact: true }));
+    await acceptance.getByRole('button', { name: EXTEND_OFFER_TEXTS.action, exact: true }).click();
+    const dialog = await openedDialog(staff, EXTEND_OFFER_TEXTS.title);
+    await dialog.getByRole('spinbutton', { name: EXTEND_OFFER_TEXTS.days }).fill('10');
+    await screenshot(staff, 'acceptance-extend');
+    await dialog.getByRole('button', { name: EXTEND_OFFER_TEXTS.confirm }).click();
+    await visible(acceptance.getByText(/^Extended: the estimate can be accepted until /));
+    await visible(acceptance.getByText("Awaiting the customer's acceptance", { exact: true }));
+  })().catch(fail(staff, 'acceptance-extend'));
+
+  const view = await acceptanceView(estimate.id);
+  expect(view.state).toBe('awaiting');
+  const days = (new Date(view.expiresAt ?? 0).getTime() - Date.now()) / (24 * 60 * 60 * 1000);
+  expect(days).toBeGreaterThan(9.9);
+  expect(days).toBeLessThanOrEqual(10);
+  // The customer's open page follows (EstimateOfferExtended): Review and accept is back.
+  await page
+    .getByRole('region', { name: 'Acceptance' })
+    .getByRole('button', { name: 'Review and accept' })
+    .waitFor({ state: 'visible', timeout: 30_000 })
+    .catch(fail(page, 'acceptance-extended-customer'));
 }, 300_000);

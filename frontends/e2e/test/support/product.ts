@@ -61,6 +61,8 @@ export interface RunningQuickBooksProduct {
   user: QuickBooksStack['user'];
   /** The catalogue, for journeys that seed products (saveProduct of @decor/catalogue). */
   catalogue: StartedService<CatalogueContext>;
+  /** The order service (an offer's end is written there: the product reaches it only with time). */
+  order: QuickBooksStack['order'];
   accountingSync: QuickBooksStack['accountingSync'];
   stop(): Promise<void>;
 }
@@ -84,6 +86,7 @@ export async function startProductWithQuickBooks(
     api: `${stack.gatewayUrl}/api`,
     user: stack.user,
     catalogue: stack.catalogue,
+    order: stack.order,
     accountingSync: stack.accountingSync,
     stop: () => stack.stop(),
   };

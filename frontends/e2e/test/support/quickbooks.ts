@@ -10,7 +10,7 @@ import type { RunningService, StartedService } from '@decor/kit';
 import { startService, startWorkers } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/testing';
 import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
-import { loadOrderConfig, orderService } from '@decor/order';
+import { loadOrderConfig, type OrderContext, orderService } from '@decor/order';
 import { emulatorControl as qboEmulatorControl } from '@decor/qbo-emulator';
 import { freePort, paymentsEnv, qboEnv, testEndpoints } from '@decor/stack';
 import type { UserContext } from '@decor/user';
@@ -32,6 +32,8 @@ export interface QuickBooksStack {
   cart: StartedService<CartContext>;
   /** The catalogue, for journeys that seed products as its routes write them (saveProduct). */
   catalogue: StartedService<CatalogueContext>;
+  /** The order service, for journeys that need a moment the product only reaches with time (an offer's end). */
+  order: StartedService<OrderContext>;
   accountingSync: StartedService<AccountingSyncContext>;
   stop(): Promise<void>;
 }
@@ -88,7 +90,13 @@ export async function startQuickBooksStack(
       startService(
         orderService(
           loadOrderConfig(
-            await serviceEnv('order', { ...payments, ...s3, AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements` }),
+            await serviceEnv('order', {
+              ...payments,
+              ...s3,
+              AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements`,
+              // An offer that ended is swept within a second (its journey does not wait out the minute).
+              OFFER_EXPIRY_SWEEP_MS: '1000',
+            }),
           ),
         ),
         noExit,
@@ -148,6 +156,7 @@ export async function startQuickBooksStack(
       user,
       cart,
       catalogue,
+      order,
       accountingSync,
       stop: async () => {
         await gateway.close();
