@@ -303,19 +303,27 @@ describe('an offer that ended unaccepted (issue 30)', () => {
     expect(within(region).getByText('Event Date, Items and quantities')).toBeInTheDocument();
   });
 
-  it("a deposit kept when its invoice was voided reads 'kept'", async () => {
-    view = aView({
-      state: 'accepted',
-      accepted: {
-        signerName: 'Casey Customer',
-        at: '2030-05-20T15:04:00.000Z',
-        agreementVersion: 3,
-        pdf: null,
-        depositState: 'captured',
-        ...{ depositOnVoid: 'keep' },
-      },
-    });
-    renderOrders('/admin/orders/estimate/e1', staffUser);
-    expect(await screen.findByTestId('acceptance-deposit')).toHaveTextContent('Deposit: $229.71, kept');
+  it("a deposit kept when its invoice was voided reads 'kept'; one whose refund is on its way, 'captured'", async () => {
+    const voidedWith = (depositOnVoid: 'keep' | 'refund'): AcceptanceView =>
+      aView({
+        state: 'accepted',
+        accepted: {
+          signerName: 'Casey Customer',
+          at: '2030-05-20T15:04:00.000Z',
+          agreementVersion: 3,
+          pdf: null,
+          depositState: 'captured',
+          depositOnVoid,
+        },
+      });
+    view = voidedWith('keep');
+    const shown = renderOrders('/admin/orders/estimate/e1', staffUser);
+    expect(await screen.findByTestId('acceptance-deposit')).toHaveTextContent(/^Deposit: \$229\.71, kept$/);
+    shown.unmount();
+    view = voidedWith('refund');
+    renderOrders('/orders/estimate/e1');
+    expect(await screen.findByTestId('acceptance-deposit')).toHaveTextContent(
+      /^Deposit: \$229\.71, captured$/,
+    );
   });
 });

@@ -27,12 +27,10 @@ const EXTENDABLE: ReadonlySet<AcceptanceState> = new Set(['awaiting', 'voided', 
 
 /**
  * The deposit's state as staff and the customer read it: a deposit taken and then kept when its
- * invoice was voided reads 'kept'. `depositOnVoid` is read only when the answer carries it (it is
- * recorded with the void's choice).
+ * invoice was voided (staff's choice, `depositOnVoid`) reads 'kept'.
  */
 function depositText(accepted: NonNullable<AcceptanceView['accepted']>): string {
-  const kept =
-    accepted.depositState === 'captured' && 'depositOnVoid' in accepted && accepted.depositOnVoid === 'keep';
+  const kept = accepted.depositState === 'captured' && accepted.depositOnVoid === 'keep';
   return kept ? DEPOSIT_TEXT.kept : DEPOSIT_TEXT[accepted.depositState];
 }
 
