@@ -135,6 +135,20 @@ export const OFFER_EXPIRED_EMAIL = {
     'If you would still like to go ahead, please contact us: we can extend it so that you can review and accept it again.',
 } as const;
 
+/**
+ * The customer's e-mail when staff extended an estimate's offer (EstimateOfferExtended): it may be
+ * reviewed and accepted until the new end (`until`, as the e-mail shows it), with the link to do so;
+ * when its items had been released at the offer's end, they are held again.
+ */
+export const OFFER_EXTENDED_EMAIL = {
+  subject: (docNumber: string) => `More time to accept your estimate #${docNumber}`,
+  intro: (docNumber: string, until: string) =>
+    `We extended the time to accept your estimate #${docNumber} online: you can review and accept it until ${until}.`,
+  heldAgain: 'The items it reserves are held for you again.',
+  next: 'To confirm your booking, review the estimate and accept it online.',
+  link: 'Review and accept',
+} as const;
+
 /** Voiding an invoice whose deposit was taken: staff refund or keep it (`depositAction` of the PUT). */
 export const DEPOSIT_ON_VOID = ['refund', 'keep'] as const;
 export type DepositOnVoid = (typeof DEPOSIT_ON_VOID)[number];

@@ -8,6 +8,7 @@ import {
   DEFAULT_AGREEMENT_TEXT,
   depositCents,
   OFFER_EXPIRED_EMAIL,
+  OFFER_EXTENDED_EMAIL,
 } from '../src/acceptance';
 import {
   AcceptanceExtension,
@@ -152,6 +153,15 @@ describe('acceptance rules (issue 30)', () => {
     ]);
     expect(EstimateOfferExpired.aggregateType).toBe('order');
     expect(EstimateOfferExtended.aggregateType).toBe('order');
+  });
+
+  it('the extension e-mail names the estimate and its new end, and says the items are held again', () => {
+    expect(OFFER_EXTENDED_EMAIL.subject('1042')).toBe('More time to accept your estimate #1042');
+    expect(OFFER_EXTENDED_EMAIL.intro('1042', 'Friday, January 17th, 2031 at 9:00 AM UTC')).toBe(
+      'We extended the time to accept your estimate #1042 online: you can review and accept it until Friday, January 17th, 2031 at 9:00 AM UTC.',
+    );
+    expect(OFFER_EXTENDED_EMAIL.heldAgain).toMatch(/held for you again/);
+    expect(OFFER_EXTENDED_EMAIL.link).toBe('Review and accept');
   });
 
   it('the expiry e-mail names the estimate, says it can no longer be accepted and that the shop can extend it', () => {

@@ -18,6 +18,12 @@ export const notificationConfigSchema = serviceConfigSchema({
     default: 'staff@decor.example',
   }),
   COMPANY_NAME: Type.String({ minLength: 1, default: 'Gala & Grove Event Rentals' }),
+  /** The shop's IANA time zone (as the order service's): the clock e-mails tell moments by. */
+  SHOP_TIME_ZONE: Type.String({
+    pattern: '^(UTC|[A-Za-z_]+(/[A-Za-z0-9_+-]+)+)$',
+    'x-message': 'must be an IANA time zone such as UTC or America/Denver',
+    default: 'UTC',
+  }),
   /** Parallel sends per worker process. */
   EMAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
   /**

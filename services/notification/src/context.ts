@@ -16,9 +16,15 @@ export async function buildNotificationContext(
   base: BaseContext<NotificationConfig>,
 ): Promise<NotificationContext> {
   const { config } = base;
+  // An unknown zone fails the start here, with Intl's message (not the first e-mail naming a moment).
+  new Intl.DateTimeFormat('en-US', { timeZone: config.SHOP_TIME_ZONE });
   return {
     ...base,
-    brand: { companyName: config.COMPANY_NAME, baseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, '') },
+    brand: {
+      companyName: config.COMPANY_NAME,
+      baseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
+      timeZone: config.SHOP_TIME_ZONE,
+    },
     emails: emailQueue(base.redis, config.REDIS_PREFIX, emailRetry(config)),
     contactLimits: contactLimits(base.redis, {
       prefix: config.REDIS_PREFIX,

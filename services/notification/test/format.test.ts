@@ -1,4 +1,4 @@
-import { formatLongDate, formatMoney, formatTime, ordinal } from '../src/domain/format';
+import { formatLongDate, formatMoment, formatMoney, formatTime, ordinal } from '../src/domain/format';
 
 describe('formatMoney', () => {
   it.each([
@@ -76,5 +76,18 @@ describe('formatTime', () => {
     expect(formatTime('10:75')).toBe('10:75');
     expect(formatTime('13:00 PM')).toBe('13:00 PM');
     expect(formatTime('after lunch')).toBe('after lunch');
+  });
+});
+
+describe('formatMoment', () => {
+  it.each([
+    ['2031-01-17T16:00:00.000Z', undefined, 'Friday, January 17th, 2031 at 4:00 PM UTC'],
+    ['2031-01-17T16:00:00.000Z', 'America/Denver', 'Friday, January 17th, 2031 at 9:00 AM MST'],
+    // Past midnight in UTC, still the evening before in Denver.
+    ['2031-07-02T03:30:00.000Z', 'America/Denver', 'Tuesday, July 1st, 2031 at 9:30 PM MDT'],
+    ['2031-07-02T00:05:00.000Z', 'UTC', 'Wednesday, July 2nd, 2031 at 12:05 AM UTC'],
+    ['not a date', 'UTC', 'not a date'],
+  ])('%s in %s → %s', (iso, zone, shown) => {
+    expect(formatMoment(iso, zone)).toBe(shown);
   });
 });

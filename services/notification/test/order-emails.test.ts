@@ -1,4 +1,5 @@
 import { estimateTotals } from '@decor/contracts';
+import type { Brand } from '../src/domain/email';
 import {
   changeLabels,
   type Order,
@@ -6,7 +7,7 @@ import {
   orderEventEmails,
 } from '../src/domain/order-emails';
 
-const brand = { companyName: 'Gala & Co Event Rentals', baseUrl: 'https://rentals.example' };
+const brand: Brand = { companyName: 'Gala & Co Event Rentals', baseUrl: 'https://rentals.example' };
 const STAFF = 'staff@rentals.example';
 const customerActor = { role: 'customer' as const, userId: 'u1' };
 const staffActor = { role: 'staff' as const, userId: 's1' };
@@ -132,6 +133,43 @@ describe('who is told what', () => {
     // Nothing to accept: no Review and accept link, only the order's own.
     expect(mail?.email.text).not.toContain('/accept');
     expect(mail?.email.text).toContain('https://rentals.example/orders/estimate/6650a1b2c3d4e5f6a7b8c9d0');
+  });
+
+  it("an offer staff extended: the customer, its new end on the shop's clock and the Review and accept link", () => {
+    const extended = (holdsTaken: boolean, at = brand) =>
+      orderEventEmails(at, STAFF, {
+        type: 'EstimateOfferExtended',
+        payload: {
+          order: order({ revision: 5 }),
+          actor: staffActor,
+          expiresAt: '2031-01-17T16:00:00.000Z',
+          previousExpiresAt: '2031-01-10T16:00:00.000Z',
+          holdsTaken,
+        },
+      });
+    const [mail, ...rest] = extended(true);
+    expect(rest).toEqual([]);
+    expect(mail?.recipient).toBe('customer');
+    expect(mail?.email.to).toBe('ana@example.com');
+    expect(mail?.email.subject).toBe('More time to accept your estimate #1042');
+    const intro =
+      'We extended the time to accept your estimate #1042 online: you can review and accept it until Friday, January 17th, 2031 at 4:00 PM UTC.';
+    for (const part of [mail?.email.text, mail?.email.html]) {
+      expect(part).toContain(intro);
+      expect(part).toContain('The items it reserves are held for you again.');
+      expect(part).toContain('To confirm your booking, review the estimate and accept it online.');
+      expect(part).toContain('https://rentals.example/orders/estimate/6650a1b2c3d4e5f6a7b8c9d0/accept');
+    }
+    expect(mail?.email.text).toContain(
+      'Review and accept: https://rentals.example/orders/estimate/6650a1b2c3d4e5f6a7b8c9d0/accept',
+    );
+    // Extended before it ended: its items were never let go, so nothing is said of them.
+    const [before] = extended(false);
+    expect(before?.email.text).toContain(intro);
+    expect(before?.email.text).not.toContain('held for you again');
+    // The shop's clock: the same moment in Denver.
+    const [denver] = extended(false, { ...brand, timeZone: 'America/Denver' });
+    expect(denver?.email.text).toContain('until Friday, January 17th, 2031 at 9:00 AM MST.');
   });
 
   it('estimate Closed: nothing (its InvoiceCreated tells it)', () => {

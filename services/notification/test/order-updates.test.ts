@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   EstimateOfferExpired,
+  EstimateOfferExtended,
   EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
@@ -322,6 +323,36 @@ describe('order lifecycle events → e-mails', () => {
     expect(mail?.Subject).toBe(`Your estimate #${order.docNumber} can no longer be accepted`);
     expect(mail?.Text).toContain('please contact us: we can extend it');
     expect((await service.ctx.emails.getJob(`email.${expired.id}.customer`))?.data.email.to).toBe(customer);
+    await new Promise((r) => setTimeout(r, 500)); // room for a second copy to arrive
+    expect(await mailTo(customer)).toHaveLength(1);
+    expect(await staffMailsAbout(order.docNumber)).toEqual([]);
+  });
+
+  it('an offer staff extended: one e-mail to the customer with the new end and the link, whatever the redeliveries', async () => {
+    const customer = address('extended');
+    const order = estimate(customer, { status: 'Open', isInQbo: true, qboId: '13', revision: 6 });
+    const extended = event(EstimateOfferExtended, {
+      order,
+      actor: staffActor,
+      expiresAt: '2031-01-17T16:00:00.000Z',
+      previousExpiresAt: '2031-01-10T16:00:00.000Z',
+      holdsTaken: true,
+    });
+    await publish(service, extended, extended);
+    await settled();
+    // Redelivered after the consumer's memory of it was lost: the job id (from the event) stops a copy.
+    await service.ctx.connection
+      .collection(PROCESSED_EVENTS_COLLECTION)
+      .deleteMany({ _id: `${RUN_ID}.notification.emails:${extended.id}` } as never);
+    await publish(service, extended);
+    await settled();
+    const [mail, ...more] = await mailsArrive(customer);
+    expect(more).toEqual([]);
+    expect(mail?.Subject).toBe(`More time to accept your estimate #${order.docNumber}`);
+    expect(mail?.Text).toContain('until Friday, January 17th, 2031 at 4:00 PM UTC.');
+    expect(mail?.Text).toContain(`Review and accept: http`);
+    expect(mail?.Text).toContain(`/orders/estimate/${order.id}/accept`);
+    expect((await service.ctx.emails.getJob(`email.${extended.id}.customer`))?.data.email.to).toBe(customer);
     await new Promise((r) => setTimeout(r, 500)); // room for a second copy to arrive
     expect(await mailTo(customer)).toHaveLength(1);
     expect(await staffMailsAbout(order.docNumber)).toEqual([]);

@@ -22,6 +22,8 @@ export interface Brand {
   companyName: string;
   /** Absolute base URL of the product; every link in an e-mail starts with it. */
   baseUrl: string;
+  /** The shop's IANA time zone: the moments e-mails name (an offer's end) are on its clock. UTC if absent. */
+  timeZone?: string;
 }
 
 const ESCAPES: Record<string, string> = {

@@ -1,5 +1,6 @@
 import {
   type EstimateOfferExpired,
+  type EstimateOfferExtended,
   type EstimateOffered,
   type EstimateStatusChanged,
   type EstimateUpdated,
@@ -8,6 +9,7 @@ import {
   type InvoiceStatusChanged,
   type InvoiceUpdated,
   OFFER_EXPIRED_EMAIL,
+  OFFER_EXTENDED_EMAIL,
   type OrderState,
   orderStatusText,
   type PayloadOf,
@@ -29,7 +31,7 @@ import {
 } from './email';
 import { DETAIL_LABELS, type DetailRow } from './estimate-details';
 import { orderUrl, summary } from './estimate-emails';
-import { formatMoney } from './format';
+import { formatMoment, formatMoney } from './format';
 
 /**
  * The e-mails of the order lifecycle events (spec §4): the customer hears of every change of their
@@ -55,7 +57,8 @@ export type OrderLifecycleEvent =
   | { type: 'InvoiceCompleted'; payload: PayloadOf<typeof InvoiceCompleted> }
   | { type: 'EstimateOffered'; payload: PayloadOf<typeof EstimateOffered> }
   | { type: 'SignatureVoided'; payload: PayloadOf<typeof SignatureVoided> }
-  | { type: 'EstimateOfferExpired'; payload: PayloadOf<typeof EstimateOfferExpired> };
+  | { type: 'EstimateOfferExpired'; payload: PayloadOf<typeof EstimateOfferExpired> }
+  | { type: 'EstimateOfferExtended'; payload: PayloadOf<typeof EstimateOfferExtended> };
 
 /** Fields of `changed` that are bookkeeping, not something a person edited. */
 const BOOKKEEPING = new Set([
@@ -378,6 +381,23 @@ export function orderEventEmails(brand: Brand, staffEmail: string, event: OrderL
           subject: OFFER_EXPIRED_EMAIL.subject(order.docNumber),
           intro: OFFER_EXPIRED_EMAIL.intro(order.docNumber),
           note: OFFER_EXPIRED_EMAIL.contact,
+        }),
+      ];
+    }
+    case 'EstimateOfferExtended': {
+      // Staff gave the customer more time (issue 30): the new end and the link; the customer only.
+      const { order, expiresAt, holdsTaken } = event.payload;
+      const intro = OFFER_EXTENDED_EMAIL.intro(order.docNumber, formatMoment(expiresAt, brand.timeZone));
+      return [
+        toCustomer(brand, order, {
+          subject: OFFER_EXTENDED_EMAIL.subject(order.docNumber),
+          intro,
+          ...(holdsTaken ? { note: OFFER_EXTENDED_EMAIL.heldAgain } : {}),
+          next: {
+            line: OFFER_EXTENDED_EMAIL.next,
+            url: `${orderUrl(brand, 'estimate', order.id)}/accept`,
+            label: OFFER_EXTENDED_EMAIL.link,
+          },
         }),
       ];
     }

@@ -1,6 +1,7 @@
 import {
   AgreementSigned,
   EstimateOfferExpired,
+  EstimateOfferExtended,
   EstimateOffered,
   EstimateStatusChanged,
   EstimateSubmitted,
@@ -66,6 +67,9 @@ export function orderEventHandlers(ctx: NotificationContext): Record<string, Eve
     ),
     ...eventHandler(EstimateOfferExpired, (e) =>
       lifecycle({ id: e.id, type: 'EstimateOfferExpired', payload: e.payload }),
+    ),
+    ...eventHandler(EstimateOfferExtended, (e) =>
+      lifecycle({ id: e.id, type: 'EstimateOfferExtended', payload: e.payload }),
     ),
     ...eventHandler(InvoiceCompleted, (e) =>
       lifecycle({ id: e.id, type: 'InvoiceCompleted', payload: e.payload }),
