@@ -54,6 +54,8 @@ export class Load {
   private readonly toSend: Array<{ id: string; notBefore: number }> = [];
   private readonly loops: Promise<void>[] = [];
   private staffToken = '';
+  /** Submissions under way: staff wait for them before the drain ends (their estimates are to send). */
+  private submitting = 0;
 
   constructor(private readonly o: LoadOptions) {}
 
@@ -207,6 +209,21 @@ export class Load {
     index: number,
     n: number,
   ): Promise<boolean> {
+    this.submitting++;
+    try {
+      return await this.submitUntilAnswered(token, cartId, email, index, n);
+    } finally {
+      this.submitting--;
+    }
+  }
+
+  private async submitUntilAnswered(
+    token: string,
+    cartId: string,
+    email: string,
+    index: number,
+    n: number,
+  ): Promise<boolean> {
     const eventDate = this.eventDay(cartId);
     for (;;) {
       const res = await this.call('POST', '/estimate', {
@@ -253,7 +270,8 @@ export class Load {
     const gap = Math.min(RETRY_MS, 60_000 / this.o.ordersPerMinute / 2);
     for (;;) {
       const now = Date.now();
-      if (!this.running && (this.toSend.length === 0 || now > this.drainUntil)) return;
+      if (!this.running && (now > this.drainUntil || (this.toSend.length === 0 && this.submitting === 0)))
+        return;
       const i = this.toSend.findIndex((s) => s.notBefore <= now);
       if (i < 0) {
         await sleep(200);
