@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canConnect } from '@decor/stack';
+import { killOrderDuringAcceptances } from './acceptances';
 import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
 import { restartAllReplayEndedSession } from './replay';
 import type { ChaosStack } from './stack';
@@ -28,6 +29,8 @@ export interface Fault {
   begin(stack: ChaosStack): Promise<() => Promise<void>>;
   /** What the fault saw, for the run's log (once it ended). */
   summary?(): string | undefined;
+  /** What it needs in place before the load starts (its own customers, estimates…). */
+  prepare?(stack: ChaosStack, log: (line: string) => void): Promise<void>;
 }
 
 function procOf(stack: ChaosStack, what: string, match: ProcMatcher): Proc {
@@ -111,6 +114,7 @@ export function allFaults(stack: Pick<ChaosStack, 'processes'>): Fault[] {
     killAndRelaunch('smtp', 'mail catcher', servedProc('mail'), smtpPortOf),
     outage('qbo', (s) => pidOf(s, 'QuickBooks emulator', servedProc('qbo'))),
     restartAllReplayEndedSession(),
+    killOrderDuringAcceptances(),
   ];
 }
 

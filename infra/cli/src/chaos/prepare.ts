@@ -12,7 +12,7 @@ import type { ChaosStack } from './stack';
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 const PASSWORD = 'chaos-customer';
 
-async function api(
+export async function api(
   stack: ChaosStack,
   path: string,
   init: { method?: string; json?: unknown; token?: string } = {},
@@ -37,7 +37,11 @@ async function api(
   return { status: res.status, headers: res.headers, body: body as any };
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -59,13 +63,17 @@ export interface Prepared {
   productId: string;
 }
 
-export async function prepare(
+/**
+ * Customers stored as the user service stores them (with their UserCreated event), in the demo
+ * company; `chaos-<tag><n>@decor.example`, password PASSWORD.
+ */
+export async function addCustomers(
   stack: ChaosStack,
-  customers: number,
-  log: (line: string) => void,
-): Promise<Prepared> {
+  count: number,
+  tag = '',
+): Promise<Array<{ email: string; password: string }>> {
   const conn = await mongoose.createConnection(stack.mongoUrl, { dbName: 'user' }).asPromise();
-  const emails = Array.from({ length: customers }, (_, i) => `chaos-${i + 1}@decor.example`);
+  const emails = Array.from({ length: count }, (_, i) => `chaos-${tag}${i + 1}@decor.example`);
   try {
     const companies = companyModel(conn);
     const company = await until('the demo company', 60_000, async () => {
@@ -80,14 +88,14 @@ export async function prepare(
           users,
           {
             firstName: 'Chaos',
-            lastName: `Customer ${i + 1}`,
+            lastName: `Customer ${tag}${i + 1}`,
             email,
             permissions: 'customer',
             passwordHash,
             CompanyId: company.id,
             ownCompany: company.name,
           },
-          `chaos-${i + 1}`,
+          `chaos-${tag}${i + 1}`,
           { welcome: false },
         ),
       ),
@@ -95,6 +103,15 @@ export async function prepare(
   } finally {
     await conn.close();
   }
+  return emails.map((email) => ({ email, password: PASSWORD }));
+}
+
+export async function prepare(
+  stack: ChaosStack,
+  customers: number,
+  log: (line: string) => void,
+): Promise<Prepared> {
+  const emails = (await addCustomers(stack, customers)).map((c) => c.email);
   log(`chaos: ${customers} customers added; waiting for their first carts …`);
   for (const email of emails) {
     const token = await signIn(stack, email, PASSWORD);

@@ -5,6 +5,7 @@
  * drains, and the data is checked. The run's rows and checks decide the verdict.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SWEEP_AFTER_MS } from './acceptances';
 import { expectations, MailCollector, notReady, runChecks, settle } from './checks';
 import { allFaults, type Fault, pickFaults, SHORT_FAULTS } from './faults';
 import { Load } from './load';
@@ -79,7 +80,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const { log } = o;
   const startedAt = new Date();
   log('chaos: starting the product as `npm start` runs it (own data dir, ports and Redis) …');
-  const stack = await startChaosStack(log);
+  // Authorisations never recorded are cancelled after SWEEP_AFTER_MS here (2 minutes in production),
+  // so the acceptances' crash test sees the sweeper's work within its row.
+  const stack = await startChaosStack(log, { env: { ACCEPTANCE_SWEEP_AFTER_MS: String(SWEEP_AFTER_MS) } });
   const mail = new MailCollector(stack.mailApiUrl);
   let ok = false;
   let load: Load | undefined;
@@ -90,6 +93,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       o.faults?.length ? o.faults : o.short ? SHORT_FAULTS : all.map((f) => f.name),
     );
     const prepared = await prepare(stack, o.customers, log);
+    for (const fault of faults) await fault.prepare?.(stack, log);
     mail.start();
     load = new Load({
       gatewayUrl: stack.gatewayUrl,

@@ -32,6 +32,8 @@ export interface ChaosStack {
   kafkaBrokers: string[];
   mailApiUrl: string;
   qboUrl: string;
+  /** The payments emulator (issue 30): Stripe's API and its control API under /__emulator. */
+  paymentsUrl: string;
   realmId: string;
   /** start.ts's pid: every process of the product is below it. */
   startPid: number;
@@ -224,6 +226,7 @@ async function startOnce(log: (line: string) => void, opts: StackOptions): Promi
     kafkaBrokers: [`127.0.0.1:${infraPorts.KAFKA_PORT}`],
     mailApiUrl: `http://127.0.0.1:${infraPorts.MAIL_API_PORT}`,
     qboUrl: `http://127.0.0.1:${infraPorts.QBO_EMULATOR_PORT}`,
+    paymentsUrl: `http://127.0.0.1:${infraPorts.PAYMENTS_EMULATOR_PORT}`,
     realmId: DEMO_REALM_ID,
     startPid: child.pid ?? -1,
     redis,
