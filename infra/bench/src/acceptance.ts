@@ -56,7 +56,8 @@ export interface AcceptanceFigures {
   max: number;
   /**
    * When the records were written, from the posts' start (the record's own time): the rest of each
-   * answer's time is the wait for its EstimateAccepted to be on Kafka, and the way back.
+   * answer's time is the way back (until 2026-12-02 12:30Z also the wait for its EstimateAccepted to
+   * be on Kafka, which the answer no longer waits for).
    */
   recordedP50: number;
   recordedP99: number;

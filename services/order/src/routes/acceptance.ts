@@ -135,8 +135,11 @@ export async function acceptanceRoutes(app: ServiceApp, ctx: OrderContext): Prom
       });
       switch (answer.status) {
         case 201:
-          // The live order pages and the list follow EstimateAccepted: published before the answer.
-          await ctx.eventsPublished(request.params.id);
+          // Not waiting for EstimateAccepted to be on Kafka (the relay was woken by the write): no
+          // other service is read for it next. The customer's page has the view in this answer and
+          // reads the estimate and the list from this service; other open pages and the signed
+          // agreement's job follow the event whenever it lands, and it is in the outbox with the
+          // record, so a crash loses nothing. The wait cost 100 acceptances at once ~0.6 s each.
           return reply.code(201).send({ result: answer.view });
         case 403:
           throw forbidden(answer.message);

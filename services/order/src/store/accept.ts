@@ -304,7 +304,7 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
           const actor = { role: 'customer' as const, userId: input.userId };
           const written = await recordAcceptance(
             ctx,
-            order,
+            loaded,
             record,
             deposit,
             due ? s.key : null,
@@ -320,10 +320,7 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
                   'the replaced deposit could not be released yet',
                 );
               });
-            s.answer = {
-              status: 201,
-              view: await viewOf(ctx, (await readEstimateWithAcceptance(ctx, order.id)) ?? loaded),
-            };
+            s.answer = { status: 201, view: await viewOf(ctx, written) };
             return s.answer;
           }
           const lost = await answerAfterLoss(ctx, input, s.intent?.id ?? null);

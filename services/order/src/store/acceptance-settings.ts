@@ -70,6 +70,7 @@ export interface SettingsStore {
 }
 
 const DOC_ID = 'acceptance';
+const DEFAULT_SHA256 = sha256(DEFAULT_AGREEMENT_TEXT);
 
 /** The defaults, as the first version (the terms page's text). */
 const FIRST: SettingsDoc = {
@@ -78,7 +79,7 @@ const FIRST: SettingsDoc = {
   depositAmount: null,
   validityDays: ACCEPTANCE_DEFAULTS.validityDays,
   agreementVersion: 1,
-  agreementSha256: sha256(DEFAULT_AGREEMENT_TEXT),
+  agreementSha256: DEFAULT_SHA256,
   revision: 0,
 };
 
@@ -108,11 +109,28 @@ export interface Agreement {
   sha256: string;
 }
 
+/**
+ * Agreements found, per collection, by `<version>:<sha256>`. Such a document is written once and
+ * never changed (its id names its text's hash), so a copy is as good as a read: every acceptance and
+ * every view of one asked for it again (two reads per acceptance). Misses are not kept: the document
+ * may be written a moment later (a PUT stores its text before pointing the settings at it).
+ */
+const agreementsFound = new WeakMap<AgreementModel, Map<string, Agreement>>();
+
 /** The agreement in force at `version` with hash `hash` (version 1 is the default text). */
 export async function agreementOf(store: SettingsStore, version: number, hash: string): Promise<Agreement> {
-  const doc = await store.agreements.findById(`${version}:${hash}`).lean();
-  if (doc) return { version, text: doc.text, sha256: doc.sha256 };
-  return { version, text: DEFAULT_AGREEMENT_TEXT, sha256: sha256(DEFAULT_AGREEMENT_TEXT) };
+  // The default text's hash names the default text, whether or not a document holds it.
+  if (hash === DEFAULT_SHA256) return { version, text: DEFAULT_AGREEMENT_TEXT, sha256: DEFAULT_SHA256 };
+  const id = `${version}:${hash}`;
+  const found = agreementsFound.get(store.agreements) ?? new Map<string, Agreement>();
+  agreementsFound.set(store.agreements, found);
+  const known = found.get(id);
+  if (known) return known;
+  const doc = await store.agreements.findById(id).lean();
+  if (!doc) return { version, text: DEFAULT_AGREEMENT_TEXT, sha256: DEFAULT_SHA256 };
+  const agreement = { version, text: doc.text, sha256: doc.sha256 };
+  found.set(id, agreement);
+  return agreement;
 }
 
 /** The settings in force and their agreement (what an estimate sent now is offered under). */

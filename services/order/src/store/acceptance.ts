@@ -8,12 +8,13 @@ import {
 import { newEvent } from '@decor/kit';
 import { type Connection, type Model, Schema, Types } from 'mongoose';
 import type { OrderContext } from '../context';
-import type {
-  AcceptanceFacts,
-  AcceptanceRecord,
-  Deposit,
-  Offer,
-  PendingAuthorisation,
+import {
+  type AcceptanceFacts,
+  type AcceptanceRecord,
+  type Deposit,
+  type Offer,
+  type PendingAuthorisation,
+  stateOf,
 } from '../domain/acceptance';
 import { orderState } from '../domain/decide';
 import type { OrderRecord } from '../domain/view';
@@ -130,16 +131,19 @@ export async function dropPending(
 /**
  * THE write: the acceptance record, its deposit, the mark removed, revision + 1 and EstimateAccepted
  * in the outbox — only if the estimate is still the one reviewed (revision, Open) and not accepted.
+ * Written: the estimate as this write left it (what a read right after would find: the answer is
+ * built from it rather than read again); null: the estimate changed meanwhile, nothing written.
  */
 export async function recordAcceptance(
   ctx: OrderContext,
-  order: OrderRecord,
+  loaded: EstimateWithAcceptance,
   record: AcceptanceRecord,
   deposit: Deposit,
   pendingKey: string | null,
   actor: Actor,
   correlationId: string,
-): Promise<boolean> {
+): Promise<EstimateWithAcceptance | null> {
+  const { order } = loaded;
   const after = { ...order, revision: order.revision + 1 };
   const event = newEvent(EstimateAccepted, {
     aggregateId: order.id,
@@ -169,9 +173,22 @@ export async function recordAcceptance(
       $push: { outbox: event },
     },
   );
-  if (res.matchedCount === 0) return false;
+  if (res.matchedCount === 0) return null;
+  // A scan, not this document's id: in a burst one round claims the written documents together;
+  // a hint per write made many small rounds beside the requests (100 at once: p99 1.3 s, not 0.86).
   ctx.eventsWritten();
-  return true;
+  const facts = { ...loaded.facts, acceptance: record, deposit, voidedChanges: null };
+  const summary = {
+    state: stateOf(after, facts, new Date()),
+    depositState: deposit.state,
+    expiresAt: facts.offer?.expiresAt ? new Date(facts.offer.expiresAt).toISOString() : null,
+  };
+  return {
+    order: { ...after, acceptance: summary },
+    facts,
+    pending: loaded.pending.filter((p) => p.key !== pendingKey),
+    attempt: loaded.attempt,
+  };
 }
 
 /** Marks older than `cutoff` (a crash, or a request that died, between authorisation and record). */
