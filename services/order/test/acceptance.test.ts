@@ -396,6 +396,39 @@ describe('the sweeper of authorisations never recorded', () => {
     expect(res.status).toBe(201);
     expect((await intentsOf(id)).map((pi) => pi.status).sort()).toEqual(['canceled', 'requires_capture']);
   });
+
+  it("a customer's retry racing the sweep never records the authorisation the sweep cancels", async () => {
+    // Found by the chaos row 'kill order during acceptances': the provider's idempotent replay still
+    // calls a cancelled authorisation held, so a retry under the old key recorded a cancelled deposit.
+    const { id, view: v } = await openEstimate();
+    const doc = await stored(id);
+    const pending = {
+      key: `accept:${id}:${v.estimateVersion}:pm_card_visa`,
+      at: new Date(Date.now() - 10 * 60_000),
+      paymentMethod: 'pm_card_visa',
+      amountCents: doc?.offer?.depositCents ?? 0,
+    };
+    await service.ctx.estimates.updateOne({ _id: id }, { $push: { pendingAuthorisations: pending } });
+    await service.ctx.payments.authorise(authorisationRequest(id, pending));
+    const control = paymentsControl(emulator.url);
+    await control.setFault({ slowMs: 700, forSeconds: 30 });
+    let res: Awaited<ReturnType<typeof accept>>;
+    try {
+      // The retry is asking the provider (its replay) when the sweep starts on the same mark.
+      const retry = accept(alice.token, id, body(v.estimateVersion));
+      await new Promise((r) => setTimeout(r, 300));
+      [res] = await Promise.all([retry, sweepAuthorisations(service.ctx)]);
+    } finally {
+      await control.clearFaults();
+    }
+    // Accepted under the next attempt, or told to try again (and then accepted).
+    if (res.status === 409) res = await accept(alice.token, id, body(v.estimateVersion));
+    expect(res.status).toBe(201);
+    const after = await stored(id);
+    const held = (await intentsOf(id)).filter((pi) => pi.status === 'requires_capture');
+    expect(held.map((pi) => pi.id)).toEqual([after?.deposit?.intentId]);
+    expect(after?.pendingAuthorisations ?? []).toEqual([]);
+  });
 });
 
 describe("the provider's webhooks", () => {

@@ -72,6 +72,11 @@ export interface PendingAuthorisation {
   at: Date;
   paymentMethod: string;
   amountCents: number;
+  /**
+   * Set by the sweeper before it cancels the authorisation: from then on no acceptance may record
+   * it (the provider's idempotent replay still answers the authorisation as held after the cancel).
+   */
+  sweeping?: boolean;
 }
 
 /** The deposit still authorised at the provider (kept when the customer signs again), in cents. */

@@ -185,8 +185,9 @@ export async function acceptanceRoutes(app: ServiceApp, ctx: OrderContext): Prom
       );
       switch (answer.status) {
         case 200:
-          // Open pages and the list follow EstimateOfferExtended: published before the answer.
-          await ctx.eventsPublished(request.params.id);
+          // Open pages and the list follow EstimateOfferExtended: published before the answer (a
+          // scan: the relay's claim by id takes the estimate's ObjectId, never the path's string).
+          await ctx.eventsPublished();
           return { result: await viewOf(ctx, answer.loaded) };
         case 404:
           throw notFound(NOT_FOUND.estimate);

@@ -150,12 +150,7 @@ async function answerAfterLoss(
     (acceptance.idempotencyScope === input.idempotencyScope || (intentId && deposit?.intentId === intentId))
   )
     return { status: 201, view: await viewOf(ctx, fresh) };
-  return (
-    acceptRefusal(fresh.order, fresh.facts, input.body.estimateVersion, new Date()) ?? {
-      status: 409,
-      message: CHANGED_MEANWHILE,
-    }
-  );
+  return acceptRefusal(fresh.order, fresh.facts, input.body.estimateVersion, new Date()) ?? AGAIN;
 }
 
 /**
@@ -200,6 +195,21 @@ interface FlowState {
  * dropping the mark.
  */
 export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Promise<AcceptAnswer> {
+  const first = await acceptOnce(ctx, input);
+  if (first !== AGAIN) return first;
+  const second = await acceptOnce(ctx, input);
+  return second === AGAIN ? { status: 409, message: CHANGED_MEANWHILE } : second;
+}
+
+/**
+ * acceptOnce's answer when the estimate moved under its attempt without a reason to refuse: the
+ * sweeper took (is cancelling) the authorisation it would record — the provider's replay still calls
+ * it held — or a write changed nothing the customer was shown. Once more from a fresh read (the next
+ * attempt's key); a second time in a row, the customer is asked to try again.
+ */
+const AGAIN = { status: 409, message: CHANGED_MEANWHILE } as const satisfies AcceptAnswer;
+
+async function acceptOnce(ctx: OrderContext, input: AcceptInput): Promise<AcceptAnswer> {
   const read = await readEstimateWithAcceptance(ctx, input.estimateId);
   if (!read || (!input.staff && read.order.userId !== input.userId))
     return { status: 404, message: 'Estimate not found' };
@@ -239,8 +249,9 @@ export async function acceptEstimate(ctx: OrderContext, input: AcceptInput): Pro
       due && {
         name: 'mark the deposit authorisation pending',
         run: async (s) => {
-          const outcome = await addPending(ctx, order, pendingOf(s));
+          const outcome = await addPending(ctx, loaded, pendingOf(s));
           if (outcome === 'changed') return stop(await answerAfterLoss(ctx, input, null));
+          if (outcome === 'stale') return stop(AGAIN);
           return outcome;
         },
         undo: async (s: FlowState, outcome: never) => {

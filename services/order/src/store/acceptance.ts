@@ -96,23 +96,51 @@ export async function recordOffer(
  * Step "mark the authorisation pending": the sweeper cancels it if no acceptance follows. Only on
  * the revision the customer reviewed; a racing request with the same key finds it there already.
  */
+/** The attempt an acceptance read (a document that never had one has none: 0). */
+const sameAttempt = (attempt: number) =>
+  attempt === 0 ? { acceptanceAttempt: { $in: [0, null] } } : { acceptanceAttempt: attempt };
+
+/**
+ * The mark of an authorisation about to be asked. 'stale': the sweeper is cancelling this key's
+ * authorisation, or has (the attempt moved on): the provider would replay it as held, so the caller
+ * reads again and asks under the next attempt's key.
+ */
 export async function addPending(
   ctx: OrderContext,
-  order: OrderRecord,
+  loaded: Pick<EstimateWithAcceptance, 'order' | 'attempt'>,
   pending: PendingAuthorisation,
-): Promise<'added' | 'present' | 'changed'> {
+): Promise<'added' | 'present' | 'changed' | 'stale'> {
+  const { order, attempt } = loaded;
   const res = await ctx.estimates.updateOne(
     {
       _id: order.id,
       revision: order.revision,
       acceptance: null,
+      ...sameAttempt(attempt),
       'pendingAuthorisations.key': { $ne: pending.key },
     },
     { $push: { pendingAuthorisations: pending } },
   );
   if (res.matchedCount > 0) return 'added';
-  const present = await ctx.estimates.exists({ _id: order.id, 'pendingAuthorisations.key': pending.key });
-  return present ? 'present' : 'changed';
+  const doc = await ctx.estimates
+    .findById(order.id, { pendingAuthorisations: 1, acceptanceAttempt: 1, revision: 1, acceptance: 1 })
+    .lean<Estimate>();
+  if (!doc || (doc.revision ?? 0) !== order.revision || doc.acceptance) return 'changed';
+  const mark = doc.pendingAuthorisations?.find((p) => p.key === pending.key);
+  if ((doc.acceptanceAttempt ?? 0) !== attempt || mark?.sweeping) return 'stale';
+  return mark ? 'present' : 'changed';
+}
+
+/**
+ * The sweeper takes a mark before it cancels its authorisation: flagged, it can no longer be
+ * recorded (recordAcceptance asks for it unflagged). False: the mark is gone (recorded or dropped).
+ */
+export async function claimForSweep(ctx: OrderContext, id: string, key: string): Promise<boolean> {
+  const res = await ctx.estimates.updateOne(
+    { _id: id, 'pendingAuthorisations.key': key },
+    { $set: { 'pendingAuthorisations.$.sweeping': true } },
+  );
+  return res.matchedCount > 0;
 }
 
 /** Undo of the mark (and after a cancelled authorisation, the next attempt uses a new provider key). */
@@ -165,7 +193,16 @@ export async function recordAcceptance(
     },
   });
   const res = await ctx.estimates.updateOne(
-    { _id: order.id, revision: order.revision, status: 'Open', acceptance: null },
+    {
+      _id: order.id,
+      revision: order.revision,
+      status: 'Open',
+      acceptance: null,
+      // Its authorisation's mark still there and not taken by the sweeper (which cancels it).
+      ...(pendingKey
+        ? { pendingAuthorisations: { $elemMatch: { key: pendingKey, sweeping: { $ne: true } } } }
+        : {}),
+    },
     {
       $set: { acceptance: record, deposit, voidedChanges: [] },
       ...(pendingKey ? { $pull: { pendingAuthorisations: { key: pendingKey } } } : {}),
