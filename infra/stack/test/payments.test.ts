@@ -56,7 +56,8 @@ test('paymentsEnv: the emulator by default; Stripe itself once STRIPE_SECRET_KEY
     STRIPE_PUBLISHABLE_KEY: '',
     STRIPE_API_URL: '',
     STRIPE_WEBHOOK_SECRET: 'whsec_real',
-    PAYMENTS_FRAME_URL: '',
+    // The gateway's page with Stripe's Payment Element (gateway/src/card-frame.ts).
+    PAYMENTS_FRAME_URL: '/payments/card',
   });
 });
 
