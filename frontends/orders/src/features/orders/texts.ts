@@ -59,8 +59,6 @@ export const TEXTS = {
   },
 } as const;
 
-export { SUCCESS_BANNER_MS } from '@decor/web-core';
-
 /** Spec §9: lists load 20 at a time. */
 export const ORDERS_PAGE_SIZE = 20;
 

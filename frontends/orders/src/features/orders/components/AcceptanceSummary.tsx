@@ -4,14 +4,15 @@ import {
   type AcceptanceView,
   EXTEND_OFFER_TEXTS,
 } from '@decor/contracts/rules';
-import { API_BASE_URL, formatDollars, http, SUCCESS_BANNER_MS } from '@decor/web-core';
+import { API_BASE_URL, formatDollars, http } from '@decor/web-core';
 import { useNavigate } from '@decor/web-core/router';
 import { Alert, Button, Flex } from '@decor/web-core/ui';
 import { Card } from '@decor/web-core/ui-data';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ACCEPT_TEXTS, changedFieldLabel, DEPOSIT_TEXT, formatMoment, STATE_TEXT } from '../acceptance-texts';
 import { useGetAcceptanceQuery } from '../api/orders-api';
 import { ExtendOffer } from './ExtendOffer';
+import { useFlash } from './use-flash';
 
 /** The signed agreement needs the session's Authorization header: fetched, then shown from memory. */
 async function openPdf(address: string) {
@@ -32,24 +33,6 @@ const EXTENDABLE: ReadonlySet<AcceptanceState> = new Set(['awaiting', 'voided', 
 function depositText(accepted: NonNullable<AcceptanceView['accepted']>): string {
   const kept = accepted.depositState === 'captured' && accepted.depositOnVoid === 'keep';
   return kept ? DEPOSIT_TEXT.kept : DEPOSIT_TEXT[accepted.depositState];
-}
-
-/** The extension's confirmation, gone after 2500 ms like every success message (spec §9). */
-function useFlash(): [string | null, (text: string) => void] {
-  const [text, setText] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const show = (next: string) => {
-    if (timer.current) clearTimeout(timer.current);
-    setText(next);
-    timer.current = setTimeout(() => setText(null), SUCCESS_BANNER_MS);
-  };
-  return [text, show];
 }
 
 /**

@@ -31,37 +31,20 @@ import {
   useSyncToQboMutation,
   useUpdateOrderMutation,
 } from '../api/orders-api';
-import { qboStatusText, SUCCESS_BANNER_MS, TEXTS } from '../texts';
+import { qboStatusText, TEXTS } from '../texts';
 import type { ActionDecision, ActionName, Order, OrderType } from '../types';
 import { AcceptanceSummary } from './AcceptanceSummary';
 import { CartCard, type DraftLine, draftOf, linesChanged } from './CartCard';
 import { changedFields, DetailsTable, FieldItem, type FormValues, hasWillCall, toForm } from './fields';
 import { ShortLines } from './ShortLines';
 import { StatusTag } from './status';
+import { useFlash } from './use-flash';
 
 export interface OrderDetailProps {
   type: OrderType;
   id: string;
   staff: boolean;
   base: string;
-}
-
-/** A success message that goes away after 2500 ms (spec §9). */
-function useFlash(): [string | null, (text: string) => void] {
-  const [text, setText] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const show = (next: string) => {
-    if (timer.current) clearTimeout(timer.current);
-    setText(next);
-    timer.current = setTimeout(() => setText(null), SUCCESS_BANNER_MS);
-  };
-  return [text, show];
 }
 
 /** After a QuickBooks send/update (202, queued): the order is read again this often until it is done. */
