@@ -371,7 +371,8 @@ describe('accepting', () => {
 });
 
 describe('the sweeper of authorisations never recorded', () => {
-  it('a crash between the authorisation and the record: the sweep cancels it and drops the mark', async () => {
+  /** An Open estimate as a process that died after authorising left it: an old mark, the authorisation made. */
+  async function deadProcessLeftovers() {
     const { id, view: v } = await openEstimate();
     const doc = await stored(id);
     const pending = {
@@ -380,9 +381,14 @@ describe('the sweeper of authorisations never recorded', () => {
       paymentMethod: 'pm_card_visa',
       amountCents: doc?.offer?.depositCents ?? 0,
     };
-    // What the dead process left: the mark, and the authorisation at the provider.
     await service.ctx.estimates.updateOne({ _id: id }, { $push: { pendingAuthorisations: pending } });
     const made = await service.ctx.payments.authorise(authorisationRequest(id, pending));
+    return { id, v, made };
+  }
+
+  it('a crash between the authorisation and the record: the sweep cancels it and drops the mark', async () => {
+    // What the dead process left: the mark, and the authorisation at the provider.
+    const { id, v, made } = await deadProcessLeftovers();
     expect('authorised' in made && made.authorised.status).toBe('requires_capture');
 
     // Two instances sweeping at once agree.
@@ -400,16 +406,7 @@ describe('the sweeper of authorisations never recorded', () => {
   it("a customer's retry racing the sweep never records the authorisation the sweep cancels", async () => {
     // Found by the chaos row 'kill order during acceptances': the provider's idempotent replay still
     // calls a cancelled authorisation held, so a retry under the old key recorded a cancelled deposit.
-    const { id, view: v } = await openEstimate();
-    const doc = await stored(id);
-    const pending = {
-      key: `accept:${id}:${v.estimateVersion}:pm_card_visa`,
-      at: new Date(Date.now() - 10 * 60_000),
-      paymentMethod: 'pm_card_visa',
-      amountCents: doc?.offer?.depositCents ?? 0,
-    };
-    await service.ctx.estimates.updateOne({ _id: id }, { $push: { pendingAuthorisations: pending } });
-    await service.ctx.payments.authorise(authorisationRequest(id, pending));
+    const { id, v } = await deadProcessLeftovers();
     const control = paymentsControl(emulator.url);
     await control.setFault({ slowMs: 700, forSeconds: 30 });
     let res: Awaited<ReturnType<typeof accept>>;
