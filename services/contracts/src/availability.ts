@@ -7,6 +7,10 @@
 import { addDays, dayFromNumber, dayNumber, isCalendarDay } from './calendar-day';
 import type { OrderStatus } from './lifecycle';
 import { formatLongDate } from './summary-format';
+import type { ShortLine, SubRental } from './views';
+
+/** A short line and a sub-rental: their shapes are views (views.ts), here as types for browsers. */
+export type { ShortLine, SubRental } from './views';
 
 /** Whole days kept free before and after a booking (cleaning, loading, trucking). */
 export interface TurnaroundBuffer {
@@ -173,25 +177,6 @@ export function availableOnText(available: number, day: string): string {
 /** A short line: 'Only 12 Chiavari Chairs are available on Saturday, January 9th, 2027'. */
 export function shortLineText(available: number, productName: string, day: string): string {
   return `Only ${available} ${productName} are available on ${formatLongDate(day)}`;
-}
-
-/** A line asked for more units than are free on its tightest day. */
-export interface ShortLine {
-  productId: string;
-  name: string;
-  requested: number;
-  available: number;
-  day: string;
-}
-
-/**
- * Staff's confirmation of a sub-rental, recorded on the order: who booked it beyond the free units,
- * when (ISO), and the lines that were short then.
- */
-export interface SubRental {
-  by: string;
-  at: string;
-  lines: ShortLine[];
 }
 
 /** 'Sub-rental confirmed by ana@shop.com on Friday, November 27th, 2026' (the day where it is read). */

@@ -32,3 +32,5 @@ export * from './roles';
 export * from './summary-format';
 export * from './sync-jobs';
 export * from './views';
+// availability.ts re-exports these as types (for browsers): here the schemas, as values, win.
+export { ShortLine, SubRental } from './views';

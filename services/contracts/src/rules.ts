@@ -26,6 +26,8 @@ export type {
   CompanyView,
   DeadLetterView,
   OrderActionsView,
+  OrderLineView,
+  OrderView,
   QboImportCompanyView,
   QboImportCustomerView,
   QboImportPageView,

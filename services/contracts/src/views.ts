@@ -4,7 +4,9 @@
  * frontends import as a type only (`@decor/contracts/rules`), so no TypeBox reaches a browser.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { UI_ACTIONS, type UiAction } from './lifecycle';
+import { ACCEPTANCE_STATES, DEPOSIT_STATES } from './acceptance';
+import { type EstimateDetailField, ORDER_FIELDS } from './estimate-fields';
+import { ORDER_STATUSES, UI_ACTIONS, type UiAction } from './lifecycle';
 
 const nullableText = Type.Union([Type.String(), Type.Null()]);
 
@@ -111,6 +113,118 @@ export const OrderActionsView = Type.Object(
   { description: 'What the caller may do now; disabled buttons carry the spec §6 tooltip (reason)' },
 );
 export type OrderActionsView = Static<typeof OrderActionsView>;
+
+/** A line asked for more units than are free on its tightest day (a 409's `shortLines`, issue 15). */
+export const ShortLine = Type.Object({
+  productId: Type.String(),
+  name: Type.String(),
+  requested: Type.Integer(),
+  available: Type.Integer(),
+  day: Type.String({ description: 'The tightest day of the window (YYYY-MM-DD)' }),
+});
+export type ShortLine = Static<typeof ShortLine>;
+
+/**
+ * Staff's confirmation of a sub-rental, recorded on the order: who booked it beyond the free units,
+ * when (ISO), and the lines that were short then.
+ */
+export const SubRental = Type.Object(
+  {
+    by: Type.String({ description: 'The staff member (e-mail) who confirmed it' }),
+    at: Type.String({ description: 'ISO date and time' }),
+    lines: Type.Array(ShortLine, { description: 'The lines short of free units at that moment' }),
+  },
+  { description: 'Staff only: the order was booked beyond the free units on purpose (a sub-rental)' },
+);
+export type SubRental = Static<typeof SubRental>;
+
+/** An order's line (spec §3 Order, `CartProducts`): the product, and its price at submission. */
+export const OrderLineView = Type.Object({
+  id: Type.String({ description: 'The product id (SKU)' }),
+  name: Type.String(),
+  description: Type.String(),
+  qty: Type.Integer(),
+  price: Type.Number({ description: 'Dollars, at submission' }),
+  total: Type.Number({ description: 'Dollars: price × qty' }),
+  qboId: nullableText,
+});
+export type OrderLineView = Static<typeof OrderLineView>;
+
+/** The User an order carries (spec §3 Order): its customer. */
+export const OrderUserView = Type.Object({
+  displayName: Type.String(),
+  ownCompany: nullableText,
+  email: Type.String(),
+  qboId: nullableText,
+});
+export type OrderUserView = Static<typeof OrderUserView>;
+
+/** Issue 30: where the customer's online acceptance stands, on estimates that were offered it. */
+export const AcceptanceSummaryView = Type.Object({
+  state: Type.Union(ACCEPTANCE_STATES.map((s) => Type.Literal(s))),
+  depositState: Type.Union([...DEPOSIT_STATES.map((s) => Type.Literal(s)), Type.Null()]),
+  /** When the offer ends (or ended: state 'expired'); staff may extend it. */
+  expiresAt: Type.Union([Type.String({ description: 'ISO date and time' }), Type.Null()]),
+});
+export type AcceptanceSummaryView = Static<typeof AcceptanceSummaryView>;
+
+/** The 18 event and will-call fields in a view, from the fields table: each its value or null when empty. */
+const detailViewProperties = Object.fromEntries(ORDER_FIELDS.map((f) => [f.name, nullableText])) as Record<
+  EstimateDetailField,
+  typeof nullableText
+>;
+
+/** Spec §3 Order as an estimate shows it, before the caller's parts (`acceptance`, `actions`). */
+const estimateProperties = {
+  id: Type.String(),
+  DocNumber: Type.String(),
+  UserId: Type.String(),
+  CartId: Type.String(),
+  status: Type.String({ description: ORDER_STATUSES.join(', ') }),
+  hasBeenModified: Type.Boolean(),
+  hasInvoice: Type.Boolean(),
+  isInQbo: Type.Boolean(),
+  qboId: nullableText,
+  syncToken: nullableText,
+  ...detailViewProperties,
+  subtotal: Type.Number({ description: 'Dollars: the sum of the lines' }),
+  truckingFee: Type.Number({ description: 'Dollars' }),
+  salesTax: Type.Number({ description: 'Dollars: 8.1 % of subtotal + trucking' }),
+  total: Type.Number({ description: 'Dollars: subtotal + trucking + tax' }),
+  createdAt: Type.String({ description: 'ISO date and time' }),
+  CartProducts: Type.Array(OrderLineView),
+  User: OrderUserView,
+  subRental: Type.Optional(SubRental),
+};
+/** What an invoice shares with its estimate: everything but `hasInvoice` (estimate only). */
+const { hasInvoice: _hasInvoice, ...orderProperties } = estimateProperties;
+
+/**
+ * An estimate as the order API answers it (spec §3 Order): the spec's field names, every event and
+ * will-call field present (null when empty), money in dollars, lines as CartProducts; where its
+ * acceptance stands when it was offered (issue 30), and the caller's buttons.
+ */
+export const EstimateView = Type.Object({
+  ...estimateProperties,
+  acceptance: Type.Optional(AcceptanceSummaryView),
+  actions: OrderActionsView,
+});
+export type EstimateView = Static<typeof EstimateView>;
+
+/** An invoice as the order API answers it: as its estimate, with EstimateId instead of hasInvoice. */
+export const InvoiceView = Type.Object({
+  ...orderProperties,
+  EstimateId: Type.String({ description: 'The estimate this invoice was created from' }),
+  actions: OrderActionsView,
+});
+export type InvoiceView = Static<typeof InvoiceView>;
+
+/**
+ * Spec §3 Order (estimate or invoice) as a screen that shows both reads it: what they share, each
+ * one's own fields optional (an estimate's hasInvoice and acceptance, an invoice's EstimateId).
+ */
+export type OrderView = Omit<EstimateView, 'hasInvoice'> &
+  Partial<Pick<EstimateView, 'hasInvoice'> & Pick<InvoiceView, 'EstimateId'>>;
 
 const importMarks = {
   onSite: Type.Boolean({ description: 'a site record already carries this QuickBooks id' }),
