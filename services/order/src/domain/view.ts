@@ -1,6 +1,5 @@
 import {
-  type AcceptanceState,
-  type DepositState,
+  type AcceptanceSummaryView,
   type EstimateDetailField,
   type OrderType,
   type SubRental,
@@ -39,7 +38,7 @@ export interface OrderRecord {
   /** Staff booked it beyond the free units on purpose (the last such confirmation); staff-only. */
   subRental: SubRental | null;
   /** Issue 30, estimates offered for acceptance: where it stands (lists and screens show it). */
-  acceptance?: { state: AcceptanceState; depositState: DepositState | null; expiresAt: string | null };
+  acceptance?: AcceptanceSummaryView;
   /** Issue 30: the estimate's offer lapsed unaccepted at this editedRevision (bookings.ts' offerLapsed). */
   offerLapsedAtEdit?: number | null;
 }

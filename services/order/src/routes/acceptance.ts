@@ -5,6 +5,7 @@ import {
   AcceptanceSettings,
   AcceptanceSettingsChange,
   AcceptanceView,
+  ShortLine,
 } from '@decor/contracts';
 import {
   badRequest,
@@ -22,7 +23,6 @@ import { readEstimateWithAcceptance } from '../store/acceptance';
 import { changeSettings, readSettings } from '../store/acceptance-settings';
 import { extendOffer } from '../store/offer-expiry';
 import { actorOf, NOT_FOUND, visibleTo } from './order-answers';
-import { ShortLine } from './schemas';
 
 const AcceptRefused = Type.Object({
   message: Type.String(),

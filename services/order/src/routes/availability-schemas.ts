@@ -1,5 +1,5 @@
+import { SubRental } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
-import { SubRental } from './schemas';
 
 const Day = Type.String({ maxLength: 10, description: 'A calendar day, YYYY-MM-DD' });
 const Sku = Type.String({ minLength: 1, maxLength: 100, description: 'A product id (SKU)' });

@@ -4,6 +4,8 @@
  */
 import {
   type Actor,
+  type EstimateView,
+  type InvoiceView,
   ORDER_FIELD,
   type OrderType,
   type RefusalCode,
@@ -41,8 +43,8 @@ export function refusalError(code: RefusalCode, status: string): HttpError {
   return new HttpError(refusalHttpStatus(code), refusalMessage(code, status));
 }
 
-/** The order as the caller sees it, with the caller's buttons. */
-export function viewFor(order: OrderRecord, actor: Actor, today: string) {
+/** The order as the caller sees it, with the caller's buttons (contracts' views). */
+export function viewFor(order: OrderRecord, actor: Actor, today: string): EstimateView | InvoiceView {
   return {
     ...orderView(order),
     // Who confirmed a sub-rental is the shop's business, not the customer's.

@@ -3,6 +3,8 @@ import {
   ACCEPTANCE_STATES,
   type AcceptanceState,
   type DepositOnVoid,
+  EstimateView,
+  InvoiceView,
   type OrderType,
 } from '@decor/contracts';
 import {
@@ -38,15 +40,7 @@ import {
   viewFor,
   visibleTo,
 } from './order-answers';
-import {
-  EstimateWithActions,
-  ForeignId,
-  InvoiceView,
-  ObjectIdText,
-  ShortLinesAnswer,
-  UpdateEstimateBody,
-  UpdateInvoiceBody,
-} from './schemas';
+import { ForeignId, ObjectIdText, ShortLinesAnswer, UpdateEstimateBody, UpdateInvoiceBody } from './schemas';
 
 const LIST_FILTERS = {
   status: Type.String({ minLength: 1, maxLength: 20 }),
@@ -98,7 +92,7 @@ export async function orderReadAndUpdateRoutes(
 ): Promise<void> {
   const path = `/${orderType}`;
   const spec = LIST_SPECS[orderType];
-  const View = orderType === 'invoice' ? InvoiceView : EstimateWithActions;
+  const View = orderType === 'invoice' ? InvoiceView : EstimateView;
   const UpdateBody = orderType === 'invoice' ? UpdateInvoiceBody : UpdateEstimateBody;
   const label = orderType === 'invoice' ? 'Invoices' : 'Estimates';
 

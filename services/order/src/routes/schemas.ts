@@ -1,10 +1,7 @@
 import {
-  ACCEPTANCE_STATES,
-  DEPOSIT_STATES,
   type EstimateDetailField,
   ORDER_FIELDS,
-  ORDER_STATUSES,
-  OrderActionsView,
+  ShortLine,
   STATUS_CHANGES,
   type StatusChange,
 } from '@decor/contracts';
@@ -143,24 +140,6 @@ export const SubmittedResult = Type.Object({
 });
 
 /** A 409: the sentence, and for a booking that does not fit (issue 15) every short line (contracts' ShortLinesRefusal). */
-export const ShortLine = Type.Object({
-  productId: Type.String(),
-  name: Type.String(),
-  requested: Type.Integer(),
-  available: Type.Integer(),
-  day: Type.String({ description: 'The tightest day of the window (YYYY-MM-DD)' }),
-});
-
-/** Staff's sub-rental confirmation recorded on the order (contracts' SubRental). */
-export const SubRental = Type.Object(
-  {
-    by: Type.String({ description: 'The staff member (e-mail) who confirmed it' }),
-    at: Type.String({ description: 'ISO date and time' }),
-    lines: Type.Array(ShortLine, { description: 'The lines short of free units at that moment' }),
-  },
-  { description: 'Staff only: the order was booked beyond the free units on purpose (a sub-rental)' },
-);
-
 export const ShortLinesAnswer = Type.Object({
   message: Type.String(),
   shortLines: Type.Optional(
@@ -168,74 +147,4 @@ export const ShortLinesAnswer = Type.Object({
       description: 'Present when the refusal is a booking that does not fit: every short line',
     }),
   ),
-});
-
-const nullableText = Type.Union([Type.String(), Type.Null()]);
-
-/** The 18 fields in a view, from the fields table: each its value or null when empty. */
-const detailViewProperties = Object.fromEntries(ORDER_FIELDS.map((f) => [f.name, nullableText])) as Record<
-  EstimateDetailField,
-  typeof nullableText
->;
-
-export const EstimateView = Type.Object({
-  id: Type.String(),
-  DocNumber: Type.String(),
-  UserId: Type.String(),
-  CartId: Type.String(),
-  status: Type.String({ description: ORDER_STATUSES.join(', ') }),
-  hasBeenModified: Type.Boolean(),
-  hasInvoice: Type.Boolean(),
-  isInQbo: Type.Boolean(),
-  qboId: nullableText,
-  syncToken: nullableText,
-  ...detailViewProperties,
-  subtotal: Type.Number({ description: 'Dollars: the sum of the lines' }),
-  truckingFee: Type.Number({ description: 'Dollars' }),
-  salesTax: Type.Number({ description: 'Dollars: 8.1 % of subtotal + trucking' }),
-  total: Type.Number({ description: 'Dollars: subtotal + trucking + tax' }),
-  createdAt: Type.String({ description: 'ISO date and time' }),
-  CartProducts: Type.Array(
-    Type.Object({
-      id: Type.String({ description: 'The product id (SKU)' }),
-      name: Type.String(),
-      description: Type.String(),
-      qty: Type.Integer(),
-      price: Type.Number({ description: 'Dollars, at submission' }),
-      total: Type.Number({ description: 'Dollars: price × qty' }),
-      qboId: nullableText,
-    }),
-  ),
-  User: Type.Object({
-    displayName: Type.String(),
-    ownCompany: nullableText,
-    email: Type.String(),
-    qboId: nullableText,
-  }),
-  subRental: Type.Optional(SubRental),
-});
-
-/** The caller's buttons on this order, from the lifecycle's `decide` (contracts' view). */
-export const OrderActions = OrderActionsView;
-
-const { hasInvoice: _hasInvoice, ...commonViewProperties } = EstimateView.properties;
-
-/** Issue 30: where the customer's online acceptance stands, on estimates that were offered it. */
-const AcceptanceSummary = Type.Object({
-  state: Type.Union(ACCEPTANCE_STATES.map((s) => Type.Literal(s))),
-  depositState: Type.Union([...DEPOSIT_STATES.map((s) => Type.Literal(s)), Type.Null()]),
-  /** When the offer ends (or ended: state 'expired'); staff may extend it. */
-  expiresAt: Type.Union([Type.String({ description: 'ISO date and time' }), Type.Null()]),
-});
-
-export const EstimateWithActions = Type.Object({
-  ...EstimateView.properties,
-  acceptance: Type.Optional(AcceptanceSummary),
-  actions: OrderActions,
-});
-
-export const InvoiceView = Type.Object({
-  ...commonViewProperties,
-  EstimateId: Type.String({ description: 'The estimate this invoice was created from' }),
-  actions: OrderActions,
 });
