@@ -289,7 +289,7 @@ describe('accepting an estimate online (issue 30)', () => {
     expect(await screen.findByTestId('acceptance-tag')).toHaveTextContent('Waiting for your acceptance');
     list.unmount();
     // …and taken from the answer when it does.
-    estimate = anOrder({ acceptance: { state: 'accepted', depositState: 'authorised' } });
+    estimate = anOrder({ acceptance: { state: 'accepted', depositState: 'authorised', expiresAt: null } });
     renderOrders('/orders');
     expect(await screen.findByTestId('acceptance-tag')).toHaveTextContent('Accepted');
   });

@@ -77,8 +77,16 @@ describe('an offer that ended unaccepted (issue 30)', () => {
 
   describe('the orders list', () => {
     const rows: Order[] = [
-      anOrder({ id: 'e3', DocNumber: '1003', acceptance: { state: 'expired', expiresAt: ENDED } }),
-      anOrder({ id: 'e2', DocNumber: '1002', acceptance: { state: 'awaiting', expiresAt: NEW_END } }),
+      anOrder({
+        id: 'e3',
+        DocNumber: '1003',
+        acceptance: { state: 'expired', depositState: null, expiresAt: ENDED },
+      }),
+      anOrder({
+        id: 'e2',
+        DocNumber: '1002',
+        acceptance: { state: 'awaiting', depositState: null, expiresAt: NEW_END },
+      }),
       anOrder({ id: 'e1', DocNumber: '1001', status: 'Pending', isInQbo: false }),
     ];
     beforeEach(() => {

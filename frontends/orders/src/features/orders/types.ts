@@ -1,12 +1,10 @@
-/** The order API's shapes (spec §3 Order plus the server's `actions` for the caller). Money in dollars. */
+/** The order API's shapes: contracts' views (spec §3 Order plus the server's `actions`). Money in dollars. */
 import type {
   AcceptanceState,
   ActionAvailability,
-  DepositState,
-  EstimateDetailField,
-  OrderActionsView,
+  OrderLineView,
   OrderStatus,
-  SubRental,
+  OrderView,
   UiAction,
 } from '@decor/contracts/rules';
 
@@ -17,50 +15,16 @@ export type OrderType = 'estimate' | 'invoice';
 export type ActionDecision = ActionAvailability;
 /** The buttons the server decides (the lifecycle's UI actions, in contracts). */
 export type ActionName = UiAction;
-export type OrderActions = OrderActionsView;
 
-export interface OrderLine {
-  id: string;
-  name: string;
-  description: string;
-  qty: number;
-  price: number;
-  total: number;
-  qboId: string | null;
-}
+/** An order's line (contracts' view). */
+export type OrderLine = OrderLineView;
 
-export type OrderDetails = Record<EstimateDetailField, string | null>;
-
-export interface Order extends OrderDetails {
-  id: string;
-  DocNumber: string;
-  UserId: string;
-  CartId: string;
-  /** Invoices: the estimate they came from. */
-  EstimateId?: string;
-  status: OrderStatus | (string & {});
-  hasBeenModified: boolean;
-  /** Estimates: an invoice was created from it. */
-  hasInvoice?: boolean;
-  isInQbo: boolean;
-  qboId: string | null;
-  syncToken: string | null;
-  subtotal: number;
-  truckingFee: number;
-  salesTax: number;
-  total: number;
-  createdAt: string;
-  CartProducts: OrderLine[];
-  User: { displayName: string; ownCompany: string | null; email: string; qboId: string | null };
-  /** Staff only: the order was booked beyond the free units on purpose (who, when, which lines). */
-  subRental?: SubRental;
-  actions?: Partial<OrderActions>;
-  /**
-   * Estimates, when the server tells it in the list (issue 30): where the customer's acceptance
-   * stands; the order screens read the full view from `GET /estimate/:id/acceptance`.
-   */
-  acceptance?: { state: AcceptanceState; depositState?: DepositState | null; expiresAt?: string | null };
-}
+/**
+ * An estimate or invoice as the order API answers it (contracts' view): an estimate's hasInvoice and
+ * acceptance, an invoice's EstimateId. The order screens read the full acceptance from
+ * `GET /estimate/:id/acceptance`.
+ */
+export type Order = OrderView;
 
 /** The list's filter (spec §2): a status or the modified flag. */
 export type OrderFilter = 'all' | Lowercase<OrderStatus> | 'hasBeenModified';
