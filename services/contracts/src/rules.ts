@@ -11,6 +11,8 @@ export * from './estimate-fields';
 export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
+// A type only: the order events' schemas stay on the servers.
+export type { OrderType } from './order-events';
 export * from './password-rule';
 export * from './product-images';
 export * from './qbo-import';

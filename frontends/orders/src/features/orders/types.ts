@@ -8,8 +8,7 @@ import type {
   UiAction,
 } from '@decor/contracts/rules';
 
-export type { OrderStatus } from '@decor/contracts/rules';
-export type OrderType = 'estimate' | 'invoice';
+export type { OrderStatus, OrderType } from '@decor/contracts/rules';
 
 /** What the caller may do with the order, decided by the server; `reason` is the spec §6 tooltip. */
 export type ActionDecision = ActionAvailability;

@@ -1,11 +1,12 @@
 import { API_BASE_URL, http, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { useEffect } from 'react';
+import type { OrderType } from '../types';
 import { ordersApi } from './orders-api';
 
 /** What the gateway streams about a changed order (never its contents). */
 interface OrderChange {
   type: string;
-  orderType: 'estimate' | 'invoice';
+  orderType: OrderType;
   id: string;
   status: string;
   revision: number;
