@@ -10,7 +10,7 @@
  * one batch, long after the request, so the kit carries each event's own trace (context.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import type { TextMapPropagator } from '@opentelemetry/api';
+import { context, type TextMapPropagator, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -50,6 +50,9 @@ function propagator(edge: boolean): TextMapPropagator {
   };
 }
 
+/** No span of ours is recording here: a call made now would only carry a trace nobody keeps. */
+const untraced = (): boolean => !trace.getSpan(context.active())?.isRecording();
+
 let sdk: NodeSDK | undefined;
 
 export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv = process.env): NodeSDK {
@@ -87,14 +90,21 @@ export function startTracing(exporter: TracingExporter, env: NodeJS.ProcessEnv =
           : {}),
       }),
     ],
+    // What is not traced is ignored outright rather than given a non-recording span: the HTTP and
+    // undici instrumentations compute a request's attributes before they look for a parent, and a
+    // non-recording parent lets the Mongo instrumentation serialise every command (at 10 % this
+    // cost more CPU per request than tracing all of them; infra/bench/tracing-cost.md). Ignored, a
+    // request runs with tracing suppressed, and its Mongo and Redis calls find no parent at all.
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req: IncomingMessage) =>
-          QUIET.test(req.url ?? '') || (edge && Math.random() >= ratio),
+          QUIET.test(req.url ?? '') ||
+          (edge ? Math.random() >= ratio : req.headers[TRACEPARENT_HEADER] === undefined),
+        ignoreOutgoingRequestHook: untraced,
         requireParentforIncomingSpans: !edge,
         requireParentforOutgoingSpans: true,
       }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({ ignoreRequestHook: untraced, requireParentforSpans: true }),
       new MongoDBInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
