@@ -186,6 +186,12 @@ test('toMongoList builds typed queries and re-checks what it is given', () => {
     skip: 0,
     limit: 20,
   });
+  // A prefix without cased characters (a DocNumber) is matched case-sensitively: the same strings,
+  // and MongoDB can bound an index by it (issue 31).
+  expect(toMongoList({ like: 'name:10-4' }, productList).filter).toEqual({ name: { $regex: '^10-4' } });
+  expect(toMongoList({ like: 'name:10a' }, productList).filter).toEqual({
+    name: { $regex: '^10a', $options: 'i' },
+  });
   // Called without the schema (a bug in a route): objects and unknown fields still cannot get through.
   expect(() => toMongoList({ category: { $ne: 'x' } } as never, productList)).toThrow(
     'category must be a plain value',

@@ -125,7 +125,13 @@ export function toMongoList<F extends TProperties>(
   }
   if (typeof q.like === 'string') {
     const [field, prefix] = splitPair(q.like, spec.likeFields, 'like');
-    filter[path(field)] = { $regex: `^${escapeRegex(prefix)}`, $options: 'i' };
+    // Case-insensitive only where case can differ: an 'i' regex cannot use an index's bounds on
+    // MongoDB (it reads every key), and a prefix without cased characters ('10', a DocNumber) matches the same
+    // strings either way (issue 31).
+    const cased = prefix.toLowerCase() !== prefix || prefix.toUpperCase() !== prefix;
+    filter[path(field)] = cased
+      ? { $regex: `^${escapeRegex(prefix)}`, $options: 'i' }
+      : { $regex: `^${escapeRegex(prefix)}` };
   }
   if (typeof q.gt === 'string') {
     const [field, raw] = splitPair(q.gt, spec.gtFields, 'gt');
