@@ -131,14 +131,33 @@ function orderSchema(orderType: OrderType) {
   );
 }
 
+/**
+ * Issue 31: the orders lists (routes/orders.ts) page newest first — sort { createdAt: -1, _id: -1 },
+ * the _id tie-break of the kit's list query — with at most one equality filter the screens send
+ * (a customer's own, a status, modified ones). Each such list reads its page from one of these in
+ * order and counts its total from the same entries, on MongoDB and on the embedded server (whose
+ * sorted indexes, infra/stack/mongo/Launcher.java, follow these declarations). A DocNumber prefix
+ * search reads the unique docNumber index's range (the kit sends a case-sensitive regex for a
+ * prefix without letters, which MongoDB bounds). Ascending pages read the same indexes backwards.
+ * Checked on MongoDB by services/order/test/order-list-indexes.test.ts (DECOR_INFRA=containers).
+ */
+export const LIST_INDEXES = [
+  { createdAt: -1, _id: -1 },
+  { status: 1, createdAt: -1, _id: -1 },
+  { userId: 1, createdAt: -1, _id: -1 },
+  { hasBeenModified: 1, createdAt: -1, _id: -1 },
+] as const;
+
+function listIndexes(schema: Schema<Estimate>): void {
+  for (const keys of LIST_INDEXES) schema.index(keys);
+}
+
 const estimateSchema = orderSchema('estimate');
 // One estimate per cart: a second submission of the same cart (double click, two tabs) is refused.
 estimateSchema.index({ cartId: 1 }, { unique: true });
 estimateSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });
 estimateSchema.index({ docNumber: 1 }, { unique: true });
-// Lists: a customer's own newest first, and everyone's for staff.
-estimateSchema.index({ userId: 1, createdAt: -1 });
-estimateSchema.index({ createdAt: -1 });
+listIndexes(estimateSchema);
 // Issue 30: the provider's webhooks find the estimate by its deposit; the sweeper, dangling authorisations.
 estimateSchema.index({ 'deposit.intentId': 1 }, { sparse: true });
 estimateSchema.index({ 'pendingAuthorisations.at': 1 }, { sparse: true });
@@ -161,8 +180,7 @@ invoiceSchema.index({ estimateId: 1 }, { unique: true });
 invoiceSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });
 // The estimate's DocNumber (one invoice per estimate, so unique too).
 invoiceSchema.index({ docNumber: 1 }, { unique: true });
-invoiceSchema.index({ userId: 1, createdAt: -1 });
-invoiceSchema.index({ createdAt: -1 });
+listIndexes(invoiceSchema);
 invoiceSchema.plugin(outboxPlugin);
 
 export type InvoiceModel = Model<Estimate>;
