@@ -1,7 +1,8 @@
 // Writes to OUT_DIR the manifests a production install of one workspace needs: the root
 // package.json narrowed to that workspace and the @decor/* workspaces it depends on (no root
-// devDependencies), their package.json files, and the lock file. `npm install --omit=dev` there
-// then installs exactly that closure's production dependencies at the lock file's versions.
+// devDependencies), their package.json files, the lock file, and the tarballs or folders their
+// `file:` dependencies name (vendor/node-quickbooks). `npm install --omit=dev` there then installs
+// exactly that closure's production dependencies at the lock file's versions.
 //   node infra/cli/docker/only-workspace.cjs services/user /manifests
 const fs = require('node:fs');
 const path = require('node:path');
@@ -27,5 +28,13 @@ fs.copyFileSync('package-lock.json', path.join(outDir, 'package-lock.json'));
 for (const dir of needed) {
   fs.mkdirSync(path.join(outDir, dir), { recursive: true });
   fs.copyFileSync(path.join(dir, 'package.json'), path.join(outDir, dir, 'package.json'));
+  const manifest = read(dir);
+  const specs = ['dependencies', 'optionalDependencies', 'devDependencies'].flatMap((kind) =>
+    Object.values(manifest[kind] ?? {}),
+  );
+  for (const spec of specs.filter((s) => s.startsWith('file:'))) {
+    const from = path.join(dir, spec.slice('file:'.length));
+    fs.cpSync(from, path.join(outDir, from), { recursive: true });
+  }
 }
 console.log(`${app}: workspaces ${[...needed].join(', ')}`);
