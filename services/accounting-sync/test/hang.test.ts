@@ -2,11 +2,14 @@
  * QuickBooks that takes a request and never answers (the emulator's hang fault): every call is
  * time-boxed below the record lock's lifetime, a timed-out call is a failed attempt retried later,
  * and the requests QuickBooks carries out late, after their client gave up, never make a second
- * document.
+ * document. Each call's time box is its own: its client carries its signal, and nothing is installed
+ * on node-quickbooks' process-wide axios.
  */
+import path from 'node:path';
 import { loadConfig } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
 import { accountingSyncConfigSchema } from '../src/config';
+import { invokeWith, quickBooksFor } from '../src/qbo/client';
 import { MAX_CALL_TIMEOUT_MS, RECORD_LOCK_MS, withQboDeadline } from '../src/qbo/time-box';
 import { customerWithProduct, submittedEstimates } from './fixtures';
 import {
@@ -23,6 +26,19 @@ import {
 } from './support';
 
 const CALL_TIMEOUT_MS = 2_000;
+
+/** The request interceptors on the axios that node-quickbooks uses (the one it resolves). */
+function quickBooksAxiosInterceptors(): number {
+  const from = path.dirname(require.resolve('node-quickbooks'));
+  const axios = require(require.resolve('axios', { paths: [from] })) as {
+    interceptors: { request: { forEach(fn: () => void): void } };
+  };
+  let count = 0;
+  axios.interceptors.request.forEach(() => {
+    count++;
+  });
+  return count;
+}
 
 describe('QuickBooks hangs', () => {
   let sync: Sync;
@@ -117,5 +133,40 @@ describe('QuickBooks hangs', () => {
       'no time left for a QuickBooks call before the record lock ends',
     );
     expect((await qboStats(realmId)).hung).toBe(requests);
+  }, 30_000);
+
+  it('gives each of several concurrent calls its own deadline, with no interceptor on node-quickbooks’ axios', async () => {
+    expect(quickBooksAxiosInterceptors()).toBe(0);
+    const session = await sync.ctx.sessions.current();
+    /** getCompanyInfo on a client of its own: what it came to, and after how long. */
+    const companyInfo = async (timeoutMs: number) => {
+      const started = Date.now();
+      const outcome = await invokeWith(
+        quickBooksFor(sync.ctx.config, session),
+        (qb, done) => qb.getCompanyInfo(realmId, done as never),
+        timeoutMs,
+      ).then(
+        (info) => `answered: ${(info as { CompanyName: string }).CompanyName}`,
+        (err: Error) => err.message,
+      );
+      return { outcome, ms: Date.now() - started };
+    };
+
+    await hang(3);
+    const [atLockDeadline, ownTimeout, patient] = await Promise.all([
+      withQboDeadline(Date.now() + 500, () => companyInfo(20_000)),
+      companyInfo(1_200),
+      companyInfo(20_000),
+    ]);
+    // The record lock's deadline ends the first call only…
+    expect(atLockDeadline.outcome).toMatch(/^QuickBooks did not answer within 0\.[45] s$/);
+    // …the second ends at its own 1.2 s, not at the first's deadline…
+    expect(ownTimeout.outcome).toBe('QuickBooks did not answer within 1.2 s');
+    expect(atLockDeadline.ms).toBeLessThan(ownTimeout.ms);
+    expect(ownTimeout.ms).toBeGreaterThanOrEqual(1_150);
+    // …and the third, aborted by neither, has its answer once the 3 s hang is over.
+    expect(patient.outcome).toBe('answered: Hang Co');
+    expect(patient.ms).toBeGreaterThanOrEqual(2_000);
+    expect(quickBooksAxiosInterceptors()).toBe(0);
   }, 30_000);
 });

@@ -40,7 +40,10 @@ export interface QboApi {
 
 type Invoke = (qb: QuickBooks, done: (err: unknown, data?: unknown) => void) => void;
 
-/** A node-quickbooks client for one call (cheap: it only holds settings). */
+/**
+ * A node-quickbooks client for one call (cheap: it only holds settings). One per call: invokeWith
+ * puts that call's AbortSignal on it.
+ */
 export function quickBooksFor(
   config: QboClientConfig,
   session: Pick<LiveSession, 'realmId' | 'accessToken'>,
@@ -63,15 +66,17 @@ export function quickBooksFor(
   return qb;
 }
 
-/** One call, aborted after `timeoutMs` (or at the surrounding record lock's deadline). */
+/**
+ * One call on `qb` (a client of its own, from quickBooksFor), aborted after `timeoutMs` or at the
+ * surrounding record lock's deadline: its requests carry the client's signal (vendor/node-quickbooks).
+ */
 export function invokeWith(qb: QuickBooks, invoke: Invoke, timeoutMs: number): Promise<unknown> {
-  return timeBoxed(
-    timeoutMs,
-    () =>
-      new Promise((resolve, reject) => {
-        invoke(qb, (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
-      }),
-  );
+  return timeBoxed(timeoutMs, (signal) => {
+    qb.signal = signal;
+    return new Promise((resolve, reject) => {
+      invoke(qb, (err, data) => (err ? reject(classifyFault(err)) : resolve(data)));
+    });
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import path from 'node:path';
 import { QboFault } from './faults';
 
 /**
@@ -14,28 +13,8 @@ export const LOCK_MARGIN_MS = 10_000;
 /** The longest QBO_CALL_TIMEOUT_MS may be (the config refuses more). */
 export const MAX_CALL_TIMEOUT_MS = RECORD_LOCK_MS - LOCK_MARGIN_MS;
 
-const callSignal = new AsyncLocalStorage<AbortSignal>();
+/** The deadline (epoch ms) of the surrounding withQboDeadline, for the calls made inside it. */
 const deadline = new AsyncLocalStorage<number>();
-
-interface AxiosLike {
-  interceptors: { request: { use(fn: (config: { signal?: unknown }) => unknown): number } };
-}
-
-/**
- * node-quickbooks builds each axios request itself and takes no timeout or signal, so the signal of
- * the call in progress (async context) is put on every request through its own axios instance (the
- * one it resolves, whatever else is installed).
- */
-function installSignalInterceptor(): void {
-  const from = path.dirname(require.resolve('node-quickbooks'));
-  const axios = require(require.resolve('axios', { paths: [from] })) as AxiosLike;
-  axios.interceptors.request.use((config) => {
-    const signal = callSignal.getStore();
-    if (signal && !config.signal) config.signal = signal;
-    return config;
-  });
-}
-installSignalInterceptor();
 
 /** Runs `work` with every QuickBooks call in it ending by `until` (epoch ms). */
 export function withQboDeadline<T>(until: number, work: () => Promise<T>): Promise<T> {
@@ -47,11 +26,13 @@ export function timedOut(ms: number): QboFault {
 }
 
 /**
- * Runs `send` (which starts node-quickbooks requests) with a signal that aborts them after
- * `timeoutMs`, or earlier at the deadline of the surrounding withQboDeadline. With no time left it
- * sends nothing. A timeout is a fault like no answer at all: the job retries it later.
+ * Runs `send` with a signal of its own that aborts after `timeoutMs`, or earlier at the deadline of
+ * the surrounding withQboDeadline; `send` hands it to the requests it starts (a node-quickbooks
+ * client's `signal`, vendor/node-quickbooks), so an abort destroys their sockets and no other call
+ * is touched. With no time left it sends nothing. A timeout is a fault like no answer at all: the job
+ * retries it later.
  */
-export function timeBoxed<T>(timeoutMs: number, send: () => Promise<T>): Promise<T> {
+export function timeBoxed<T>(timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const until = deadline.getStore();
   const budget = Math.min(timeoutMs, until === undefined ? timeoutMs : until - Date.now());
   if (budget <= 0) {
@@ -60,9 +41,7 @@ export function timeBoxed<T>(timeoutMs: number, send: () => Promise<T>): Promise
     );
   }
   const signal = AbortSignal.timeout(budget);
-  return callSignal.run(signal, () =>
-    send().catch((err) => {
-      throw signal.aborted ? timedOut(budget) : err;
-    }),
-  );
+  return send(signal).catch((err) => {
+    throw signal.aborted ? timedOut(budget) : err;
+  });
 }
