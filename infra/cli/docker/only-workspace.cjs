@@ -1,7 +1,7 @@
 // Writes to OUT_DIR the manifests a production install of one workspace needs: the root
 // package.json narrowed to that workspace and the @decor/* workspaces it depends on (no root
 // devDependencies), their package.json files, the lock file, and the tarballs or folders their
-// `file:` dependencies name (vendor/node-quickbooks). `npm install --omit=dev` there then installs
+// `file:` dependencies name (services/accounting-sync/vendor/node-quickbooks). `npm install --omit=dev` there then installs
 // exactly that closure's production dependencies at the lock file's versions.
 //   node infra/cli/docker/only-workspace.cjs services/user /manifests
 const fs = require('node:fs');

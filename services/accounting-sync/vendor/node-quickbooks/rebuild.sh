@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds node-quickbooks-2.0.50-abort-signal.tgz from the npm registry's node-quickbooks 2.0.50 and
 # abort-signal.patch, and says whether it matches the checked-in tarball (npm pack is reproducible).
-#   vendor/node-quickbooks/rebuild.sh          check
-#   vendor/node-quickbooks/rebuild.sh --write  replace the checked-in tarball
+#   services/accounting-sync/vendor/node-quickbooks/rebuild.sh          check
+#   services/accounting-sync/vendor/node-quickbooks/rebuild.sh --write  replace the checked-in tarball
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 version=2.0.50
