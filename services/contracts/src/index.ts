@@ -13,6 +13,7 @@ export * from './availability';
 export * from './calendar-day';
 export * from './cart-events';
 export * from './catalogue-events';
+export * from './company-bodies';
 export * from './contact-form';
 export * from './email-address';
 export * from './envelope';

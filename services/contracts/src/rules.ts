@@ -5,6 +5,8 @@
 export * from './acceptance';
 export * from './availability';
 export * from './calendar-day';
+// Types only: the company bodies' schemas stay on the servers.
+export type { CompanyChanges, NewCompany } from './company-bodies';
 export * from './contact-form';
 export * from './email-address';
 export * from './estimate-fields';

@@ -1,3 +1,4 @@
+import type { CompanyChanges, NewCompany } from '@decor/contracts';
 import { companyProblem, present, trimmed } from './admin-rules';
 import { type Refused, refuse } from './refusals';
 
@@ -15,18 +16,6 @@ export const COMPANY_ATTRIBUTES = [
 ] as const;
 export type CompanyAttribute = (typeof COMPANY_ATTRIBUTES)[number];
 
-/** A company's form as sent: every field optional (a change names only what changes). */
-export type CompanyInput = {
-  name?: string;
-  displayName?: string;
-  street?: string;
-  city?: string;
-  state?: string;
-  zipCode?: string;
-  phone?: string | null;
-  qboId?: string;
-};
-
 /** `attributes=id,name` or repeated: the fields each row keeps, or the refusal of an unknown name. */
 export function attributesOf(raw: unknown): CompanyAttribute[] | undefined | Refused {
   if (raw === undefined) return undefined;
@@ -42,20 +31,20 @@ export function attributesOf(raw: unknown): CompanyAttribute[] | undefined | Ref
 }
 
 /** A new company's form: the first missing field. */
-export function newCompanyRefusal(input: CompanyInput): Refused | undefined {
+export function newCompanyRefusal(input: NewCompany): Refused | undefined {
   const problem = companyProblem(input);
   return problem ? refuse('invalid', problem) : undefined;
 }
 
 /** A change of a company: something to change, and no required field blanked. */
-export function companyChangeRefusal(input: CompanyInput): Refused | undefined {
+export function companyChangeRefusal(input: CompanyChanges): Refused | undefined {
   if (Object.keys(input).length === 0) return refuse('nothingToChange');
   const problem = companyProblem(input, { partial: true });
   return problem ? refuse('invalid', problem) : undefined;
 }
 
 /** A company's editable fields, trimmed; an empty phone clears it; the display name always equals the name (spec §3). */
-export function companyFields(input: CompanyInput): Record<string, string | null> {
+export function companyFields(input: CompanyChanges): Record<string, string | null> {
   const body = trimmed(input);
   const set: Record<string, string | null> = {};
   for (const key of ['street', 'city', 'state', 'zipCode'] as const)
@@ -69,7 +58,7 @@ export function companyFields(input: CompanyInput): Record<string, string | null
 }
 
 /** A new company's fields; `qboId` when it was imported from QuickBooks. */
-export function newCompanyFields(input: CompanyInput): Record<string, string | null> {
+export function newCompanyFields(input: NewCompany): Record<string, string | null> {
   const qboId = input.qboId?.trim();
   return { ...companyFields(input), ...(present(qboId) ? { qboId } : {}) };
 }

@@ -1,11 +1,10 @@
-import { CompanyView } from '@decor/contracts';
+import { CompanyChanges, CompanyView, NewCompany } from '@decor/contracts';
 import { listQuerySchema, objectIdParam, type ServiceApp, sendList } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { UserContext } from '../context';
 import {
   attributesOf,
   COMPANY_ATTRIBUTES,
-  type CompanyInput,
   companyChangeRefusal,
   companyFields,
   keepAttributes,
@@ -17,7 +16,7 @@ import { changeCompany, createCompany, deleteCompany, liveCompanyById } from '..
 import { publicCompany } from '../store/company-model';
 import { COMPANY_LIST, listCompanies } from '../store/lists';
 import { orNotFound, orRefuse, refuseIf } from './refusals';
-import { CompanyFields, Deleted } from './schemas';
+import { Deleted } from './schemas';
 
 export async function companyRoutes(app: ServiceApp, ctx: UserContext): Promise<void> {
   const staffOnly = app.requireRole('staff');
@@ -76,15 +75,12 @@ export async function companyRoutes(app: ServiceApp, ctx: UserContext): Promise<
         summary:
           'Staff: create a company (its display name is its name); qboId when imported from QuickBooks',
         security: [{ session: [] }],
-        body: Type.Object(
-          { ...CompanyFields, qboId: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })) },
-          { additionalProperties: false },
-        ),
+        body: NewCompany,
         response: { 201: Type.Object({ result: CompanyView }) },
       },
     },
     async (request, reply) => {
-      const input: CompanyInput = request.body;
+      const input = request.body;
       refuseIf(newCompanyRefusal(input));
       const company = orRefuse(await createCompany(ctx, newCompanyFields(input), request.id));
       return reply.code(201).send({ result: publicCompany(company) });
@@ -99,12 +95,12 @@ export async function companyRoutes(app: ServiceApp, ctx: UserContext): Promise<
         summary: 'Staff: change a company (the display name follows the name)',
         security: [{ session: [] }],
         params: objectIdParam,
-        body: Type.Object(CompanyFields, { additionalProperties: false }),
+        body: CompanyChanges,
         response: { 200: Type.Object({ result: CompanyView }) },
       },
     },
     async (request) => {
-      const input: CompanyInput = request.body;
+      const input = request.body;
       refuseIf(companyChangeRefusal(input));
       const company = orRefuse(await changeCompany(ctx, request.params.id, companyFields(input), request.id));
       return { result: publicCompany(company) };

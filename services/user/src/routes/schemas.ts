@@ -40,15 +40,4 @@ export const UserChangeFields = {
 
 export const WelcomeBody = Type.Object({ email: EmailField }, { additionalProperties: false });
 
-export const CompanyFields = {
-  name: Type.Optional(Text()),
-  displayName: Type.Optional(Text()),
-  street: Type.Optional(Text()),
-  city: Type.Optional(Text()),
-  state: Type.Optional(Text(100)),
-  zipCode: Type.Optional(Text(20)),
-  // Optional: empty or null clears it.
-  phone: Type.Optional(Type.Union([Text(50), Type.Null()])),
-};
-
 export const Deleted = Type.Object({ result: Type.Object({ id: Type.String(), message: Type.String() }) });

@@ -27,18 +27,6 @@ export interface UserListArgs {
   companyId?: string;
 }
 
-/** POST /company (spec §3 New company; the display name is the company name). */
-export interface NewCompany {
-  name: string;
-  displayName: string;
-  street?: string;
-  city?: string;
-  state?: string;
-  zipCode?: string;
-  phone?: string;
-  qboId?: string;
-}
-
 /** POST /user: a customer under a parent company, or an admin (spec §3 forms). */
 export interface NewUser {
   permissions: 'customer' | 'admin';
@@ -64,11 +52,6 @@ export interface UserChanges {
   email?: string;
   phone?: string;
 }
-
-/** PUT /company/{id}: any of its details (the display name follows the name). */
-export type CompanyChanges = Partial<
-  Pick<Company, 'name' | 'street' | 'city' | 'state' | 'zipCode' | 'phone'>
->;
 
 /** GET /qbo/users: a QuickBooks company (top-level Customer) or customer (a Job), as contracts' views. */
 export type QboCompany = QboImportCompanyView;

@@ -3,11 +3,10 @@
  * joined onto the shared RTK Query api of @decor/web-core (one cache, one axios client, the shell's
  * store). Lists are 20 at a time (spec §9), more on scroll.
  */
+import type { CompanyChanges, NewCompany } from '@decor/contracts/rules';
 import { api, type Page } from '@decor/web-core';
 import type {
   Company,
-  CompanyChanges,
-  NewCompany,
   NewUser,
   QboUsers,
   QboUsersArgs,

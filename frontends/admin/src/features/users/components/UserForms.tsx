@@ -1,7 +1,8 @@
+import type { NewCompany } from '@decor/contracts/rules';
 import { Button, Flex } from '@decor/web-core/ui';
 import { Form, type FormInstance, Input } from '@decor/web-core/ui-forms';
 import type { ReactNode } from 'react';
-import type { NewCompany, NewUser } from '../api/types';
+import type { NewUser } from '../api/types';
 import { LABELS, USERS_TEXTS, VALIDATE_MESSAGES } from '../texts';
 import { ParentCompanySelect } from './ParentCompanySelect';
 

@@ -1,4 +1,5 @@
-import type { NewCompany, NewUser, QboCompany, QboCustomer } from '../api/types';
+import type { NewCompany } from '@decor/contracts/rules';
+import type { NewUser, QboCompany, QboCustomer } from '../api/types';
 import { USERS_TEXTS } from '../texts';
 
 /**
