@@ -202,23 +202,30 @@ final class SortedIndex<P> {
     return value instanceof Collection;
   }
 
-  /** Entries whose first keys equal `points` and whose next key lies in [low, high] (null: open). */
-  NavigableMap<Object[], P> range(List<Object> points, Object low, Object high) {
+  /**
+   * Entries whose first keys equal `points` and whose next key lies in [low, high] (null: open
+   * there; `highExclusive`: [low, high)).
+   */
+  NavigableMap<Object[], P> range(List<Object> points, Object low, Object high, boolean highExclusive) {
     Object[] from = new Object[fields.size() + 1];
     Object[] to = new Object[fields.size() + 1];
+    int ranged = low != null || high != null ? points.size() : -1;
+    // Past an exclusive high, the probe sits before every entry of that value (after, in a descending key).
+    boolean beforeHigh = highExclusive && high != null;
     for (int i = 0; i <= fields.size(); i++) {
       if (i < points.size()) {
         from[i] = points.get(i);
         to[i] = points.get(i);
-      } else if (i == points.size() && i < fields.size() && (low != null || high != null)) {
+      } else if (i == ranged && i < fields.size()) {
         // In a descending key the larger values come first.
         Object first = descending[i] ? high : low;
         Object last = descending[i] ? low : high;
         from[i] = first == null ? LOW : first;
         to[i] = last == null ? HIGH : last;
       } else {
-        from[i] = LOW;
-        to[i] = HIGH;
+        boolean descendingRange = ranged >= 0 && descending[ranged];
+        from[i] = ranged >= 0 && i > ranged && beforeHigh && descendingRange ? HIGH : LOW;
+        to[i] = ranged >= 0 && i > ranged && beforeHigh && !descendingRange ? LOW : HIGH;
       }
     }
     return entries.subMap(from, true, to, true);
@@ -230,14 +237,20 @@ final class Bounds {
   final Object point;
   final Object low;
   final Object high;
-  /** The condition is exactly `field == point` for a value whose equality the index decides alone. */
-  final boolean exactPoint;
+  /** The range ends before `high` (a prefix's successor); else it holds `high` (a superset is fine). */
+  final boolean highExclusive;
+  /**
+   * The bounds hold exactly the values the conditions match (one equality on a value whose equality
+   * the index decides alone, or one whole-prefix regex): a count needs no document.
+   */
+  final boolean exact;
 
-  private Bounds(Object point, Object low, Object high, boolean exactPoint) {
+  private Bounds(Object point, Object low, Object high, boolean highExclusive, boolean exact) {
     this.point = point;
     this.low = low;
     this.high = high;
-    this.exactPoint = exactPoint;
+    this.highExclusive = highExclusive;
+    this.exact = exact;
   }
 
   static boolean isScalar(Object value) {
@@ -255,15 +268,21 @@ final class Bounds {
   static Bounds of(List<Object> conditions) {
     Object low = null;
     Object high = null;
+    boolean highExclusive = false;
+    boolean exact = false;
     for (Object condition : conditions) {
       if (isScalar(condition)) {
-        return new Bounds(condition, null, null, conditions.size() == 1 && !(condition instanceof Number));
+        return new Bounds(condition, null, null, false, conditions.size() == 1 && !(condition instanceof Number));
       }
       if (BsonRegularExpression.isRegularExpression(condition)) {
-        String prefix = literalPrefix(BsonRegularExpression.convertToRegularExpression(condition));
+        boolean[] whole = {false};
+        String prefix = literalPrefix(BsonRegularExpression.convertToRegularExpression(condition), whole);
         if (prefix != null) {
+          // [prefix, successor): exactly the strings that start with prefix (String order).
           low = prefix;
           high = prefix.substring(0, prefix.length() - 1) + (char) (prefix.charAt(prefix.length() - 1) + 1);
+          highExclusive = true;
+          exact = conditions.size() == 1 && whole[0];
         }
         continue;
       }
@@ -274,23 +293,23 @@ final class Bounds {
       for (String op : operators.keySet()) {
         Object arg = operators.get(op);
         if (op.equals("$eq") && isScalar(arg)) {
-          return new Bounds(arg, null, null, false);
-        } else if ((op.equals("$gt") || op.equals("$gte")) && isScalar(arg)) {
+          return new Bounds(arg, null, null, false, false);
+        } else if ((op.equals("$gt") || op.equals("$gte")) && isScalar(arg) && low == null) {
           low = arg;
-        } else if ((op.equals("$lt") || op.equals("$lte")) && isScalar(arg)) {
+        } else if ((op.equals("$lt") || op.equals("$lte")) && isScalar(arg) && high == null) {
           high = arg;
         }
       }
     }
-    return low == null && high == null ? null : new Bounds(null, low, high, false);
+    return low == null && high == null ? null : new Bounds(null, low, high, highExclusive, exact);
   }
 
   /**
    * The literal text an anchored regex requires at the start ('^10' → "10"), or null. With the
    * 'i' option only when that text has no letters (case folding cannot widen it); never with 'm'
-   * or 'x', or an alternation anywhere.
+   * or 'x', or an alternation anywhere. `whole[0]`: the pattern is that text and nothing more.
    */
-  static String literalPrefix(BsonRegularExpression regex) {
+  static String literalPrefix(BsonRegularExpression regex, boolean[] whole) {
     String pattern = regex.getPattern();
     String options = regex.getOptions() == null ? "" : regex.getOptions();
     if (!pattern.startsWith("^") || pattern.contains("|") || options.contains("m") || options.contains("x")) {
@@ -317,6 +336,7 @@ final class Bounds {
     if (prefix.length() == 0) {
       return null;
     }
+    whole[0] = i == pattern.length();
     if (options.contains("i")) {
       for (int j = 0; j < prefix.length(); j++) {
         if (Character.isLetter(prefix.charAt(j))) {
@@ -455,10 +475,8 @@ final class IndexPlanner<P> {
   private final class Plan {
     final SortedIndex<P> index;
     final List<Object> points = new ArrayList<>();
-    Object low;
-    Object high;
-    boolean ranged;
-    /** Every condition of the query is an exact point of this index (a count needs no document). */
+    Bounds range;
+    /** Every condition of the query is exactly this index's bounds (a count needs no document). */
     boolean covered;
     /** Forward (1), backward (-1) or not (0): the order the sort asks, read from the index. */
     int order;
@@ -468,12 +486,14 @@ final class IndexPlanner<P> {
     }
 
     double score() {
-      return points.size() + (ranged ? 0.5 : 0) + (order != 0 ? 0.25 : 0);
+      return points.size() + (range != null ? 0.5 : 0) + (order != 0 ? 0.25 : 0);
     }
 
     NavigableMap<Object[], P> entries() {
-      NavigableMap<Object[], P> range = index.range(points, ranged ? low : null, ranged ? high : null);
-      return order < 0 ? range.descendingMap() : range;
+      NavigableMap<Object[], P> entries = range == null
+          ? index.range(points, null, null, false)
+          : index.range(points, range.low, range.high, range.highExclusive);
+      return order < 0 ? entries.descendingMap() : entries;
     }
   }
 
@@ -513,50 +533,51 @@ final class IndexPlanner<P> {
     return sort;
   }
 
-  private Plan best(Document query, Document orderBy, boolean forCount) {
+  /** Every useful plan of the query, best first; empty: the library scans. */
+  private List<Plan> plans(Document query, Document orderBy, boolean forCount) {
+    List<Plan> plans = new ArrayList<>();
     if (broken || sorted.isEmpty()) {
-      return null;
+      return plans;
     }
     List<Map.Entry<String, Integer>> sort = sortOf(orderBy);
     if (sort == null) {
-      return null;
+      return plans;
     }
     Map<String, List<Object>> conditions = new LinkedHashMap<>();
     boolean[] onlyFields = {true};
     collect(query, conditions, onlyFields);
-    Plan best = null;
     for (SortedIndex<P> index : sorted) {
       Plan plan = new Plan(index);
       boolean allExact = true;
       Set<String> fixed = new LinkedHashSet<>();
+      Set<String> bounded = new LinkedHashSet<>();
       for (String field : index.fields) {
         List<Object> on = conditions.get(field);
         Bounds bounds = on == null ? null : Bounds.of(on);
         if (bounds == null) {
           break;
         }
+        allExact &= bounds.exact;
+        bounded.add(field);
         if (bounds.point != null) {
           plan.points.add(bounds.point);
           fixed.add(field);
-          allExact &= bounds.exactPoint;
         } else {
-          plan.ranged = true;
-          plan.low = bounds.low;
-          plan.high = bounds.high;
+          plan.range = bounds;
           break;
         }
       }
-      plan.covered = !index.multikey && onlyFields[0] && !plan.ranged && allExact
-          && fixed.size() == conditions.size() && fixed.containsAll(conditions.keySet());
+      plan.covered = !index.multikey && onlyFields[0] && allExact && !bounded.isEmpty()
+          && bounded.equals(conditions.keySet());
       if (!forCount && !index.multikey && !sort.isEmpty()) {
         plan.order = orderFrom(index, fixed, sort);
       }
-      boolean useful = !plan.points.isEmpty() || plan.ranged || plan.order != 0;
-      if (useful && (best == null || plan.score() > best.score())) {
-        best = plan;
+      if (!plan.points.isEmpty() || plan.range != null || plan.order != 0) {
+        plans.add(plan);
       }
     }
-    return best;
+    plans.sort((a, b) -> Double.compare(b.score(), a.score()));
+    return plans;
   }
 
   /**
@@ -577,11 +598,6 @@ final class IndexPlanner<P> {
     int start = fixed.size();
     if (start + rest.size() > index.size()) {
       return 0;
-    }
-    for (int i = 0; i < start; i++) {
-      if (!fixed.contains(index.fields.get(i))) {
-        return 0;
-      }
     }
     int direction = 0;
     for (int i = 0; i < rest.size(); i++) {
@@ -612,20 +628,45 @@ final class IndexPlanner<P> {
   /** A find by plan, or null: the library scans. */
   QueryResult find(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
     try {
-      Plan plan = best(query, orderBy, false);
-      if (plan == null) {
+      List<Plan> plans = plans(query, orderBy, false);
+      if (plans.isEmpty()) {
         scans++;
         return null;
       }
-      if (plan.order != 0) {
+      Plan best = plans.get(0);
+      if (best.order == 0 && limit > 0) {
+        // Narrower by its bounds, but unordered: as MongoDB's planner races the two, read the
+        // ordered plan first for as many documents as the narrow one has candidates; if the page
+        // fills within them, it is the answer (the newest DocNumbers of a prefix, say).
+        Plan ordered = plans.stream().filter(p -> p.order != 0).findFirst().orElse(null);
+        int wanted = skip + limit;
+        if (ordered != null) {
+          int budget = best.entries().size();
+          if (budget > 4 * wanted) {
+            List<Document> found = new ArrayList<>(wanted);
+            Iterator<P> positions = ordered.entries().values().iterator();
+            for (int read = 0; read < budget && found.size() < wanted && positions.hasNext(); read++) {
+              Document document = collection.documentAt(positions.next());
+              if (collection.matches(document, query)) {
+                found.add(document);
+              }
+            }
+            if (found.size() == wanted) {
+              inOrder++;
+              return collection.matchInOrder(found.stream(), query, skip, limit, batchSize, projection);
+            }
+          }
+        }
+      }
+      if (best.order != 0) {
         inOrder++;
-        Stream<Document> inOrder = StreamSupport.stream(plan.entries().values().spliterator(), false)
+        Stream<Document> inOrder = StreamSupport.stream(best.entries().values().spliterator(), false)
             .map(collection::documentAt);
         return collection.matchInOrder(inOrder, query, skip, limit, batchSize, projection);
       }
       // Candidates in the order of a scan (by position), so ties sort as the scan's would.
       byCandidates++;
-      return collection.matchAndSort(candidates(plan).stream().map(collection::documentAt), query, orderBy, skip, limit,
+      return collection.matchAndSort(candidates(best).stream().map(collection::documentAt), query, orderBy, skip, limit,
           batchSize, projection);
     } catch (RuntimeException e) {
       fail(e);
@@ -646,17 +687,18 @@ final class IndexPlanner<P> {
       if (query == null || query.isEmpty()) {
         return -1;
       }
-      Plan plan = best(query, null, true);
-      if (plan == null) {
+      List<Plan> plans = plans(query, null, true);
+      if (plans.isEmpty()) {
         return -1;
       }
-      if (plan.covered) {
+      Plan covered = plans.stream().filter(p -> p.covered).findFirst().orElse(null);
+      if (covered != null) {
         coveredCounts++;
-        return plan.entries().size();
+        return covered.entries().size();
       }
       candidateCounts++;
       int n = 0;
-      for (P position : candidates(plan)) {
+      for (P position : candidates(plans.get(0))) {
         if (collection.matches(collection.documentAt(position), query)) {
           n++;
         }

@@ -38,6 +38,7 @@ function randomDoc(r: ReturnType<typeof generator>, i: number) {
   const doc: Record<string, unknown> & { _id: mongoose.Types.ObjectId } = {
     _id: new mongoose.Types.ObjectId(),
     docNumber: String(1000 + i),
+    code: String(1000 + i),
     status: r.pick(STATUSES),
     userId: r.pick(['u1', 'u2', 'u3', 'u4']),
     hasBeenModified: r.next() < 0.3,
@@ -66,6 +67,7 @@ test('finds and counts answer the same with the sorted indexes as with a scan', 
   await indexed.createIndex({ 'details.eventDate': 1, _id: 1 });
   await indexed.createIndex({ n: 1 });
   await indexed.createIndex({ tags: 1, createdAt: 1 }); // multikey
+  await indexed.createIndex({ code: -1, _id: 1 });
   await plain.createIndex({ docNumber: 1 }, { unique: true });
 
   const r = generator(31);
@@ -89,8 +91,14 @@ test('finds and counts answer the same with the sorted indexes as with a scan', 
     await indexed.deleteOne({ _id: doc._id });
     await plain.deleteOne({ _id: doc._id });
   }
-  // Inserted after the removals: the memory backend reuses the freed positions.
+  // Inserted after the removals: the memory backend reuses the freed positions. Among them DocNumbers
+  // at a prefix's edges ('11' ends the range of '10'), and `code`, the same text in a descending index.
   const later = Array.from({ length: 30 }, (_, i) => randomDoc(r, 1000 + i));
+  for (const [i, edge] of ['1', '10', '11', '105', '106', '10/', '1:'].entries()) {
+    const doc = later[i] as Record<string, unknown>;
+    doc.docNumber = edge;
+    doc.code = edge;
+  }
   await indexed.insertMany(later.map((d) => ({ ...d })));
   await plain.insertMany(later.map((d) => ({ ...d })));
 
@@ -109,6 +117,14 @@ test('finds and counts answer the same with the sorted indexes as with a scan', 
     { docNumber: { $regex: '^1' }, status: 'Voided' },
     { docNumber: /^100/ },
     { docNumber: '1044' },
+    { docNumber: /^10/ },
+    { docNumber: /^10/, status: 'Open' },
+    { docNumber: /^1$/ },
+    { docNumber: /^10\// },
+    { code: /^10/ },
+    { code: /^105/ },
+    { code: { $regex: '^10', $options: 'i' } },
+    { code: { $gte: '105', $lt: '11' } },
     { createdAt: { $gte: day(5), $lt: day(9) } },
     { createdAt: { $gt: day(15) } },
     { status: 'Open', createdAt: { $lte: day(10) } },
@@ -136,6 +152,8 @@ test('finds and counts answer the same with the sorted indexes as with a scan', 
     { n: 1 },
     { _id: -1 },
     { tags: 1, createdAt: 1, _id: 1 },
+    { code: -1, _id: 1 },
+    { code: 1, _id: -1 },
   ];
   const pages = [
     { skip: 0, limit: 0 },
@@ -171,7 +189,7 @@ test('finds and counts answer the same with the sorted indexes as with a scan', 
   expect(compared).toBe(filters.length * sorts.length * pages.length);
   // …and the indexes were used: read in order, by candidates, and counted without a document.
   const stats = await connection.db?.command({ decorPlannerStats: 'indexed' });
-  expect(stats).toMatchObject({ broken: false, indexes: 8 }); // the eight above (_id alone is the library's)
+  expect(stats).toMatchObject({ broken: false, indexes: 9 }); // the nine above (_id alone is the library's)
   for (const used of ['inOrder', 'byCandidates', 'coveredCounts', 'candidateCounts', 'scans'] as const)
     expect(stats?.[used]).toBeGreaterThan(0);
 });
