@@ -1,17 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { EstimateSubmitted, type EventEnvelope } from '@decor/contracts';
+import { EstimateSubmitted, type EventEnvelope, type OrderChange } from '@decor/contracts';
 import { type KitLogger, type OwnGroupConsumer, startOwnGroupConsumer } from '@decor/kit';
 import type { Kafka } from 'kafkajs';
-
-/** What a stream tells about one order change: never the order itself (no lines, no customer). */
-export interface OrderChange {
-  /** The event type, e.g. 'InvoiceStatusChanged'. */
-  type: string;
-  orderType: 'estimate' | 'invoice';
-  id: string;
-  status: string;
-  revision: number;
-}
 
 export interface FeedEntry {
   /** Position in this feed's epoch, from 1. */

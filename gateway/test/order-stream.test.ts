@@ -9,6 +9,7 @@ import {
   EstimateSubmitted,
   type EventContract,
   InvoiceCreated,
+  OrderChange,
   SessionsRevoked,
 } from '@decor/contracts';
 import {
@@ -23,6 +24,7 @@ import {
 import { call, RUN_ID } from '@decor/kit/testing';
 import { testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import type { OrderStreams } from '../src/order-stream';
@@ -241,9 +243,10 @@ describe('GET /api/orders/events', () => {
         revision: 1,
       }),
     ]);
-    // Only the identity, status and revision: no lines, no customer, no details.
+    // Only the identity, status and revision: no lines, no customer, no details (contracts' OrderChange).
     for (const data of orderEvents(staff.messages)) {
       expect(Object.keys(data).sort()).toEqual(['id', 'orderType', 'revision', 'status', 'type']);
+      expect(Value.Check(OrderChange, data)).toBe(true);
     }
     expect(JSON.stringify(staff.messages)).not.toMatch(/secret/i);
     // Live within 2 s of publishing.

@@ -22,6 +22,7 @@ export * from './failed-emails';
 export * from './lifecycle';
 export * from './money';
 export * from './order-events';
+export * from './order-stream';
 export * from './outages';
 export * from './password-rule';
 export * from './product-images';

@@ -15,6 +15,8 @@ export * from './lifecycle';
 export * from './money';
 // A type only: the order events' schemas stay on the servers.
 export type { OrderType } from './order-events';
+// A type only: the stream message's schema stays on the servers.
+export type { OrderChange } from './order-stream';
 export * from './password-rule';
 export * from './product-images';
 export * from './qbo-import';

@@ -1,16 +1,7 @@
+import type { OrderChange } from '@decor/contracts/rules';
 import { API_BASE_URL, http, useAppDispatch, useAppSelector } from '@decor/web-core';
 import { useEffect } from 'react';
-import type { OrderType } from '../types';
 import { ordersApi } from './orders-api';
-
-/** What the gateway streams about a changed order (never its contents). */
-interface OrderChange {
-  type: string;
-  orderType: OrderType;
-  id: string;
-  status: string;
-  revision: number;
-}
 
 const RECONNECT_MS = 3000;
 /** Changes arriving together refetch once. */
