@@ -36,6 +36,8 @@ export interface BenchStack {
   /** Topic prefix and Redis key prefix of this run (also in its database names). */
   runId: string;
   userUrl: string;
+  /** The order service itself (the orders part measures its list without the gateway too). */
+  orderUrl: string;
   gatewayUrl: string;
   /** The gateway's internal port: its /readyz and /metrics. */
   gatewayInternalUrl: string;
@@ -305,6 +307,7 @@ export async function startBenchStack(opts: StackOptions): Promise<BenchStack> {
       endpoints,
       runId,
       userUrl: user.url,
+      orderUrl: services.order.url,
       gatewayUrl: gateway.url,
       gatewayInternalUrl: `http://127.0.0.1:${ports.gatewayInternal}`,
       staffEmail,

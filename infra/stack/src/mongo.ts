@@ -52,6 +52,16 @@ async function launcherArgs(lib: string): Promise<string[]> {
   return ['-cp', `${classpath}:${jar}`, 'Launcher'];
 }
 
+/**
+ * The server's heap: 512m, or DECOR_MONGO_HEAP ('1536m', '2g'). Every document lives in it (memory
+ * backend): 100,000 estimates of the orders benchmark take about 600 MB with their indexes.
+ */
+function mongoHeap(): string {
+  const heap = process.env.DECOR_MONGO_HEAP ?? '512m';
+  if (!/^\d+[mg]$/.test(heap)) throw new Error(`DECOR_MONGO_HEAP must be like 512m or 2g, not '${heap}'`);
+  return heap;
+}
+
 /** Starts mongo-java-server through infra/stack/mongo/Launcher.java. */
 export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
   const lib = await ensureJars('mongo', o.log);
@@ -67,7 +77,7 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
     command: 'java',
     args: [
       ...archive.args,
-      '-Xmx512m',
+      `-Xmx${mongoHeap()}`,
       '-XX:+UseSerialGC',
       // The quick compiler only: C2's compile threads took ~0.5 core for the first minute of load
       // on 2 cores (more than the server's own work); tests, benches and demos never run long enough to repay it.
