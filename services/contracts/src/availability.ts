@@ -4,11 +4,21 @@
  * booked per day. Pure and browser-safe: the owning service decides with them, the storefront,
  * checkout and staff calendar show what they say.
  */
+import type { AvailabilityHint } from './availability-schemas';
 import { addDays, dayFromNumber, dayNumber, isCalendarDay } from './calendar-day';
 import type { OrderStatus } from './lifecycle';
 import { formatLongDate } from './summary-format';
 import type { ShortLine, SubRental } from './views';
 
+/** The answers' shapes are JSON schemas (availability-schemas.ts), here as types for browsers. */
+export type {
+  AvailabilityCalendar,
+  AvailabilityConflict,
+  AvailabilityHint,
+  DayHold,
+  HoldingOrder,
+  ProductAvailability,
+} from './availability-schemas';
 /** A short line and a sub-rental: their shapes are views (views.ts), here as types for browsers. */
 export type { ShortLine, SubRental } from './views';
 
@@ -159,9 +169,6 @@ export function availableFor(
   return { available: Math.max(owned - peak.booked, 0), day: peak.day };
 }
 
-/** What a visitor (no numbers) is told about a product for a date. */
-export type AvailabilityHint = 'Available' | 'Only a few left' | 'Not available';
-
 /** A few: at most 3 units, or at most a tenth of what the shop owns. */
 export function availabilityHint(available: number, owned: number): AvailabilityHint {
   if (available <= 0) return 'Not available';
@@ -190,40 +197,4 @@ export function subRentalText(subRental: Pick<SubRental, 'by' | 'at'>): string {
 export interface ShortLinesRefusal {
   message: string;
   shortLines: ShortLine[];
-}
-
-/** GET /availability: one product's answer for a date check (numbers for signed-in users only). */
-export interface ProductAvailability {
-  id: string;
-  hint: AvailabilityHint;
-  available?: number;
-  day?: string;
-}
-
-/** GET /availability/calendar (staff): units booked per day of a month, per product. */
-export interface AvailabilityCalendar {
-  first: string;
-  last: string;
-  products: { id: string; name: string; category: string; owned: number; booked: number[] }[];
-}
-
-/** An order holding a product (GET /availability/holds, and in a conflict). */
-export interface HoldingOrder {
-  orderId: string;
-  DocNumber: string | null;
-  qty: number;
-  overbooked: boolean;
-  /** The order's recorded sub-rental confirmation, when staff overbooked it on purpose. */
-  subRental: SubRental | null;
-}
-
-/** GET /availability/conflicts (staff): a run of days booked beyond what the shop owns. */
-export interface AvailabilityConflict {
-  id: string;
-  name: string;
-  owned: number;
-  first: string;
-  last: string;
-  peak: number;
-  orders: HoldingOrder[];
 }

@@ -10,6 +10,16 @@ export {
 } from './acceptance-schemas';
 export * from './accounting-events';
 export * from './availability';
+export * from './availability-schemas';
+// availability.ts re-exports these as types (for browsers): here the schemas, as values, win.
+export {
+  AvailabilityCalendar,
+  AvailabilityConflict,
+  AvailabilityHint,
+  DayHold,
+  HoldingOrder,
+  ProductAvailability,
+} from './availability-schemas';
 export * from './calendar-day';
 export * from './cart-events';
 export * from './catalogue-events';

@@ -1,4 +1,4 @@
-import { SubRental } from '@decor/contracts';
+import { AvailabilityCalendar, AvailabilityConflict, DayHold, ProductAvailability } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 
 const Day = Type.String({ maxLength: 10, description: 'A calendar day, YYYY-MM-DD' });
@@ -15,24 +15,8 @@ export const AvailabilityQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Hint = Type.Union([
-  Type.Literal('Available'),
-  Type.Literal('Only a few left'),
-  Type.Literal('Not available'),
-]);
-
-export const AvailabilityResult = Type.Object({
-  result: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      hint: Hint,
-      available: Type.Optional(
-        Type.Integer({ description: 'Signed-in only: units free on the tightest day' }),
-      ),
-      day: Type.Optional(Type.String({ description: 'Signed-in only: the tightest day of the window' })),
-    }),
-  ),
-});
+/** The answers are contracts' (availability-schemas.ts); each route wraps its answer in `result`. */
+export const AvailabilityResult = Type.Object({ result: Type.Array(ProductAvailability) });
 
 export const CalendarQuery = Type.Object(
   {
@@ -42,46 +26,10 @@ export const CalendarQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const CalendarResult = Type.Object({
-  result: Type.Object({
-    first: Type.String(),
-    last: Type.String(),
-    products: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        name: Type.String(),
-        category: Type.String(),
-        owned: Type.Integer(),
-        booked: Type.Array(Type.Integer(), { description: 'Units booked on each day from first to last' }),
-      }),
-    ),
-  }),
-});
+export const CalendarResult = Type.Object({ result: AvailabilityCalendar });
 
 export const DayHoldsQuery = Type.Object({ id: Sku, day: Day }, { additionalProperties: false });
 
-const HoldingOrder = {
-  orderId: Type.String({ description: 'The booking: its estimate id' }),
-  DocNumber: Type.Union([Type.String(), Type.Null()]),
-  qty: Type.Integer(),
-  overbooked: Type.Boolean(),
-  subRental: Type.Union([SubRental, Type.Null()]),
-};
+export const DayHoldsResult = Type.Object({ result: Type.Array(DayHold) });
 
-export const DayHoldsResult = Type.Object({
-  result: Type.Array(Type.Object({ ...HoldingOrder, first: Type.String(), last: Type.String() })),
-});
-
-export const ConflictsResult = Type.Object({
-  result: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      owned: Type.Integer(),
-      first: Type.String(),
-      last: Type.String(),
-      peak: Type.Integer(),
-      orders: Type.Array(Type.Object(HoldingOrder)),
-    }),
-  ),
-});
+export const ConflictsResult = Type.Object({ result: Type.Array(AvailabilityConflict) });

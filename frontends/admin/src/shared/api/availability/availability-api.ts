@@ -3,14 +3,8 @@
  * the month calendar, the orders holding a product on a day, the conflicts, and the category names
  * the calendar filters by. Stock moves with every order: each screen shown asks again.
  */
-import type { AvailabilityCalendar, AvailabilityConflict, HoldingOrder } from '@decor/contracts/rules';
+import type { AvailabilityCalendar, AvailabilityConflict, DayHold } from '@decor/contracts/rules';
 import { api } from '@decor/web-core';
-
-/** An order holding a product on a day, with the days it holds it. */
-export interface DayHold extends HoldingOrder {
-  first: string;
-  last: string;
-}
 
 const fresh = { keepUnusedDataFor: 0 } as const;
 

@@ -1,8 +1,13 @@
-import { availableOnText, type ProductAvailability } from '@decor/contracts/rules';
+import { type AvailabilityHint, availableOnText, type ProductAvailability } from '@decor/contracts/rules';
 import { Spin } from '@decor/web-core/ui';
 import { TEXTS } from '../../../texts';
 
-const COLORS = { 'Not available': '#c0392b', 'Only a few left': '#a35d00', Available: '#2e7d32' } as const;
+/** A colour for each of contracts' hints (a new hint fails the type check here). */
+const COLORS: Record<AvailabilityHint, string> = {
+  'Not available': '#c0392b',
+  'Only a few left': '#a35d00',
+  Available: '#2e7d32',
+};
 
 /** One product's answer for the checked days: the number for signed-in users, else the hint. */
 export function AvailabilityNote({
