@@ -4,7 +4,7 @@
  * (`availability.ts`). The routes wrap each in `{ result }`.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { SubRental } from './views';
+import { ShortLine, SubRental } from './views';
 
 /** What a visitor (no numbers) is told about a product for a date. */
 export const AvailabilityHint = Type.Union([
@@ -65,3 +65,17 @@ export const AvailabilityConflict = Type.Object({
   orders: Type.Array(HoldingOrder),
 });
 export type AvailabilityConflict = Static<typeof AvailabilityConflict>;
+
+/**
+ * A 409 of submitting, editing or invoicing an order: the sentence, and for a booking that does not
+ * fit every short line (the first one's text is the message).
+ */
+export const ShortLinesRefusal = Type.Object({
+  message: Type.String(),
+  shortLines: Type.Optional(
+    Type.Array(ShortLine, {
+      description: 'Present when the refusal is a booking that does not fit: every short line',
+    }),
+  ),
+});
+export type ShortLinesRefusal = Static<typeof ShortLinesRefusal>;

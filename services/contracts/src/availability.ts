@@ -8,7 +8,7 @@ import type { AvailabilityHint } from './availability-schemas';
 import { addDays, dayFromNumber, dayNumber, isCalendarDay } from './calendar-day';
 import type { OrderStatus } from './lifecycle';
 import { formatLongDate } from './summary-format';
-import type { ShortLine, SubRental } from './views';
+import type { SubRental } from './views';
 
 /** The answers' shapes are JSON schemas (availability-schemas.ts), here as types for browsers. */
 export type {
@@ -18,6 +18,7 @@ export type {
   DayHold,
   HoldingOrder,
   ProductAvailability,
+  ShortLinesRefusal,
 } from './availability-schemas';
 /** A short line and a sub-rental: their shapes are views (views.ts), here as types for browsers. */
 export type { ShortLine, SubRental } from './views';
@@ -191,10 +192,4 @@ export function subRentalText(subRental: Pick<SubRental, 'by' | 'at'>): string {
   const at = new Date(subRental.at);
   const day = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
   return `Sub-rental confirmed by ${subRental.by} on ${formatLongDate(day)}`;
-}
-
-/** The 409 answer of a booking that does not fit: the first short line's text, and every short line. */
-export interface ShortLinesRefusal {
-  message: string;
-  shortLines: ShortLine[];
 }

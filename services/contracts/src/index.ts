@@ -19,6 +19,7 @@ export {
   DayHold,
   HoldingOrder,
   ProductAvailability,
+  ShortLinesRefusal,
 } from './availability-schemas';
 export * from './calendar-day';
 export * from './cart-events';

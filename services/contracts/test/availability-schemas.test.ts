@@ -7,6 +7,7 @@ import {
   DayHold,
   HoldingOrder,
   ProductAvailability,
+  ShortLinesRefusal,
 } from '../src';
 
 describe('the availability answers (issue 15)', () => {
@@ -72,5 +73,14 @@ describe('the availability answers (issue 15)', () => {
     expect(Value.Check(AvailabilityConflict, { ...conflict, orders: [{ ...hold, qty: 'four' }] })).toBe(
       false,
     );
+  });
+
+  it('a 409: the sentence, and every short line when a booking does not fit', () => {
+    const short = { productId: 'chair', name: 'Chairs', requested: 50, available: 12, day: '2027-01-09' };
+    expect(
+      Value.Check(ShortLinesRefusal, { message: 'Only 12 Chairs are available', shortLines: [short] }),
+    ).toBe(true);
+    expect(Value.Check(ShortLinesRefusal, { message: 'This estimate is closed' })).toBe(true);
+    expect(Value.Check(ShortLinesRefusal, { shortLines: [short] })).toBe(false);
   });
 });

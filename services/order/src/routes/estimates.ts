@@ -1,3 +1,4 @@
+import { ShortLinesRefusal } from '@decor/contracts';
 import { badRequest, conflict, forbidden, HttpError, hasRole, notFound, type ServiceApp } from '@decor/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OrderContext } from '../context';
@@ -6,7 +7,7 @@ import { cartRefusal, MESSAGES } from '../domain/estimate';
 import type { Estimate } from '../store/estimate-model';
 import { shortLinesAnswer } from '../store/order-bookings';
 import { estimateByScope as byScope, cartToSubmit, submitEstimate } from '../store/submission';
-import { IdempotencyHeaders, ShortLinesAnswer, SubmitEstimateBody, SubmittedResult } from './schemas';
+import { IdempotencyHeaders, SubmitEstimateBody, SubmittedResult } from './schemas';
 
 async function onlyCustomers(request: FastifyRequest): Promise<void> {
   if (!hasRole(request.user, 'customer')) throw forbidden(MESSAGES.onlyCustomers);
@@ -35,7 +36,7 @@ export async function estimateRoutes(app: ServiceApp, ctx: OrderContext): Promis
         security: [{ session: [] }],
         headers: IdempotencyHeaders,
         body: SubmitEstimateBody,
-        response: { 200: SubmittedResult, 201: SubmittedResult, 409: ShortLinesAnswer },
+        response: { 200: SubmittedResult, 201: SubmittedResult, 409: ShortLinesRefusal },
       },
     },
     async (request, reply) => {

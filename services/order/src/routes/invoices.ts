@@ -1,4 +1,4 @@
-import { InvoiceView, refusalMessage } from '@decor/contracts';
+import { InvoiceView, refusalMessage, ShortLinesRefusal } from '@decor/contracts';
 import { conflict, notFound, type ServiceApp } from '@decor/kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
@@ -10,7 +10,7 @@ import { bookLapsedAgain } from '../store/offer-expiry';
 import { ShortLinesError, shortLinesAnswer } from '../store/order-bookings';
 import { closeInvoicedEstimate, insertInvoice, invoiceByScope, readOrder } from '../store/orders';
 import { actorOf, NOT_FOUND, refusalError, sendOrder, visibleTo } from './order-answers';
-import { CreateInvoiceBody, IdempotencyHeaders, ShortLinesAnswer } from './schemas';
+import { CreateInvoiceBody, IdempotencyHeaders } from './schemas';
 
 export const KEY_REUSED = 'This Idempotency-Key was already used for another invoice request';
 
@@ -34,7 +34,7 @@ export async function invoiceRoutes(app: ServiceApp, ctx: OrderContext): Promise
         response: {
           200: Type.Object({ result: InvoiceView }),
           201: Type.Object({ result: InvoiceView }),
-          409: ShortLinesAnswer,
+          409: ShortLinesRefusal,
         },
       },
     },

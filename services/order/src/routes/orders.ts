@@ -6,6 +6,7 @@ import {
   EstimateView,
   InvoiceView,
   type OrderType,
+  ShortLinesRefusal,
 } from '@decor/contracts';
 import {
   badRequest,
@@ -40,7 +41,7 @@ import {
   viewFor,
   visibleTo,
 } from './order-answers';
-import { ForeignId, ObjectIdText, ShortLinesAnswer, UpdateEstimateBody, UpdateInvoiceBody } from './schemas';
+import { ForeignId, ObjectIdText, UpdateEstimateBody, UpdateInvoiceBody } from './schemas';
 
 const LIST_FILTERS = {
   status: Type.String({ minLength: 1, maxLength: 20 }),
@@ -185,7 +186,7 @@ export async function orderReadAndUpdateRoutes(
         security: [{ session: [] }],
         params: objectIdParam,
         body: UpdateBody,
-        response: { 200: Type.Object({ result: View }), 409: ShortLinesAnswer },
+        response: { 200: Type.Object({ result: View }), 409: ShortLinesRefusal },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,4 @@
-import {
-  type EstimateDetailField,
-  ORDER_FIELDS,
-  ShortLine,
-  STATUS_CHANGES,
-  type StatusChange,
-} from '@decor/contracts';
+import { type EstimateDetailField, ORDER_FIELDS, STATUS_CHANGES, type StatusChange } from '@decor/contracts';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -137,14 +131,4 @@ export const IdempotencyHeaders = Type.Object({
 
 export const SubmittedResult = Type.Object({
   result: Type.Object({ id: Type.String(), DocNumber: Type.String() }),
-});
-
-/** A 409: the sentence, and for a booking that does not fit (issue 15) every short line (contracts' ShortLinesRefusal). */
-export const ShortLinesAnswer = Type.Object({
-  message: Type.String(),
-  shortLines: Type.Optional(
-    Type.Array(ShortLine, {
-      description: 'Present when the refusal is a booking that does not fit: every short line',
-    }),
-  ),
 });
