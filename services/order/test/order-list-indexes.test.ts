@@ -261,6 +261,9 @@ onMongo('on MongoDB the same list queries use the declared indexes (explain)', a
     });
     expect(page.stages).not.toContain('COLLSCAN');
     expect(page.stages).not.toContain('SORT');
+    // The unfiltered total counts every document (a collection scan on MongoDB; the collection's
+    // size on the embedded server): not asked of the index.
+    if (Object.keys(filter).length === 0) continue;
     const count = planOf(
       await model.collection
         .aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }])
