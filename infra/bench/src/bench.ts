@@ -47,6 +47,7 @@ import {
   AVAILABILITY_FIGURES,
   figureGuard,
   IMPORT_FIGURES,
+  KNEE_FIGURES,
   ORDERS_FIGURES,
   QBO_FIGURES,
   RUNS_FIGURES,
@@ -74,6 +75,15 @@ import {
 } from './orders';
 import { BenchParts } from './parts';
 import {
+  DEFAULT_KNEE_RATES,
+  formatKnee,
+  type KneeFigures,
+  kneeRow,
+  kneeRows,
+  measurePipelineKnee,
+  writeKneeRows,
+} from './pipeline-knee';
+import {
   formatQboSync,
   measureQboSync,
   type QboSyncFigures,
@@ -95,6 +105,8 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '1000,3000' },
     'warmup-events': { type: 'string', default: '300' },
     rate: { type: 'string', default: '50,500' },
+    // Then the stepped run that finds the pipeline's knee (pipeline-knee.ts); 'off' skips it.
+    'knee-rates': { type: 'string', default: DEFAULT_KNEE_RATES.join(',') },
     customers: { type: 'string', default: '50' },
     // The orders part's estimates (issue 31: the list must not grow with them; 100000 is the second target).
     estimates: { type: 'string', default: '10000' },
@@ -127,6 +139,7 @@ const USAGE = `npm run bench [-- options]: the product's figures on this machine
                        or tracing: what tracing costs, off / 10 % / 100 % (tracing-cost.ts, ~15 minutes)
   --seconds 10 --warmup-seconds 10 --connections 50     load of gateway and catalogue
   --events 1000,3000 --warmup-events 300 --rate 50,500  event pipeline, per rate
+  --knee-rates 50,100,200,400,800 (or off)  then the pipeline's knee: steps until p99 > 150 ms
   --customers 50 (checkout)  --visits 5 (frontend)  --qbo-limit 1200 (qbo)
   --estimates 10000 (orders: the estimates its lists page through; 100000 for the larger target)
   --log-level warn  --out <file>  --no-write (print only)
@@ -187,6 +200,7 @@ async function main(): Promise<void> {
     events: positives('events', 4000), // BullMQ trims its event stream near 10,000 entries (2 per job)
     warmupEvents: positive('warmup-events', 1000),
     rates: positives('rate', 1000),
+    kneeRates: args['knee-rates'] === 'off' ? [] : positives('knee-rates', 4000),
     customers: positive('customers', 500),
     estimates: positive('estimates', 1_000_000),
     visits: positive('visits', 50),
@@ -242,6 +256,7 @@ async function main(): Promise<void> {
     // A part that fails is logged and skipped; the others still run and their figures are printed.
     const part = new BenchParts(log);
     let qbo: QboSyncFigures | undefined;
+    let knee: KneeFigures | undefined;
     // First: the browser visits are light, and the machine is at its quietest before the load tests.
     if (runs('frontend'))
       results.frontend = await part.run('frontend', () =>
@@ -285,6 +300,19 @@ async function main(): Promise<void> {
         }
         return figures;
       });
+      if (options.kneeRates.length > 0)
+        knee = await part.run('pipeline', () =>
+          measurePipelineKnee(
+            {
+              userUrl: stack.userUrl,
+              kafkaBrokers: stack.endpoints.kafkaBrokers,
+              redisUrl: stack.endpoints.redisUrl,
+              runId: stack.runId,
+            },
+            { rates: options.kneeRates, roles },
+            log,
+          ),
+        );
     }
     // Last: it starts the e-mail worker, which the pipeline figures above are measured without.
     if (runs('checkout')) {
@@ -408,6 +436,7 @@ async function main(): Promise<void> {
       if (importListing) part.check('import', importProblems(importListing));
     }
     log(formatTable(results));
+    if (knee) log(formatKnee(knee));
     if (qbo) log(formatQboSync(qbo));
     if (orders) log(formatOrders(orders));
     if (users) log(formatUsers(users));
@@ -425,6 +454,12 @@ async function main(): Promise<void> {
         rows: Object.values(runFigures).some((f) => f !== undefined) ? runRows(results) : [],
         figures: RUNS_FIGURES,
         kind: runKind,
+      },
+      {
+        part: 'pipeline knee',
+        earlier: kneeRows(out),
+        rows: knee ? [kneeRow(machine, knee)] : [],
+        figures: KNEE_FIGURES,
       },
       {
         part: 'qbo',
@@ -473,6 +508,7 @@ async function main(): Promise<void> {
     if (!args['no-write']) {
       // report.ts rewrites the file with its own table; the QuickBooks sync rows go back after it.
       const qboRows = qboSyncRows(out);
+      const kneeRowsBefore = kneeRows(out);
       const ordersRows = orderRows(out);
       const userListRows = usersRows(out);
       const importRows = importListingRows(out);
@@ -481,6 +517,7 @@ async function main(): Promise<void> {
       const { machine: _, processes: __, ...figures } = results;
       if (Object.values(figures).some((f) => f !== undefined)) writeResults(out, results);
       writeQboSyncRows(out, qbo ? [...qboRows, qboSyncRow(machine, qbo)] : qboRows);
+      writeKneeRows(out, knee ? [...kneeRowsBefore, kneeRow(machine, knee)] : kneeRowsBefore);
       // Last: the sections above each rewrite the file from their own heading on.
       writeOrderRows(out, orders ? [...ordersRows, orderRow(machine, orders)] : ordersRows);
       writeUsersRows(out, users ? [...userListRows, usersRow(machine, users)] : userListRows);

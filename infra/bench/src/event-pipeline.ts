@@ -30,6 +30,8 @@ export interface PipelineOptions {
   warmupEvents: number;
   perSecond: number;
   roles: Record<string, number>;
+  /** How long to wait for the last jobs after the last send. Default 30 s. */
+  drainTimeoutMs?: number;
 }
 
 export interface Spread {
@@ -55,6 +57,12 @@ export interface PipelineFigures {
   cores: Record<string, number>;
   /** How long the sending window (over which `cores` was read) lasted. */
   sendSeconds: number;
+  /**
+   * The cores from the first send until the last job was added (or the wait for it gave up): all the
+   * work these events caused, for the CPU per event (pipeline-knee.ts). `doneSeconds` is that window.
+   */
+  coresToDone: Record<string, number>;
+  doneSeconds: number;
 }
 
 interface Stack {
@@ -148,6 +156,11 @@ async function jobsAdded(redis: Redis, key: string, sinceMs: number): Promise<Ma
   }
 }
 
+/**
+ * Waits until `expected` jobs were added at or after `sinceMs` (or `timeoutMs` passed), reading only
+ * the stream's new entries on each look: a re-read of thousands of entries every 250 ms cost Redis
+ * and the bench CPU that the stepped run (pipeline-knee.ts) counts.
+ */
 async function waitForJobs(
   redis: Redis,
   key: string,
@@ -156,9 +169,17 @@ async function waitForJobs(
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let from = String(sinceMs);
+  let added = 0;
   while (Date.now() < deadline) {
-    if ((await jobsAdded(redis, key, sinceMs)).size >= expected) return;
-    await sleep(250);
+    for (;;) {
+      const page = await redis.xrange(key, from, '+', 'COUNT', 1000);
+      for (const [, fields] of page) if (fields[0] === 'event' && fields[1] === 'added') added += 1;
+      if (page.length > 0) from = `(${(page.at(-1) as [string, string[]])[0]}`;
+      if (page.length < 1000) break;
+    }
+    if (added >= expected) return;
+    await sleep(100);
   }
 }
 
@@ -273,7 +294,9 @@ export async function measureEventPipeline(
     // The cores of the sending window, read before the wait for the last jobs: read after it, a wait
     // for jobs that never came (up to 30 s idle) thinned a run that fell behind into an idle machine.
     const cores = meter();
-    await waitForJobs(redis, streamKey, since, opts.events - failedSends, 30_000);
+    await waitForJobs(redis, streamKey, since, opts.events - failedSends, opts.drainTimeoutMs ?? 30_000);
+    const coresToDone = meter();
+    const doneSeconds = (Date.now() - since) / 1000;
 
     const [published, jobs] = await Promise.all([
       readBackEvents(stack, since, opts.events - failedSends),
@@ -301,6 +324,8 @@ export async function measureEventPipeline(
       publishedToJob: spread(toJob),
       cores,
       sendSeconds,
+      coresToDone,
+      doneSeconds,
     };
   } finally {
     redis.disconnect();

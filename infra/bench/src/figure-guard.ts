@@ -66,6 +66,11 @@ export const AVAILABILITY_FIGURES = [
   ms('availability: calendar p95', '60-product calendar p50 / p95 ms', 1, 5),
 ];
 
+/** The pipeline's knee (pipeline-knee.ts): the highest rate that held p99 ≤ 150 ms. */
+export const KNEE_FIGURES = [
+  { ...perSecond('pipeline knee', 'knee (p99 ≤ 150 ms) /s', 0), unit: 'events/s' },
+];
+
 export const ACCEPTANCE_FIGURES = [ms('acceptance: 100 at once p99', 'p50 / p99 / max ms', 1, 100)];
 
 export interface GuardedTable {
