@@ -31,6 +31,10 @@ const topic = {
   fragile: topicFor(run, 'catalogue'),
 };
 const Quantity = defineEvent('QuantityChecked', 1, 'order', Type.Object({ quantity: Type.Integer() }));
+// Its handler's effect is keyed by the event id (as a BullMQ job id is): idempotent, order-free.
+const Keyed = defineEvent('JobKeyed', 1, 'order', Type.Object({ n: Type.Integer() }));
+const keyedJobs = new Set<string>(); // the "jobs" added, by event id
+const keyedRuns = { inFlight: 0, most: 0 };
 // Fast group changes for the test (defaults are seconds).
 const consumerConfig = { maxWaitTimeInMs: 200, heartbeatInterval: 300, sessionTimeout: 10_000 };
 
@@ -122,6 +126,18 @@ beforeAll(async () => {
           calls.set(evt.id, (calls.get(evt.id) ?? 0) + 1);
           throw new Error('cannot read legacy order format');
         },
+        ...eventHandler(
+          Keyed,
+          async (evt) => {
+            calls.set(evt.id, (calls.get(evt.id) ?? 0) + 1);
+            keyedRuns.inFlight += 1;
+            keyedRuns.most = Math.max(keyedRuns.most, keyedRuns.inFlight);
+            await new Promise((r) => setTimeout(r, 20)); // a round trip to Redis
+            keyedJobs.add(evt.id);
+            keyedRuns.inFlight -= 1;
+          },
+          { idempotentForMs: 60_000, unordered: true },
+        ),
         ...eventHandler(Quantity, async (evt, ctx) => {
           await ctx.applyOnce(
             Counters,
@@ -251,6 +267,39 @@ test('events of types the service does not handle are passed over: no record, th
   }
   // No handler ran, so there is nothing a redelivery would need to know: no write per skipped event.
   expect(await processed(group.main, evt.id)).toBeNull();
+});
+
+test('handlers keyed by the event id run side by side; a recent redelivered event runs again without a look-up, its key keeping the effect once', async () => {
+  const orderId = `order-${randomUUID()}`; // one partition: one batch, in order
+  const events = Array.from({ length: 10 }, (_, n) => ({
+    ...envelope('JobKeyed', 'order', orderId),
+    payload: { n },
+  }));
+  await publishEnvelopes(publisher.producer, run, events);
+  await waitFor(() => events.every((e) => keyedJobs.has(e.id)));
+  expect(keyedRuns.most).toBeGreaterThan(1);
+  await waitFor(async () => (await processed(group.main, events[9]?.id ?? '')) !== null);
+  for (const e of events) expect(await processed(group.main, e.id)).toMatchObject({ outcome: 'applied' });
+
+  const first = events[0] as EventEnvelope;
+  await publishEnvelopes(publisher.producer, run, [first]);
+  await waitFor(() => calls.get(first.id) === 2); // not looked up: run again …
+  expect(events.filter((e) => keyedJobs.has(e.id))).toHaveLength(10); // … its effect, keyed by its id, still one
+});
+
+test('an event older than its handler keeps its key is looked up as any other: redelivered, it does not run again', async () => {
+  const orderId = `order-${randomUUID()}`;
+  const old = {
+    ...envelope('JobKeyed', 'order', orderId),
+    occurredAt: new Date(Date.now() - 120_000).toISOString(), // the window is 60 s
+    payload: { n: 1 },
+  };
+  await publishEnvelopes(publisher.producer, run, [old]);
+  await waitFor(async () => (await processed(group.main, old.id)) !== null);
+  const after = { ...envelope('JobKeyed', 'order', orderId), payload: { n: 2 } };
+  await publishEnvelopes(publisher.producer, run, [old, after]);
+  await waitFor(() => keyedJobs.has(after.id));
+  expect(calls.get(old.id)).toBe(1);
 });
 
 test("handled offsets reach Kafka within about a second (committed off the batches' path)", async () => {

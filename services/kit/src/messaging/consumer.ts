@@ -3,17 +3,22 @@
  *
  * Guarantees and their limits:
  * - A batch of a partition at a time, its messages one after another (order within a partition is
- *   kept; a few partitions are handled side by side). A handler error never escapes (it is retried,
- *   then dead-lettered); only infrastructure failures (Mongo down, DLQ publish failed) throw, and then
- *   the rest of the batch is not handled and kafkajs re-delivers it.
+ *   kept; a few partitions are handled side by side), except runs of events whose handlers say their
+ *   effect depends on no other event's order (`eventHandler(…, { unordered: true })`), handled side
+ *   by side. A handler error never escapes (it is retried, then dead-lettered); only infrastructure
+ *   failures (Mongo down, DLQ publish failed) throw, and then the rest of the batch is not handled
+ *   and kafkajs re-delivers it.
  * - Each handled event id is remembered per group in `processed_events` (`_id = groupId:eventId`),
  *   looked up for the whole batch before its handlers (one query) and written for the whole batch
  *   after them (one write, with the group's progress beside it). Remaining window: a crash after a
  *   handler's write and before the batch's record re-runs the handler on redelivery. So handlers must
  *   be idempotent: make state changes with `ctx.applyOnce(...)` (a conditional single-document update
  *   that records the event id in the same write) or with naturally idempotent writes (set, upsert by
- *   key, BullMQ job id derived from the event id). Events of a type without a handler are passed over
- *   with no record (nothing ran that a redelivery could repeat); the progress moves past them.
+ *   key, BullMQ job id derived from the event id). A handler whose effect is keyed by the event id on
+ *   its own (`eventHandler(…, { idempotentForMs })`) is not looked up first for a recent event: a
+ *   redelivery runs it again and its own key makes that a no-op. Events of a type without a handler are passed over by
+ *   their `event-type` header, unparsed, with no record (nothing ran that a redelivery could repeat);
+ *   the progress moves past them (for a batch of nothing else, within PASSED_PROGRESS_MS).
  * - Offsets are committed to Kafka at most once a second, after the batch's records are written; a
  *   crash or a rebalance therefore re-delivers up to a second of handled events, which their records
  *   skip.
@@ -43,7 +48,7 @@ import type { Registry } from 'prom-client';
 import { unavailableDependency } from '../http/unavailable';
 import { consumerMetrics, type HandledOutcome } from '../metrics/kafka';
 import { inSpan, SpanKind, TRACEPARENT_HEADER } from '../tracing/context';
-import { ensureTopics, type Publisher } from './kafka';
+import { EVENT_HEADERS, ensureTopics, type Publisher } from './kafka';
 import { type KitLogger, silentLogger } from './log';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
@@ -60,6 +65,13 @@ const DEFAULT_PARTITIONS_AT_ONCE = 3;
 const FETCH_WAIT_MS = 1000;
 /** Per group and partition, the highest offset handled; `waitForCatchUp` reads it. */
 export const CONSUMER_PROGRESS_COLLECTION = 'consumer_progress';
+/**
+ * A batch the group only passed over (no handler for any of its events) has its progress written
+ * within this long, together with other such batches' (one write), instead of at once: a topic busy
+ * with events a group does not handle cost it a database write per batch. `waitForCatchUp` may wait
+ * this much longer when the last events are such events. Written before offsets are committed.
+ */
+const PASSED_PROGRESS_MS = 50;
 
 export function progressId(groupId: string, topic: string, partition: number): string {
   return `${groupId}|${topic}|${partition}`;
@@ -90,6 +102,30 @@ export class PermanentEventError extends Error {
   override name = 'PermanentEventError';
 }
 
+export interface EventHandlerOptions {
+  /**
+   * For this long after an event occurred (ms), the handler's effect is keyed by the event id on its
+   * own (e.g. a BullMQ job id derived from it, kept 7 days once completed), so running it again for
+   * the same event changes nothing: the consumer does not look up whether such an event was handled
+   * before running it (its record is still written after). An older event (a group reading the topic
+   * again from its start) is looked up as any other.
+   */
+  idempotentForMs?: number;
+  /**
+   * The handler's effect does not depend on the order of other events: a run of such events in a
+   * batch is handled side by side (up to UNORDERED_AT_ONCE at a time) rather than one after another,
+   * so their writes travel together (several BullMQ adds in one round trip). Only with
+   * `idempotentForMs`: an event handled after one that failed comes back, and runs again.
+   */
+  unordered?: boolean;
+}
+
+/** What `eventHandler` says of a handler (see EventHandlerOptions); plain handlers have nothing here. */
+const handlerTraits = new WeakMap<EventHandler, EventHandlerOptions>();
+
+/** Events of one batch handled side by side at most (see `unordered`). */
+const UNORDERED_AT_ONCE = 32;
+
 /**
  * A handler entry typed by its contract; the payload is checked against the contract's schema first
  * (a mismatch is permanent: dead-lettered without retries). Spread into `handlers`.
@@ -97,19 +133,22 @@ export class PermanentEventError extends Error {
 export function eventHandler<C extends EventContract>(
   contract: C,
   handler: EventHandler<Static<C['payload']>>,
+  options: EventHandlerOptions = {},
 ): Record<string, EventHandler> {
   const check = TypeCompiler.Compile(contract.payload);
-  return {
-    [contract.type]: async (envelope, ctx) => {
-      if (!check.Check(envelope.payload)) {
-        const first = [...check.Errors(envelope.payload)][0];
-        throw new PermanentEventError(
-          `${contract.type} payload does not match the contract: ${first?.path || '/'}: ${first?.message}`,
-        );
-      }
-      await handler(envelope as EventEnvelope<Static<C['payload']>>, ctx);
-    },
+  const entry: EventHandler = async (envelope, ctx) => {
+    if (!check.Check(envelope.payload)) {
+      const first = [...check.Errors(envelope.payload)][0];
+      throw new PermanentEventError(
+        `${contract.type} payload does not match the contract: ${first?.path || '/'}: ${first?.message}`,
+      );
+    }
+    await handler(envelope as EventEnvelope<Static<C['payload']>>, ctx);
   };
+  if (options.unordered && !options.idempotentForMs)
+    throw new Error(`${contract.type}: an unordered handler must be idempotent (idempotentForMs)`);
+  if (options.idempotentForMs) handlerTraits.set(entry, options);
+  return { [contract.type]: entry };
 }
 
 export interface ApplyOnceOptions {
@@ -248,6 +287,13 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   let restarts = 0;
   let assignment: Record<string, number[]> = {};
   const metrics = opts.metrics ? consumerMetrics(opts.metrics, groupId) : undefined;
+  /** An event of a type the group has no handler for is passed over by its header, never parsed. */
+  const readMessage = (message: KafkaMessage): Read => {
+    const header = message.headers?.[EVENT_HEADERS.type];
+    const type = (Array.isArray(header) ? header[0] : header)?.toString();
+    if (type !== undefined && !handlers[type]) return { unhandled: type };
+    return readEnvelope(message.value);
+  };
 
   await ensureTopics(kafka, [...topics, dlq.topic], { partitions: opts.partitions ?? 6 });
 
@@ -341,6 +387,40 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
   // Kafka's offset is only where a new member starts: an event handled but not yet committed comes
   // back after a crash or a rebalance and is skipped by its processed_events record.
   const commits = new Map<string, { topic: string; partition: number; offset: string }>();
+  // Progress of batches passed over (see PASSED_PROGRESS_MS): progress id → offset, not yet written.
+  const passed = new Map<string, number>();
+  let passedTimer: NodeJS.Timeout | undefined;
+  let passedWrite: Promise<boolean> = Promise.resolve(true);
+  const passProgress = (id: string, offset: number) => {
+    passed.set(id, Math.max(passed.get(id) ?? -1, offset));
+    passedTimer ??= setTimeout(() => void flushPassed(), PASSED_PROGRESS_MS).unref();
+  };
+  /** Writes the passed-over batches' progress (one write for all); true once nothing is left unwritten. */
+  const flushPassed = (): Promise<boolean> => {
+    clearTimeout(passedTimer);
+    passedTimer = undefined;
+    const due = [...passed];
+    passed.clear();
+    if (due.length === 0) return passedWrite;
+    passedWrite = passedWrite
+      .then(() =>
+        progress.bulkWrite(
+          due.map(([_id, offset]) => ({
+            updateOne: { filter: { _id }, update: { $max: { offset } }, upsert: true },
+          })),
+          { ordered: false },
+        ),
+      )
+      .then(
+        () => true,
+        (err) => {
+          log.debug({ err }, 'progress not written (tried again shortly)');
+          for (const [id, offset] of due) passProgress(id, offset);
+          return false;
+        },
+      );
+    return passedWrite;
+  };
   let commitTimer: NodeJS.Timeout | undefined;
   let commitFn:
     | ((offsets: {
@@ -359,7 +439,19 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     for (const c of due)
       byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), { partition: c.partition, offset: c.offset }]);
     committing = committing
-      .then(() => send({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) }))
+      .then(async () => {
+        // Progress first: an offset committed past progress never written would, after a crash,
+        // leave waitForCatchUp short of events no one delivers again.
+        if (!(await flushPassed())) {
+          for (const c of due) {
+            const key = `${c.topic}|${c.partition}`;
+            if (!commits.has(key)) commits.set(key, c);
+          }
+          commitTimer ??= setTimeout(() => void flushCommits(), COMMIT_INTERVAL_MS).unref();
+          return;
+        }
+        await send({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+      })
       .catch((err) => log.debug({ err }, 'offset commit failed (the events come back and are skipped)'));
     return committing;
   };
@@ -379,40 +471,66 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
       const { topic, partition } = batch;
       commitFn = commitOffsetsIfNecessary as typeof commitFn;
-      const messages = batch.messages.map((message) => ({ message, envelope: readEnvelope(message.value) }));
-      // One duplicate query for the batch, only for the events this group has a handler for.
+      const messages = batch.messages.map((message) => ({ message, envelope: readMessage(message) }));
+      // One duplicate query for the batch, only for the events this group has a handler for that
+      // needs it (a recent event of an idempotent one is run again harmlessly).
+      const now = Date.now();
       const done = await alreadyProcessed(
-        messages.flatMap(({ envelope }) =>
-          envelope instanceof Error || !handlers[envelope.type] ? [] : [envelope.id],
-        ),
+        messages.flatMap(({ envelope }) => {
+          if (!isEnvelope(envelope)) return [];
+          const handler = handlers[envelope.type];
+          if (!handler) return [];
+          const forMs = handlerTraits.get(handler)?.idempotentForMs;
+          return forMs && now - Date.parse(envelope.occurredAt) < forMs ? [] : [envelope.id];
+        }),
       );
+      const unordered = (read: Read | undefined) => {
+        const handler = read && isEnvelope(read) ? handlers[read.type] : undefined;
+        return handler !== undefined && handlerTraits.get(handler)?.unordered === true;
+      };
       const recs: Omit<ProcessedRecord, '_id' | 'groupId' | 'processedAt'>[] = [];
       let last: string | undefined;
       // Whatever the outcome (applied, skipped, dead-lettered), these offsets are behind us now: one
-      // write of the batch's records and one of its progress, side by side.
-      const remember = () =>
-        last === undefined
-          ? Promise.resolve()
-          : Promise.all([
-              record(recs),
-              progress.updateOne(
-                { _id: progressId(groupId, topic, partition) },
-                { $max: { offset: Number(last) } },
-                { upsert: true },
-              ),
-            ]);
+      // write of the batch's records and one of its progress, side by side (a batch passed over
+      // entirely has no records, and its progress goes with other such batches': PASSED_PROGRESS_MS).
+      const remember = async () => {
+        if (last === undefined) return;
+        // Nothing was handled: its progress goes a moment later with other such batches' (one write).
+        if (recs.length === 0) return passProgress(progressId(groupId, topic, partition), Number(last));
+        await Promise.all([
+          record(recs),
+          progress.updateOne(
+            { _id: progressId(groupId, topic, partition) },
+            { $max: { offset: Number(last) } },
+            { upsert: true },
+          ),
+        ]);
+      };
       try {
-        for (const { message, envelope } of messages) {
+        for (let i = 0; i < messages.length; ) {
           if (!isRunning() || isStale()) break;
-          const { type, outcome, rec } = await handleMessage(
-            { topic, partition, message, heartbeat },
-            envelope,
-            done,
+          // One event, or a run of events whose handlers may go side by side (`unordered`).
+          let end = i + 1;
+          if (unordered(messages[i]?.envelope))
+            while (end < messages.length && end - i < UNORDERED_AT_ONCE && unordered(messages[end]?.envelope))
+              end += 1;
+          const run = messages.slice(i, end);
+          const results = await Promise.allSettled(
+            run.map(({ message, envelope }) =>
+              handleMessage({ topic, partition, message, heartbeat }, envelope, done),
+            ),
           );
-          if (rec) recs.push(rec);
-          resolveOffset(message.offset);
-          last = message.offset;
-          metrics?.handled(type, outcome);
+          // In offset order; what follows a failure comes back (its handlers are idempotent).
+          for (const [k, result] of results.entries()) {
+            if (result.status === 'rejected') throw result.reason;
+            const { message } = run[k] as (typeof run)[number];
+            const { type, outcome, rec } = result.value;
+            if (rec) recs.push(rec);
+            resolveOffset(message.offset);
+            last = message.offset;
+            metrics?.handled(type, outcome);
+          }
+          i = end;
           await heartbeat(); // sent only when due: a long batch keeps the member in the group
         }
       } catch (err) {
@@ -450,7 +568,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       message,
       heartbeat,
     }: Pick<EachMessagePayload, 'topic' | 'partition' | 'message' | 'heartbeat'>,
-    read: EventEnvelope | Error,
+    read: Read,
     done: Set<string>,
   ): Promise<{
     type: string;
@@ -461,6 +579,11 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
       await deadLetter(topic, partition, message, read, 0); // unreadable: no id to remember
       restarts = 0;
       return { type: UNREADABLE_TYPE, outcome: 'dead-lettered' };
+    }
+    if (!isEnvelope(read)) {
+      // A type this group has no handler for (by its header): passed over unread.
+      restarts = 0;
+      return { type: read.unhandled, outcome: 'skipped' };
     }
     const envelope = read;
     const { type } = envelope;
@@ -547,6 +670,7 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
     stop: async () => {
       stopping = true;
       await flushCommits();
+      await flushPassed();
       await consumer.disconnect();
       state = 'stopped';
       metrics?.stop();
@@ -556,6 +680,11 @@ export async function startConsumer(opts: StartConsumerOptions): Promise<Consume
 
 /** The `type` label of a message that is not an event envelope (dead-lettered unread). */
 export const UNREADABLE_TYPE = '(unreadable)';
+
+/** A message as read: its envelope, why it is not one, or the type of an event passed over unread. */
+type Read = EventEnvelope | Error | { unhandled: string };
+
+const isEnvelope = (read: Read): read is EventEnvelope => !(read instanceof Error) && !('unhandled' in read);
 
 /** The envelope, or why the message is not one. */
 function readEnvelope(value: Buffer | null): EventEnvelope | Error {

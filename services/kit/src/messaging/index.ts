@@ -10,6 +10,7 @@ export {
   DLQ_HEADERS,
   type EventContext,
   type EventHandler,
+  type EventHandlerOptions,
   eventHandler,
   PermanentEventError,
   PROCESSED_EVENTS_COLLECTION,
