@@ -78,6 +78,13 @@ export function emailQueue(connection: Redis, prefix: string, retry = DEFAULT_EM
 const sentKey = (prefix: string, jobId: string | undefined) => `${prefix}:email-sent:${jobId}`;
 const SENT_KEPT_SECONDS = 7 * 24 * 3600; // as long as completed jobs (and their ids) are kept
 
+/**
+ * How long after its event an e-mail job's id surely still stops a second copy: a day, well inside
+ * the week completed jobs are kept (failed ones are never removed). The consumer runs a redelivered
+ * event younger than this again without looking it up (`idempotentForMs`); the job id makes it a no-op.
+ */
+export const EMAIL_JOB_ID_HOLDS_MS = 24 * 3600_000;
+
 /** One e-mail per cause: the job id is the cause (e.g. the event id), so a redelivered event sends nothing new. */
 export function enqueueEmail(
   queue: Queue<EmailJob>,
