@@ -57,12 +57,15 @@ export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
       roster.invalidate();
       await base.eventsPublished();
     },
-    // Other processes' writes arrive as user events.
+    // Other processes' writes arrive as user events, heard a fifth of a second apart (as ended
+    // sessions are): one fetch per window rather than per user event, the list a moment stale on
+    // another instance (its own writes clear it at once, above).
     rosterInvalidation: startBroadcastInvalidation({
       name: base.name,
       kafka: base.kafka,
       topic: base.topic('user'),
       logger: base.log as KitLogger,
+      batchWindowMs: 200,
       ignore: (type) => type === WelcomeEmailRequested.type,
       onInvalidate: () => roster.invalidate(),
     }),

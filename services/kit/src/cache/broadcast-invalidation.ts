@@ -28,6 +28,12 @@ export interface BroadcastInvalidationOptions {
   onInvalidate(event: InvalidatingEvent | undefined): void;
   /** Wait before trying again when the topic cannot be read (Kafka down, topic not created yet). Default 15 s. */
   retryMs?: number;
+  /**
+   * Hear events in batches up to this old (ms) rather than each at once (`startOwnGroupConsumer`'s
+   * `batchWindowMs`): for a cache whose staleness may last a moment, a fetch a window instead of a
+   * fetch per event on a busy topic. Default: none.
+   */
+  batchWindowMs?: number;
 }
 
 export interface BroadcastInvalidation {
@@ -75,6 +81,7 @@ export function startBroadcastInvalidation(opts: BroadcastInvalidationOptions): 
       handle.last = event;
     },
     retryMs: opts.retryMs ?? 15_000,
+    ...(opts.batchWindowMs ? { batchWindowMs: opts.batchWindowMs } : {}),
     logs: {
       unread: 'cached answers expire by TTL only until it can',
       crashed: 'cached answers expire by TTL only',
