@@ -21,6 +21,7 @@ import {
   type Publisher,
   roomCondition,
   topicFor,
+  updateOneWithEvents,
   waitForCatchUp,
 } from '../src/messaging';
 import { type TcpRelay, tcpRelay } from '../src/tcp-relay';
@@ -169,6 +170,33 @@ it('a write that would leave more than MAX_PENDING_EVENTS pending is refused (50
   expect((await Notes.updateOne({ _id: 'nobody' }, { $push: { outbox: event('x', 1) } })).matchedCount).toBe(
     0,
   );
+  await Notes.deleteOne({ _id: id });
+});
+
+it('the same cap holds for a write with events straight through the driver (updateOneWithEvents)', async () => {
+  const id = `${run}-full-driver`;
+  await Notes.create({
+    _id: id,
+    seq: 7,
+    outbox: Array.from({ length: MAX_PENDING_EVENTS - 2 }, (_, i) => event(id, i)),
+    outboxLeaseUntil: new Date(Date.now() + 3_600_000),
+    outboxLeaseOwner: 'test',
+  });
+  const push = (n: number, filter: Record<string, unknown> = { _id: id }) =>
+    updateOneWithEvents(Notes.collection, filter, {
+      $set: { seq: 8 },
+      $push: { outbox: { $each: Array.from({ length: n }, (_, i) => event(id, 1000 + i)) } },
+    });
+  await expect(push(3)).rejects.toBeInstanceOf(OutboxFullError);
+  await expect(push(MAX_PENDING_EVENTS + 1)).rejects.toBeInstanceOf(OutboxFullError);
+  expect((await Notes.findById(id).lean())?.seq).toBe(7); // refused: nothing changed
+  await expect(push(2)).resolves.toBe(true);
+  const after = await Notes.findById(id).lean();
+  expect(after?.outbox).toHaveLength(MAX_PENDING_EVENTS);
+  expect(after?.seq).toBe(8);
+  // Full and matched by its guard: refused; a guard that matches nothing is "no match", not "full".
+  await expect(push(1, { _id: id, seq: 8 })).rejects.toBeInstanceOf(OutboxFullError);
+  await expect(push(1, { _id: id, seq: 7 })).resolves.toBe(false);
   await Notes.deleteOne({ _id: id });
 });
 

@@ -51,6 +51,7 @@ export {
   OutboxFullError,
   outboxHasRoom,
   roomCondition,
+  updateOneWithEvents,
 } from './outbox-cap';
 export {
   type OwnGroupConsumer,

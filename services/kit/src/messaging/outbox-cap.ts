@@ -4,7 +4,8 @@
  * a document cannot grow without bound: past the cap, a write that adds events is refused with a
  * 503 and changes nothing.
  */
-import type { Query, Schema } from 'mongoose';
+import type { EventEnvelope } from '@decor/contracts';
+import type { mongo, Query, Schema } from 'mongoose';
 import { DependencyUnavailableError } from '../http/unavailable';
 
 /** Events one document may hold unpublished. A busy cart changes a few times a minute. */
@@ -78,4 +79,34 @@ export function capOutbox(schema: Schema, cap = MAX_PENDING_EVENTS): void {
     const outbox = (this as unknown as { outbox?: unknown[] }).outbox;
     if (!this.isNew && this.isModified('outbox') && (outbox?.length ?? 0) > cap) throw new OutboxFullError();
   });
+}
+
+/**
+ * `updateOne` of a write with events straight through the driver, for a hot path whose update is
+ * already as stored: no mongoose casting, defaults, setters, middleware or timestamps (the caller
+ * sets `updatedAt` itself), which cost the user service a sixth of its CPU per password reset. The
+ * same cap as `capOutbox`: answers whether a document matched, and throws OutboxFullError when one
+ * matched but its outbox had no room for the events.
+ */
+export async function updateOneWithEvents(
+  // biome-ignore lint/suspicious/noExplicitAny: any aggregate's collection; only the outbox is read here
+  collection: mongo.Collection<any>,
+  filter: Record<string, unknown>,
+  update: { $set?: Record<string, unknown>; $push: { outbox: EventEnvelope | { $each: EventEnvelope[] } } },
+  cap = MAX_PENDING_EVENTS,
+): Promise<boolean> {
+  const adding = eventsPushed(update);
+  if (adding <= cap) {
+    const res = await collection.updateOne(
+      { ...filter, ...roomCondition(adding, cap) },
+      update as unknown as mongo.UpdateFilter<mongo.Document>,
+    );
+    if (res.matchedCount > 0) return true;
+  }
+  const full = await collection.findOne(
+    { $and: [filter, fullCondition(adding, cap)] },
+    { projection: { _id: 1 } },
+  );
+  if (full) throw new OutboxFullError();
+  return false;
 }

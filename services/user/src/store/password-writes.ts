@@ -1,3 +1,4 @@
+import { updateOneWithEvents } from '@decor/kit';
 import type { UserContext } from '../context';
 import { hashPassword, verifyPassword } from '../domain/password';
 import { type Refused, refuse } from '../domain/refusals';
@@ -18,9 +19,11 @@ export async function requestPasswordReset(ctx: UserContext, email: string, corr
   const { pending, event } = passwordResetRequest(user, correlationId);
   // One document write: the pending reset and its event are saved together or not at all; only while
   // the account still has this address and is active (a change meanwhile spent links, this one too).
-  await ctx.users.updateOne(
+  // Straight through the driver (both values are as stored): the hot write of the reset path.
+  await updateOneWithEvents(
+    ctx.users.collection,
     { _id: user._id, email: user.email, active: true },
-    { $set: { passwordReset: pending }, $push: { outbox: event } },
+    { $set: { passwordReset: pending, updatedAt: new Date() }, $push: { outbox: event } },
   );
   // The relay claims this document alone (no scan of every collection).
   ctx.eventsWritten(user._id);

@@ -23,10 +23,11 @@ export const liveAccountByEmail = (ctx: UserContext, email: string) =>
  * was most of the request's cost while a busy account's events waited to be sent.
  */
 export const activeAccountByEmail = (ctx: UserContext, email: string) =>
-  ctx.users
-    .findOne({ email: normaliseEmail(email), active: true })
-    .select({ _id: 1, email: 1, firstName: 1, lastName: 1, displayName: 1 })
-    .lean<Pick<User, '_id' | 'email' | 'firstName' | 'lastName' | 'displayName'>>();
+  // Straight through the driver (a read of stored fields, nothing to cast): the reset path's read.
+  ctx.users.collection.findOne<Pick<User, '_id' | 'email' | 'firstName' | 'lastName' | 'displayName'>>(
+    { email: normaliseEmail(email), active: true },
+    { projection: { _id: 1, email: 1, firstName: 1, lastName: 1, displayName: 1 } },
+  );
 
 /** The session's user (a deleted one is inactive). */
 export const sessionAccount = (ctx: UserContext, id: string) => ctx.users.findById(id);
