@@ -4,6 +4,7 @@ import { ACCEPTANCE_MESSAGES } from '@decor/contracts';
 import {
   type AcceptanceFacts,
   acceptanceView,
+  acceptedAsAsked,
   acceptRefusal,
   authorisationKey,
   canonicalContent,
@@ -107,6 +108,13 @@ describe('whether a POST may go ahead', () => {
       message: ACCEPTANCE_MESSAGES.changed,
       estimateVersion: v,
     });
+  });
+  it("another tab's answer: accepted by the same customer for the same version only", () => {
+    const accepted = { ...offered, acceptance: { userId: 'u1', estimateVersion: v } as never };
+    expect(acceptedAsAsked(order(), accepted, 'u1', v, NOW)).toBe(true);
+    expect(acceptedAsAsked(order(), accepted, 'u2', v, NOW)).toBe(false);
+    expect(acceptedAsAsked(order(), accepted, 'u1', 'old', NOW)).toBe(false);
+    expect(acceptedAsAsked(order(), offered, 'u1', v, NOW)).toBe(false);
   });
   it('a voided signature may be signed again', () => {
     expect(acceptRefusal(order(), { ...offered, voidedChanges: ['location'] }, v, NOW)).toBeNull();

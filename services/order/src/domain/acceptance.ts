@@ -192,6 +192,24 @@ export function extendRefusal(order: OrderRecord, facts: AcceptanceFacts, now: D
 
 export type AcceptRefusal = { status: 409; message: string; estimateVersion?: string };
 
+/**
+ * Whether the estimate stands accepted by this customer for this very version: what a second tab
+ * (another Idempotency-Key) racing the first is answered with, once the first is recorded.
+ */
+export function acceptedAsAsked(
+  order: OrderRecord,
+  facts: AcceptanceFacts,
+  userId: string,
+  estimateVersion: string,
+  now: Date,
+): boolean {
+  return (
+    stateOf(order, facts, now) === 'accepted' &&
+    facts.acceptance?.userId === userId &&
+    facts.acceptance.estimateVersion === estimateVersion
+  );
+}
+
 /** Whether a POST for `estimateVersion` may go ahead (null) or its 409. */
 export function acceptRefusal(
   order: OrderRecord,

@@ -11,6 +11,7 @@ import type { OrderContext } from '../context';
 import {
   type AcceptanceRecord,
   acceptanceView,
+  acceptedAsAsked,
   acceptRefusal,
   authorisationKey,
   CURRENCY,
@@ -133,6 +134,19 @@ async function shortLinesOf(ctx: OrderContext, order: OrderRecord): Promise<Shor
 }
 
 /**
+ * Whether the acceptance a request lost to is its answer: recorded under its key; or, when the request
+ * holds an authorisation, holding that one (racing posts with one card share it); or, when it holds
+ * none (it lost before asking the provider), the same customer's for the same version — another tab.
+ */
+function answeredBy(read: EstimateWithAcceptance, input: AcceptInput, intentId: string | null): boolean {
+  const { acceptance, deposit } = read.facts;
+  if (!acceptance) return false;
+  if (acceptance.idempotencyScope === input.idempotencyScope) return true;
+  if (intentId !== null) return deposit?.intentId === intentId;
+  return acceptedAsAsked(read.order, read.facts, input.userId, input.body.estimateVersion, new Date());
+}
+
+/**
  * A request that lost a race (its write found the estimate changed): when the acceptance now on it
  * is this request's own (same key, or the authorisation this request shares with the winner), the
  * first answer; otherwise why it cannot be accepted.
@@ -144,12 +158,7 @@ async function answerAfterLoss(
 ): Promise<AcceptAnswer> {
   const fresh = await readEstimateWithAcceptance(ctx, input.estimateId);
   if (!fresh) return { status: 404, message: 'Estimate not found' };
-  const { acceptance, deposit } = fresh.facts;
-  if (
-    acceptance &&
-    (acceptance.idempotencyScope === input.idempotencyScope || (intentId && deposit?.intentId === intentId))
-  )
-    return { status: 201, view: await viewOf(ctx, fresh) };
+  if (answeredBy(fresh, input, intentId)) return { status: 201, view: await viewOf(ctx, fresh) };
   return acceptRefusal(fresh.order, fresh.facts, input.body.estimateVersion, new Date()) ?? AGAIN;
 }
 
