@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -109,6 +110,8 @@ interface PlannedCollection<P> {
   QueryResult matchAndSort(Stream<Document> documents, Document query, Document orderBy, int skip, int limit, int batchSize, Document projection);
 
   List<Index<P>> getIndexes();
+
+  String getFullName();
 }
 
 /**
@@ -123,11 +126,14 @@ final class SortedIndex<P> {
   final List<String> fields = new ArrayList<>();
   final boolean[] descending;
   final TreeMap<Object[], P> entries;
+  /** A partial index's filter (partialFilterExpression): only the documents it matches are entries. */
+  final Document partial;
   /** An array on an indexed path: one entry per element; then never used for order or counts. */
   boolean multikey;
 
-  SortedIndex(Index<P> declared) {
+  SortedIndex(Index<P> declared, Document partial) {
     this.name = declared.getName();
+    this.partial = partial;
     List<IndexKey> keys = declared.getKeys();
     this.descending = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
@@ -385,7 +391,7 @@ final class IndexPlanner<P> {
           continue;
         }
         declared.add(index);
-        sorted.add(new SortedIndex<>(index));
+        sorted.add(new SortedIndex<>(index, Commands.partialFilter(collection.getFullName(), index.getName())));
       }
       if (sorted.isEmpty()) {
         return;
@@ -394,6 +400,17 @@ final class IndexPlanner<P> {
     } catch (RuntimeException e) {
       fail(e);
     }
+  }
+
+  /** Whether the index's partial filter is not the one this planner built it with (an H2 restart). */
+  boolean partialChanged(Index<P> index) {
+    Document partial = Commands.partialFilter(collection.getFullName(), index.getName());
+    for (SortedIndex<P> s : sorted) {
+      if (s.name.equals(index.getName())) {
+        return !java.util.Objects.equals(s.partial, partial);
+      }
+    }
+    return false;
   }
 
   private void fail(RuntimeException e) {
@@ -410,7 +427,10 @@ final class IndexPlanner<P> {
   private void add(Document document, P position) {
     Object[] slots = new Object[sorted.size()];
     for (int i = 0; i < sorted.size(); i++) {
-      List<Object[]> keys = sorted.get(i).keysOf(declared.get(i), document, position);
+      SortedIndex<P> index = sorted.get(i);
+      List<Object[]> keys = index.partial != null && !collection.matches(document, index.partial)
+          ? List.of()
+          : index.keysOf(declared.get(i), document, position);
       for (Object[] key : keys) {
         sorted.get(i).entries.put(key, position);
       }
@@ -486,7 +506,7 @@ final class IndexPlanner<P> {
     }
 
     double score() {
-      return points.size() + (range != null ? 0.5 : 0) + (order != 0 ? 0.25 : 0);
+      return points.size() + (range != null ? 0.5 : 0) + (order != 0 ? 0.25 : 0) + (index.partial != null ? 0.75 : 0);
     }
 
     NavigableMap<Object[], P> entries() {
@@ -546,7 +566,17 @@ final class IndexPlanner<P> {
     Map<String, List<Object>> conditions = new LinkedHashMap<>();
     boolean[] onlyFields = {true};
     collect(query, conditions, onlyFields);
+    List<Object> ids = conditions.get("_id");
+    if (ids != null && sort.isEmpty()) {
+      Bounds id = Bounds.of(ids);
+      if (id != null && id.point != null) {
+        return plans; // one document by _id: the library's own _id index
+      }
+    }
     for (SortedIndex<P> index : sorted) {
+      if (index.partial != null && !implied(index.partial, conditions)) {
+        continue; // it lacks documents the query may match
+      }
       Plan plan = new Plan(index);
       boolean allExact = true;
       Set<String> fixed = new LinkedHashSet<>();
@@ -567,17 +597,28 @@ final class IndexPlanner<P> {
           break;
         }
       }
-      plan.covered = !index.multikey && onlyFields[0] && allExact && !bounded.isEmpty()
+      plan.covered = !index.multikey && index.partial == null && onlyFields[0] && allExact && !bounded.isEmpty()
           && bounded.equals(conditions.keySet());
       if (!forCount && !index.multikey && !sort.isEmpty()) {
         plan.order = orderFrom(index, fixed, sort);
       }
-      if (!plan.points.isEmpty() || plan.range != null || plan.order != 0) {
+      if (!plan.points.isEmpty() || plan.range != null || plan.order != 0 || index.partial != null) {
         plans.add(plan);
       }
     }
     plans.sort((a, b) -> Double.compare(b.score(), a.score()));
     return plans;
+  }
+
+  /** Whether a query's conditions hold a partial filter's own, each as it is written there. */
+  private static boolean implied(Document partial, Map<String, List<Object>> conditions) {
+    for (Map.Entry<String, Object> entry : partial.entrySet()) {
+      List<Object> on = conditions.get(entry.getKey());
+      if (entry.getKey().startsWith("$") || on == null || !on.contains(entry.getValue())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -792,6 +833,23 @@ interface CountsByPlan {
 }
 
 final class Commands {
+  /** Partial indexes' filters by "<namespace>\0<index name>", noted as createIndexes declares them. */
+  private static final Map<String, Document> PARTIAL_FILTERS = new ConcurrentHashMap<>();
+
+  static void notePartial(Document indexDescription) {
+    String key = indexDescription.get("ns") + "\0" + indexDescription.get("name");
+    Object partial = indexDescription.get("partialFilterExpression");
+    if (partial instanceof Document) {
+      PARTIAL_FILTERS.put(key, (Document) partial);
+    } else {
+      PARTIAL_FILTERS.remove(key);
+    }
+  }
+
+  static Document partialFilter(String namespace, String indexName) {
+    return PARTIAL_FILTERS.get(namespace + "\0" + indexName);
+  }
+
   /** A countDocuments pipeline answered by the collection's plan, or null (the library runs it). */
   static Document plannedCount(String database, Function<String, MongoCollection<?>> resolve, String command, Document query) {
     if (command.equals("decorPlannerStats") && query.get(command) instanceof String) {
@@ -841,6 +899,12 @@ class IndexedMemoryDatabase extends MemoryDatabase {
   }
 
   @Override
+  protected synchronized void addIndex(Document indexDescription) {
+    Commands.notePartial(indexDescription);
+    super.addIndex(indexDescription);
+  }
+
+  @Override
   @SuppressWarnings("unchecked")
   protected Index<Integer> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
     return (Index<Integer>) Commands.quietSecondary(indexName, keys);
@@ -871,7 +935,7 @@ class IndexedMemoryCollection extends MemoryCollection implements PlannedCollect
   public synchronized void addIndex(Index<Integer> index) {
     int before = getIndexes().size();
     super.addIndex(index);
-    if (getIndexes().size() != before) {
+    if (getIndexes().size() != before || planner().partialChanged(index)) {
       planner().rebuild();
     }
   }
@@ -921,6 +985,11 @@ class IndexedMemoryCollection extends MemoryCollection implements PlannedCollect
   @Override
   public synchronized Document plannerStats() {
     return planner().stats();
+  }
+
+  @Override
+  public String getFullName() {
+    return getDatabaseName() + "." + getCollectionName();
   }
 
   @Override
@@ -993,6 +1062,12 @@ class IndexedH2Database extends H2Database {
   }
 
   @Override
+  protected synchronized void addIndex(Document indexDescription) {
+    Commands.notePartial(indexDescription);
+    super.addIndex(indexDescription);
+  }
+
+  @Override
   @SuppressWarnings("unchecked")
   protected Index<Object> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
     return (Index<Object>) Commands.quietSecondary(indexName, keys);
@@ -1024,7 +1099,7 @@ class IndexedH2Collection extends H2Collection implements PlannedCollection<Obje
   public synchronized void addIndex(Index<Object> index) {
     int before = getIndexes().size();
     super.addIndex(index);
-    if (getIndexes().size() != before) {
+    if (getIndexes().size() != before || planner().partialChanged(index)) {
       planner().rebuild();
     }
   }
@@ -1074,6 +1149,11 @@ class IndexedH2Collection extends H2Collection implements PlannedCollection<Obje
   @Override
   public synchronized Document plannerStats() {
     return planner().stats();
+  }
+
+  @Override
+  public String getFullName() {
+    return getDatabaseName() + "." + getCollectionName();
   }
 
   @Override
