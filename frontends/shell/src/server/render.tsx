@@ -20,7 +20,7 @@ import {
   setOpenedCategory,
 } from '@decor/web-core';
 import { ConfigProvider } from '@decor/web-core/ui';
-import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
@@ -29,6 +29,7 @@ import { App, Gallery, Home, Tos } from '../app';
 import { type PublicPage, publicPageOf } from '../public-pages';
 import { HELD_SCRIPT_TYPE, SESSION_BOOT, SESSION_MARK_SCRIPT, SESSION_MARK_STYLE } from '../session-mark';
 import { theme } from '../theme';
+import { hydratableStyles } from './styles';
 
 /** What the API answered a GET (the gateway answers it in-process). */
 export interface ApiAnswer {
@@ -65,7 +66,7 @@ export const sessionMark = {
 /** The one axios client asks the API through `fetchApi` (visitors only: no token on the server). */
 export function useApi(fetchApi: FetchApi): void {
   http.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
-    const answer = await fetchApi(http.getUri(config));
+    const answer = await fetchApi(axios.getUri(config));
     const response: AxiosResponse = {
       data: answer.body,
       status: answer.status,
@@ -146,7 +147,7 @@ export async function renderPage(url: string): Promise<RenderedPage | null> {
   const { api: apiState, sideNav } = store.getState();
   return {
     html: body,
-    styles: extractStyle(cache),
+    styles: hydratableStyles(extractStyle(cache)),
     state: serialiseServerState({ api: apiState, sideNav }),
     preloadScripts: page.kind === 'inventory' ? ['/remotes/storefront/remoteEntry.js'] : [],
   };
