@@ -1,10 +1,12 @@
 /**
  * The one HTTP client of the product (spec §7), created once in the shell's bundle and shared with
- * every remote through module federation (@decor/web-core is a singleton).
+ * every remote through module federation (@decor/web-core is a singleton). It is axios, whose code
+ * is loaded with the first request (issue 31): a visitor's page hydrates without it, and its first
+ * call (the categories) comes after the page is interactive.
  */
 
 import { QBO_SESSION_EXPIRED_HEADER, type ShortLine } from '@decor/contracts/rules';
-import axios, { type AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
 
 export const API_BASE_URL = '/api';
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -62,9 +64,14 @@ function headerValue(headers: unknown, name: string): string | undefined {
 /** Response header of a 401 that is about the QuickBooks connection, not the site session. */
 export { QBO_SESSION_EXPIRED_HEADER };
 
+/** axios's own test (`axios.isAxiosError`), without its code. */
+function isAxiosError(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as AxiosError).isAxiosError === true;
+}
+
 /** Spec §7 client-side normalisation. */
 export function toApiError(error: unknown): ApiError {
-  if (isApiError(error) && !axios.isAxiosError(error)) return error;
+  if (isApiError(error) && !isAxiosError(error)) return error;
   const err = error as AxiosError<{ message?: unknown; shortLines?: unknown }>;
   if (err?.code === 'ECONNABORTED' || err?.code === 'ETIMEDOUT') {
     return { status: 408, message: TIMEOUT_MESSAGE };
@@ -124,33 +131,83 @@ export function onQboSessionExpired(listener: ExpiredListener | null): void {
   onQboExpired = listener;
 }
 
-export function createHttpClient(): AxiosInstance {
-  const client = axios.create({
-    baseURL: API_BASE_URL,
-    timeout: REQUEST_TIMEOUT_MS,
-    headers: { 'Content-Type': 'application/json' },
-  });
+/** What every request starts from; a test points `baseURL` at its server, the server renderer sets `adapter`. */
+export interface HttpDefaults {
+  baseURL: string;
+  timeout: number;
+  adapter?: AxiosRequestConfig['adapter'];
+}
+
+/** axios's request methods (its instance, and its code, created by the first call). */
+export interface HttpClient {
+  defaults: HttpDefaults;
+  request<T = unknown>(config: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  get<T = unknown>(url: string, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  delete<T = unknown>(url: string, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  head<T = unknown>(url: string, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  post<T = unknown>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  put<T = unknown>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+  patch<T = unknown>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<AxiosResponse<T>>;
+}
+
+export function createHttpClient(): HttpClient {
+  const defaults: HttpDefaults = { baseURL: API_BASE_URL, timeout: REQUEST_TIMEOUT_MS };
   if (typeof sessionStorage !== 'undefined') {
     for (const name of RETIRED_HEADERS) sessionStorage.removeItem(name);
   }
-  client.interceptors.request.use((config) => {
-    const token = storedToken();
-    if (token) config.headers.set('Authorization', `Bearer ${token}`);
-    return config;
-  });
-  client.interceptors.response.use(
-    (response) => {
-      saveSessionHeaders(response);
-      return response;
-    },
-    (error: unknown) => {
-      const apiError = toApiError(error);
-      if (apiError.expired) onExpired?.(apiError);
-      if (apiError.qboSessionExpired) onQboExpired?.(apiError);
-      return Promise.reject(apiError);
-    },
-  );
-  return client;
+  let instance: Promise<AxiosInstance> | undefined;
+  const client = (): Promise<AxiosInstance> => {
+    instance ??= import('axios').then(({ default: axios }) => {
+      const created = axios.create({ headers: { 'Content-Type': 'application/json' } });
+      created.interceptors.request.use((config) => {
+        const token = storedToken();
+        if (token) config.headers.set('Authorization', `Bearer ${token}`);
+        return config;
+      });
+      created.interceptors.response.use(
+        (response) => {
+          saveSessionHeaders(response);
+          return response;
+        },
+        (error: unknown) => {
+          const apiError = toApiError(error);
+          if (apiError.expired) onExpired?.(apiError);
+          if (apiError.qboSessionExpired) onQboExpired?.(apiError);
+          return Promise.reject(apiError);
+        },
+      );
+      return created;
+    });
+    // Its chunk did not arrive: the request fails as with no answer, the next one tries again.
+    return instance.catch((error: unknown) => {
+      instance = undefined;
+      return Promise.reject(toApiError(error));
+    });
+  };
+  // Function declarations: the frontends' build reads every file as TSX, where `<T>(` is JSX.
+  async function request<T>(config: AxiosRequestConfig): Promise<AxiosResponse<T>> {
+    const { baseURL, timeout, adapter } = defaults;
+    const axios = await client();
+    return axios.request<T>({ baseURL, timeout, ...(adapter ? { adapter } : {}), ...config });
+  }
+  const withoutBody = (method: string) =>
+    function send<T>(url: string, config?: AxiosRequestConfig) {
+      return request<T>({ ...config, method, url });
+    };
+  const withBody = (method: string) =>
+    function send<T>(url: string, data?: unknown, config?: AxiosRequestConfig) {
+      return request<T>({ ...config, method, url, data });
+    };
+  return {
+    defaults,
+    request,
+    get: withoutBody('get'),
+    delete: withoutBody('delete'),
+    head: withoutBody('head'),
+    post: withBody('post'),
+    put: withBody('put'),
+    patch: withBody('patch'),
+  };
 }
 
 export const http = createHttpClient();

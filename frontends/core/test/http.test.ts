@@ -14,6 +14,9 @@ import {
 } from '../src/http';
 import { type ApiServer, startApiServer } from './support/api-server';
 
+/** What GET /echo answers. */
+type Echo = { result: { authorization: string | null; accounting: string[] } };
+
 describe('the shared axios client (spec §7)', () => {
   let server: ApiServer;
   const client = createHttpClient();
@@ -72,7 +75,7 @@ describe('the shared axios client (spec §7)', () => {
     sessionStorage.setItem('realm_id', 'realm-1');
     sessionStorage.setItem('access_token', 'old-qbo-access');
     sessionStorage.setItem('refresh_token', 'old-qbo-refresh');
-    const answer = await client.get('/echo');
+    const answer = await client.get<Echo>('/echo');
     expect(answer.data.result).toEqual({ authorization: 'Bearer abc.def.ghi', accounting: [] });
   });
 
@@ -87,7 +90,7 @@ describe('the shared axios client (spec §7)', () => {
   });
 
   it('sends no Authorization header without a session', async () => {
-    const answer = await client.get('/echo');
+    const answer = await client.get<Echo>('/echo');
     expect(answer.data.result.authorization).toBeNull();
   });
 
