@@ -1,7 +1,7 @@
 import { createAppStore, readServerState, storedToken } from '@decor/web-core';
 import { BrowserRouter } from '@decor/web-core/router';
 import { ConfigProvider } from '@decor/web-core/ui';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { App, Gallery, Home, Tos } from './app';
@@ -25,7 +25,7 @@ function loadPage(page: PublicPage): Promise<unknown> {
   }
 }
 
-async function start(root: HTMLElement): Promise<void> {
+export async function start(root: HTMLElement): Promise<void> {
   // A public page comes rendered by the server, with the data it was rendered from (issue 17): a
   // visitor's page. A signed-in load never hydrates it (its state differs): the page was kept hidden
   // (session-mark.ts) and is dropped here; the client renders it from scratch as for any other path.
@@ -33,6 +33,9 @@ async function start(root: HTMLElement): Promise<void> {
   const signedIn = storedToken() !== null;
   if (serverState && signedIn) dropServerPage(root);
   const page = serverState && !signedIn ? publicPageOf(window.location.pathname) : null;
+  // Asked for first: the page's chunks download while the store is made.
+  // A screen that cannot load (a remote down) leaves the server's page to the error boundary.
+  const pageLoaded = page ? loadPage(page).catch(() => undefined) : null;
   const store = createAppStore(page ? serverState : null);
   const app = (
     <StrictMode>
@@ -45,14 +48,14 @@ async function start(root: HTMLElement): Promise<void> {
       </Provider>
     </StrictMode>
   );
-  if (page) {
-    // A screen that cannot load (a remote down) leaves the server's page to the error boundary.
-    await loadPage(page).catch(() => undefined);
-    hydrateRoot(root, app);
+  if (pageLoaded) {
+    await pageLoaded;
+    // As a transition, hydration yields to the browser every few milliseconds: a tap on the page
+    // is handled between slices instead of waiting for the whole tree (a phone's long tasks).
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else {
     createRoot(root).render(app);
   }
 }
-
-const root = document.getElementById('root');
-if (root) void start(root);
