@@ -20,8 +20,21 @@ import { FrameRoutes } from './frame-routes';
 import { Protected } from './Protected';
 import { BRAND, TopBar } from './TopBar';
 
-/** On start: load the categories, and validate a stored session token (except on reset pages). */
-function useStartup(): void {
+/** Runs `work` once the browser has nothing else to do (a task later where it cannot tell). */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(work, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(work, 0);
+  return () => clearTimeout(id);
+}
+
+/**
+ * On start: load the categories, and validate a stored session token (except on reset pages). A
+ * component of its own, rendering nothing: what it reads from the store re-renders it alone.
+ */
+function Startup() {
   const dispatch = useAppDispatch();
   const token = useAppSelector((s) => s.session.token);
   // A server-rendered inventory page brought them.
@@ -30,9 +43,18 @@ function useStartup(): void {
   const onReset = pathname.startsWith('/reset');
   // Once per start.
   useEffect(() => {
-    if (!haveCategories) dispatch(fetchCategories());
     if (token && !onReset) dispatch(validateSession());
+    if (haveCategories) return;
+    if (token) {
+      dispatch(fetchCategories());
+      return;
+    }
+    // A visitor's page (server-rendered, hydrating) shows them only on the inventory, which brought
+    // them: asked for once the page has started (issue 31), so neither the answer nor the HTTP
+    // client's code holds up a phone's first taps.
+    return whenIdle(() => dispatch(fetchCategories()));
   }, []);
+  return null;
 }
 
 /** Leaving the inventory clears the side navigation's selection (spec §2). */
@@ -83,10 +105,10 @@ export function AppFrame({ routes }: { routes: readonly AppRoute[] }) {
 }
 
 function Frame({ routes }: { routes: readonly AppRoute[] }) {
-  useStartup();
   useClearSelectionOutsideInventory();
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <Startup />
       <TopBar />
       <Layout.Content id="main" style={{ display: 'flex', flexDirection: 'column' }}>
         <ErrorBanner />

@@ -4,11 +4,14 @@ import { Alert } from '@decor/web-core/ui';
 /** Spec §2: a banner at the top of the main area when the session or the side navigation reports an error. */
 export function ErrorBanner() {
   const dispatch = useAppDispatch();
-  const session = useAppSelector((s) => s.session);
-  const sideNav = useAppSelector((s) => s.sideNav);
+  // Only what it shows: the session and the categories change often, their errors rarely.
+  const sessionError = useAppSelector((s) => s.session.error);
+  const sessionDetail = useAppSelector((s) => s.session.errorDetail);
+  const sideNavError = useAppSelector((s) => s.sideNav.error);
+  const sideNavDetail = useAppSelector((s) => s.sideNav.errorDetail);
   const messages = [
-    session.error ? (session.errorDetail ?? 'An error occurred') : null,
-    sideNav.error ? (sideNav.errorDetail ?? 'An error occurred') : null,
+    sessionError ? (sessionDetail ?? 'An error occurred') : null,
+    sideNavError ? (sideNavDetail ?? 'An error occurred') : null,
   ].filter((m): m is string => m !== null);
   if (messages.length === 0) return null;
   return (
@@ -20,7 +23,7 @@ export function ErrorBanner() {
           banner
           title={message}
           closable={
-            session.error && message === session.errorDetail
+            sessionError && message === sessionDetail
               ? { onClose: () => dispatch(clearSessionError()), 'aria-label': 'Dismiss' }
               : false
           }
