@@ -8,6 +8,8 @@
  * load (a token in session storage) never shows the visitor's page, not for one frame, and raises no
  * error: it shows the loader, then the signed-in page rendered by the client. The inventory's date
  * field keeps the server's markup until the visitor reaches for it; only then come antd's pickers.
+ * Hydrating adds no style to the page (each one added restyles all of it), and links work while the
+ * shell has not hydrated the page yet (issue 31).
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
@@ -121,8 +123,30 @@ async function markServerMain(page: Page): Promise<void> {
   });
 }
 
+/** Notes every style element added to the document once the parser is done (antd adds them as it renders). */
+async function watchAddedStyles(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const added: HTMLStyleElement[] = [];
+    (window as unknown as { __addedStyles: HTMLStyleElement[] }).__addedStyles = added;
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes) if (node instanceof HTMLStyleElement) added.push(node);
+      }).observe(document, { childList: true, subtree: true });
+    });
+  });
+}
+
+/** The style elements added since the parser's end that are still in the document. */
+const addedStyles = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __addedStyles: HTMLStyleElement[] }).__addedStyles
+      .filter((style) => style.isConnected)
+      .map((style) => style.outerHTML.slice(0, 160)),
+  );
+
 it.each(PAGES.map((p) => [p.path, p] as const))(
-  '%s: hydrates the server HTML with no mismatch reported',
+  '%s: hydrates the server HTML with no mismatch reported, and adds no style',
   async (_path, publicPage) => {
     const { page, errors } = await chromium.newPage({ width: 412, height: 823 });
     const warnings: string[] = [];
@@ -136,9 +160,21 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
         scripts.set(request.url(), (scripts.get(request.url()) ?? 0) + 1);
     });
     await markServerMain(page);
+    await watchAddedStyles(page);
     await page.goto(pathOf(publicPage));
-    // Hydrated: the Login button opens its dialog (React's handlers are attached).
     await visible(page.getByRole('heading', { level: 1, name: publicPage.heading() }).first());
+    // Hydrated (the Login button is enabled then), and its effects run: the server's styles were all
+    // antd needed, under the names antd looks for. A style added now would have the browser restyle
+    // the whole page, one more long task on a phone (cssinjs' theme variables and the icons' style
+    // were added a second time before issue 31).
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('header button')].some(
+        (button) => button.textContent === 'Login' && !(button as HTMLButtonElement).disabled,
+      ),
+    );
+    await page.waitForLoadState('networkidle');
+    expect(await addedStyles(page)).toEqual([]);
+    // Hydrated: the Login button opens its dialog (React's handlers are attached).
     await page.getByRole('button', { name: 'Login' }).click();
     await visible(page.getByRole('dialog'));
     const kept = await page.evaluate(
@@ -152,6 +188,50 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
     expect([...scripts].filter(([, times]) => times > 1)).toEqual([]);
   },
 );
+
+it("links work before the shell has hydrated the page: the browser follows them to the server's page", async () => {
+  // A plain context: the suite's pages wait, on each navigation, for React to own the page.
+  const context = await chromium.browser.newContext({
+    baseURL: product.url,
+    viewport: { width: 412, height: 823 },
+  });
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+    // The shell starts (its entry, the federation runtime, React) but its store's chunk is held back:
+    // hydration cannot finish, nor even begin. (A held script also holds the load event back.)
+    let asked = 0;
+    await page.route(/\/state\.[0-9a-f]{10}\.js$/, () => {
+      asked += 1;
+    });
+    for (const publicPage of PAGES) {
+      const before = asked;
+      await page.goto(pathOf(publicPage), { waitUntil: 'domcontentloaded' });
+      await visible(page.getByRole('heading', { level: 1, name: publicPage.heading() }).first());
+      // The shell's start is under way: it has asked for the held chunk.
+      while (asked === before) await page.waitForTimeout(50);
+      // Not hydrated: React has not attached to the server's markup.
+      const attached = await page.evaluate(() =>
+        Object.keys(document.getElementById('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
+      );
+      expect(attached).toBe(false);
+      const to =
+        publicPage.path === '/gallery'
+          ? { name: 'Home', url: '/', heading: /./ }
+          : { name: 'Gallery', url: '/gallery', heading: 'Gallery' };
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: to.name, exact: true })
+        .click();
+      await page.waitForURL((url) => url.pathname === to.url, { waitUntil: 'domcontentloaded' });
+      await visible(page.getByRole('heading', { level: 1, name: to.heading }).first());
+    }
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
 
 /** What the frame watcher (watchFrames) saw on the current document. */
 interface Frames {
