@@ -3,7 +3,8 @@
  * Each frontends/<app>/webpack.config.ts calls frontendConfig() with what differs.
  *
  * Module federation rules (see frontends/README.md):
- * - every app's entry is `import('./bootstrap')`, so shared modules are never consumed eagerly;
+ * - every app's entry is an async boundary, so shared modules are never consumed eagerly: a remote's is
+ *   `import('./bootstrap')`, the shell's starts in parts (shell/src/index.ts);
  * - the shell PROVIDES the shared singletons, the remotes only CONSUME them (`import: false`): a remote
  *   never carries its own React, router, redux or antd. assertNoBundledCopies fails a remote's build if
  *   one of them slipped in anyway;
