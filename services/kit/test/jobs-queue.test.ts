@@ -157,6 +157,32 @@ test('enqueueOnce with the same cause twice makes one job, also after it complet
   expect(worker.isHealthy()).toBe(true);
 });
 
+test('enqueueOnce calls of one turn go to Redis as one addBulk; a job that cannot be added fails alone', async () => {
+  const q = queueWith('bulk', 20);
+  const bulk = jest.spyOn(q, 'addBulk');
+  const causes = Array.from({ length: 5 }, () => `bulk.${randomUUID()}`);
+  const [first, ...rest] = await Promise.all(
+    causes.map((jobId) => enqueueOnce(q, 'send', { jobId }, { jobId })),
+  );
+  expect([first, ...rest]).toEqual(causes);
+  expect(bulk).toHaveBeenCalledTimes(1);
+  for (const id of causes) expect((await q.getJob(id))?.data).toEqual({ jobId: id });
+
+  // A float priority is refused by BullMQ: the bulk fails, the others are then added one by one.
+  const more = Array.from({ length: 3 }, () => `bulk.${randomUUID()}`);
+  const settled = await Promise.allSettled([
+    ...more.map((jobId) => enqueueOnce(q, 'send', { jobId }, { jobId })),
+    enqueueOnce(q, 'send', {}, { jobId: `bad.${randomUUID()}`, priority: 1.5 }),
+  ]);
+  expect(settled.slice(0, 3)).toEqual(more.map((value) => ({ status: 'fulfilled', value })));
+  expect(settled[3]).toMatchObject({
+    status: 'rejected',
+    reason: { message: 'Priority should not be float' },
+  });
+  for (const id of more) expect(await q.getJob(id)).toBeDefined();
+  bulk.mockRestore();
+});
+
 test('health: worker closes gracefully; Redis ping reports up and down', async () => {
   let finished = false;
   const q = queueWith('graceful', 20);

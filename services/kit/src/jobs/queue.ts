@@ -14,6 +14,7 @@ import {
   Worker,
 } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { unavailableDependency } from '../http/unavailable';
 import { type KitLogger, silentLogger } from '../messaging/log';
 import { currentTraceparent, inSpan, SpanKind, startSpan, traceIdOf } from '../tracing/context';
 import { WORKER_OPTIONS } from './redis';
@@ -82,19 +83,75 @@ export async function enqueueOnce<Data>(
     : undefined;
   const telemetry = span?.traceparent ? { telemetry: { metadata: span.traceparent } } : {};
   try {
-    // biome-ignore lint/suspicious/noExplicitAny: bullmq's generic name/data types are too narrow here
-    const job = await (queue as Queue<any>).add(name, data, {
+    const id = await addSoon(queue as Queue, name, data, {
       ...opts,
       ...telemetry,
       jobId,
       removeOnFail: false,
     });
     span?.end();
-    return job.id ?? jobId;
+    return id;
   } catch (err) {
     span?.end(err);
     throw err;
   }
+}
+
+interface PendingAdd {
+  name: string;
+  data: unknown;
+  opts: JobsOptions & { jobId: string };
+  resolve(id: string): void;
+  reject(err: unknown): void;
+}
+
+/** Per queue, the adds asked for in this turn of the event loop (see `addSoon`). */
+const pendingAdds = new WeakMap<Queue, PendingAdd[]>();
+
+/**
+ * The adds of one turn of the event loop on one queue go to Redis together: several as one addBulk
+ * (one pipeline: one write and one round trip instead of one each; a Kafka consumer handling a
+ * batch's events side by side queues its jobs in the same turn), one alone as a plain add. Should
+ * the bulk fail, each job is added on its own, so each caller gets its own answer.
+ */
+function addSoon(queue: Queue, name: string, data: unknown, opts: PendingAdd['opts']): Promise<string> {
+  let pending = pendingAdds.get(queue);
+  if (!pending) {
+    const batch: PendingAdd[] = [];
+    pending = batch;
+    pendingAdds.set(queue, batch);
+    setImmediate(() => {
+      pendingAdds.delete(queue);
+      void flushAdds(queue, batch);
+    });
+  }
+  const batch = pending;
+  return new Promise((resolve, reject) => batch.push({ name, data, opts, resolve, reject }));
+}
+
+async function addOne(queue: Queue, name: string, data: unknown, opts: PendingAdd['opts']): Promise<string> {
+  const job = await queue.add(name, data, opts);
+  return job.id ?? opts.jobId;
+}
+
+async function flushAdds(queue: Queue, batch: PendingAdd[]): Promise<void> {
+  if (batch.length > 1) {
+    try {
+      const jobs = await queue.addBulk(batch.map(({ name, data, opts }) => ({ name, data, opts })));
+      for (const [i, add] of batch.entries()) add.resolve(jobs[i]?.id ?? add.opts.jobId);
+      return;
+    } catch (err) {
+      // Redis away (or not answering): so would each add be, only later. Otherwise one job's fault
+      // failed them all: each on its own now, with its own answer.
+      if (unavailableDependency(err)) {
+        for (const add of batch) add.reject(err);
+        return;
+      }
+    }
+  }
+  await Promise.all(
+    batch.map((add) => addOne(queue, add.name, add.data, add.opts).then(add.resolve, add.reject)),
+  );
 }
 
 /** A processor run inside the trace its job was added in (when it was added inside one). */
