@@ -3,9 +3,9 @@
  * stays within 150 ms with no send refused and no job missing, on this machine.
  *
  * Stepped: the idle stack's cores first (5 s), then event-pipeline.ts's measurement at each rate in
- * turn (default 50, 100, 200, 400, 800/s; about 8 s of sends each, 200 to 4,000 events), stopping at
- * the first rate that fails; between the last rate that held and the first that failed one more step
- * halfway narrows the knee. Each step prints p50 / p99, sends refused (the outbox cap's 503), jobs
+ * turn (default 50, 100, 200, 400, 800/s; 2 s unmeasured, then about 8 s of sends, 200 to 4,000
+ * events), stopping at the first rate that fails; between the last rate that held and the first that
+ * failed one more step halfway narrows the knee. Each step prints p50 / p99, sends refused (the outbox cap's 503), jobs
  * missing, and the CPU each process spent per event above its idle cores, from the first send until
  * the last job was added — where the cores go, which the rest of a shared machine blurs far less than
  * the latencies. Recorded in bench-results.md's own section; the guard compares the knee.
@@ -20,8 +20,10 @@ export const KNEE_P99_MS = 150;
 export const DEFAULT_KNEE_RATES = [50, 100, 200, 400, 800];
 const STEP_SECONDS = 8;
 const MIN_EVENTS = 200;
-/** BullMQ trims its event stream near 10,000 entries, two per job. */
+/** BullMQ trims its event stream near 10,000 entries, two per job: the measured jobs' must all be there. */
 const MAX_EVENTS = 4000;
+const WARMUP_SECONDS = 2;
+const MAX_WARMUP_EVENTS = 1000;
 /** The load generator and the rest of the machine: not the stack's CPU. */
 const NOT_STACK = new Set(['bench', 'others']);
 
@@ -137,9 +139,12 @@ export async function measurePipelineKnee(
   const steps: KneeStep[] = [];
   const step = async (perSecond: number): Promise<KneeStep> => {
     const events = Math.min(MAX_EVENTS, Math.max(MIN_EVENTS, Math.round(perSecond * STEP_SECONDS)));
+    // Two seconds at the step's rate first, unmeasured: the JVMs' and V8's code for the new rate's
+    // batch sizes settles (at 400/s one 8 s step's p99 was 59-225 ms across runs without it).
+    const warmupEvents = Math.min(MAX_WARMUP_EVENTS, Math.round(perSecond * WARMUP_SECONDS));
     const figures = await measureEventPipeline(
       stack,
-      { events, warmupEvents: 0, perSecond, roles: opts.roles, drainTimeoutMs: 15_000 },
+      { events, warmupEvents, perSecond, roles: opts.roles, drainTimeoutMs: 15_000 },
       () => {},
     );
     const s = stepOf(figures, idle);
@@ -192,10 +197,11 @@ const ROW = /^\| knee \d{4}-/;
 const METHOD = [
   'Method: after the fixed rates of the pipeline part, `measurePipelineKnee` (infra/bench/src/pipeline-knee.ts)',
   "waits for the stack to settle, reads each process's idle cores for 5 s, then sends password resets to the",
-  'user service at 50, 100, 200, 400, 800/s (`--knee-rates`), about 8 s each (200 to 4,000 events), measured',
-  "as the fixed rates are (the event's occurredAt → the BullMQ job added), and stops at the first rate whose",
-  'p99 is over 150 ms or that had a send refused (the outbox cap answers 503) or a job missing; one more step',
-  'halfway between the last rate that held and that one narrows it. The knee is the highest rate that held.',
+  'user service at 50, 100, 200, 400, 800/s (`--knee-rates`), each for 2 s unmeasured, then for about 8 s',
+  "(200 to 4,000 events) measured as the fixed rates are (the event's occurredAt → the BullMQ job added), and",
+  'stops at the first rate whose p99 is over 150 ms or that had a send refused (the outbox cap answers 503)',
+  'or a job missing; one more step halfway between the last rate that held and that one narrows it. The knee',
+  'is the highest rate that held.',
   'CPU per event: per process, its CPU time from the first send until the last job was added, less its idle',
   "cores over that time, divided by the events sent (/proc/<pid>/stat; Kafka and Mongo are JVMs, Redis the machine's",
   'server); the load generator and the rest of the machine are left out.',
