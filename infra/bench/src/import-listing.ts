@@ -23,7 +23,8 @@ import { percentile } from './stats';
 export interface ImportStack {
   emulatorUrl: string;
   jwtSecret: string;
-  startAccountingSync(env?: Record<string, string>): Promise<{ url: string; pid: number }>;
+  /** Starts the service (once) as the qbo part would, so a full run can take this part first. */
+  startAccountingSync(): Promise<{ url: string; pid: number }>;
 }
 
 export interface ImportCallFigures {

@@ -11,7 +11,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompanyUpserted, UserCreated } from '@decor/contracts';
+import { CompanyUpserted, type Permission, UserCreated } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import { consentRedirect } from '@decor/qbo-emulator';
 import { type Machine, machineCell } from './report';
@@ -116,13 +116,16 @@ export async function json<T>(
   return JSON.parse(text) as T;
 }
 
-/** A staff session token as the services sign theirs (HS256 with the shared JWT secret, @fastify/jwt's claims). */
-export function staffToken(secret: string, id: string): string {
+/**
+ * A staff session token as the services sign theirs (HS256 with the shared JWT secret, @fastify/jwt's
+ * claims). A superadmin's may connect QuickBooks to another company than the one on record.
+ */
+export function staffToken(secret: string, id: string, permissions: Permission = 'admin'): string {
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   const body = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({
     sub: id,
-    permissions: 'admin',
+    permissions,
     email: `bench-staff-${id}@decor.example`,
     // The kit's issuer and session audience (AUDIENCES.session), which every check requires.
     iss: 'decor',
@@ -155,6 +158,17 @@ export const queueOf = async (syncUrl: string, token: string) =>
   (await json<{ result: { queues: QueueCounts[] } }>(`${syncUrl}/qbo/status`, { token })).result
     .queues[0] as QueueCounts;
 
+/**
+ * The accounting-sync service as the bench runs it: the limit under test, and the service's defaults
+ * (6 workers, 0.95) or QBO_WORKER_CONCURRENCY / QBO_RATE_LIMIT_SHARE from the environment (for
+ * diagnosis); always passed, so the figures name what ran. Whichever part starts it passes this.
+ */
+export const accountingSyncEnv = (limit: number): Record<string, string> => ({
+  QBO_RATE_LIMIT_PER_MINUTE: String(limit),
+  QBO_WORKER_CONCURRENCY: process.env.QBO_WORKER_CONCURRENCY || '6',
+  QBO_RATE_LIMIT_SHARE: process.env.QBO_RATE_LIMIT_SHARE || '0.95',
+});
+
 export async function measureQboSync(
   stack: QboSyncStack,
   opts: QboSyncOptions,
@@ -175,19 +189,16 @@ export async function measureQboSync(
     method: 'PUT',
     json: { rateLimitPerMinute: limit },
   });
-  // The service's defaults (6 workers, 0.95), or QBO_WORKER_CONCURRENCY / QBO_RATE_LIMIT_SHARE
-  // from the environment (for diagnosis); always passed, so the figures name what ran.
-  const passed = {
-    QBO_WORKER_CONCURRENCY: process.env.QBO_WORKER_CONCURRENCY || '6',
-    QBO_RATE_LIMIT_SHARE: process.env.QBO_RATE_LIMIT_SHARE || '0.95',
-  };
-  const concurrency = Number(passed.QBO_WORKER_CONCURRENCY);
-  const share = Number(passed.QBO_RATE_LIMIT_SHARE);
+  const env = accountingSyncEnv(limit);
+  const concurrency = Number(env.QBO_WORKER_CONCURRENCY);
+  const share = Number(env.QBO_RATE_LIMIT_SHARE);
   log(
     `QuickBooks sync: company ${realmId} limited to ${limit}/min; starting accounting-sync (${concurrency} workers, aims at ${Math.round(share * 100)} %) …`,
   );
-  const sync = await stack.startAccountingSync({ QBO_RATE_LIMIT_PER_MINUTE: String(limit), ...passed });
-  const token = staffToken(stack.jwtSecret, randomBytes(12).toString('hex'));
+  const sync = await stack.startAccountingSync(env);
+  // In a full run the import part has connected the service to its own company first: moving it to
+  // another is a superadmin's call (issue 28).
+  const token = staffToken(stack.jwtSecret, randomBytes(12).toString('hex'), 'superadmin');
   await connect(sync.url, realmId, token);
 
   // Whatever the service heard of before it was connected (the demo company and customer, customers

@@ -78,7 +78,13 @@ interface Comparison {
 
 const r2 = (n: number) => n.toFixed(2);
 
-function comparisonFor(rows: readonly string[], now: Calibration | undefined): Comparison | undefined {
+/** How far apart the loop's and bare Fastify's ratios may be before a scaled comparison is refused. */
+export const CALIBRATIONS_AGREE_WITHIN = 2;
+
+function comparisonFor(
+  rows: readonly string[],
+  now: Calibration | undefined,
+): Comparison | { refused: string } | undefined {
   if (!now) return undefined;
   const same = rows.findLast((row) => calibrationIn(cellsOf(row))?.machine === now.machine);
   if (same)
@@ -90,6 +96,15 @@ function comparisonFor(rows: readonly string[], now: Calibration | undefined): C
   const other = rows.findLast((row) => calibrationIn(cellsOf(row)) !== undefined);
   const then = other === undefined ? undefined : calibrationIn(cellsOf(other));
   if (!other || !then) return undefined;
+  const byLoop = now.loopMs / then.loopMs;
+  const byFastify = then.fastifyPerSecond / now.fastifyPerSecond;
+  // The two measures of one pair of machines agree within a few tens of per cent; far apart, one of
+  // the runs was calibrated on a busy machine (bare Fastify shares the cores, the loop barely), and
+  // scaling by it would raise or hide alarms at random.
+  if (Math.max(byLoop, byFastify) / Math.min(byLoop, byFastify) > CALIBRATIONS_AGREE_WITHIN)
+    return {
+      refused: `nothing compared: the calibrations of this machine ${now.machine} and of the last calibrated row (${cellsOf(other)[0]}, machine ${then.machine}) disagree (loop ×${r2(byLoop)}, bare Fastify ×${r2(byFastify)}): one of the runs was disturbed`,
+    };
   const slower = slowness(now, then);
   return {
     row: other,
@@ -129,6 +144,10 @@ export function guardRow(opts: {
           ? `nothing compared: no earlier row of this machine (${calibration.machine}) nor any with a calibration (${candidates.length} older rows carry none)`
           : 'nothing compared: this row carries no calibration',
       );
+      continue;
+    }
+    if ('refused' in c) {
+      bases.add(c.refused);
       continue;
     }
     bases.add(c.basis);

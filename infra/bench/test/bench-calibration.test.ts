@@ -77,6 +77,17 @@ describe('which earlier row a new row is compared with', () => {
     ]);
   });
 
+  it('calibrations that disagree (one run was disturbed) compare nothing, and the guard says so', () => {
+    // The earlier row's bare Fastify measured on a busy machine: 10× slower by it, 2× by the loop.
+    const disturbed: Calibration = { machine: 'fa570000', loopMs: 40, fastifyPerSecond: 4_000 };
+    const earlier = [importRow('2026-12-01 10:00Z', disturbed, 20, 20)];
+    const { found, bases } = guard(earlier, importRow('2026-12-02 05:00Z', SLOW, 400, 420));
+    expect(found).toEqual([]);
+    expect(bases).toEqual([
+      'nothing compared: the calibrations of this machine 510e0000 and of the last calibrated row (import 2026-12-01 10:00Z, machine fa570000) disagree (loop ×2.00, bare Fastify ×0.20): one of the runs was disturbed',
+    ]);
+  });
+
   it('the last row of the same machine comes first, figures as they are', () => {
     const earlier = [
       importRow('2026-12-01 10:00Z', SLOW, 400, 400),
