@@ -1,0 +1,7 @@
+/**
+ * `@decor/testbed`: the product composed from its services for the tests that cross a service
+ * boundary (this package's test/, the browser journeys). No service depends on it, and no service
+ * depends on another: the tests that need two of them live here.
+ */
+export * from './stack';
+export * from './storefront-stack';
