@@ -1,16 +1,8 @@
-import { buildGateway, loadGatewayConfig } from '@decor/gateway';
-import { gatewayTestEnv } from '@decor/gateway/testing';
-import type { RunningService, ServiceApp } from '@decor/kit';
-import { type StartedService, startService, startWorkers } from '@decor/kit';
+import type { RunningService, ServiceApp, StartedService } from '@decor/kit';
 import { serviceEnv } from '@decor/kit/testing';
-import {
-  loadNotificationConfig,
-  type NotificationContext,
-  notificationService,
-  notificationWorkers,
-} from '@decor/notification';
+import type { NotificationContext } from '@decor/notification';
 import type { UserContext } from '@decor/user';
-import { loadUserConfig, userService } from '@decor/user';
+import { startGateway, startInProcess, startWorkerInProcess } from './product';
 
 export interface Stack {
   gatewayUrl: string;
@@ -28,33 +20,21 @@ export interface Stack {
 export async function startStack(
   opts: { notification?: boolean; notificationEnv?: Record<string, string> } = {},
 ): Promise<Stack> {
-  const noExit = { exit: () => {} };
   const userEnv = await serviceEnv('user');
-  const user = await startService(userService(loadUserConfig(userEnv)), noExit);
+  const user = await startInProcess('user', userEnv);
   const started: RunningService[] = [user];
-  let notificationUrl = 'http://127.0.0.1:9';
   let notification: StartedService<NotificationContext> | undefined;
   if (opts.notification !== false) {
     const env = () => serviceEnv('notification', opts.notificationEnv);
-    notification = await startService(notificationService(loadNotificationConfig(await env())), noExit);
-    const worker = await startWorkers(notificationWorkers(loadNotificationConfig(await env())), noExit);
-    started.push(notification, worker);
-    notificationUrl = notification.url;
+    notification = await startInProcess('notification', await env());
+    started.push(notification, await startWorkerInProcess('notification', await env()));
   }
-  const gateway = await buildGateway(
-    loadGatewayConfig({
-      ...gatewayTestEnv(userEnv),
-      USER_SERVICE_URL: user.url,
-      NOTIFICATION_SERVICE_URL: notificationUrl,
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-      // No catalogue in this stack: no cache of its reads, no Kafka consumer.
-      GATEWAY_CACHE_TTL_MS: '0',
-    }),
-    { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+  const { gateway, gatewayUrl } = await startGateway(
+    { user: user.url, notification: notification?.url ?? 'http://127.0.0.1:9' },
+    userEnv,
+    // No catalogue in this stack: no cache of its reads, no Kafka consumer.
+    { GATEWAY_CACHE_TTL_MS: '0' },
   );
-  const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
-  // Ready as /readyz means it: it has read which sessions ended (else a token answers 503).
-  await gateway.sessionRevocations.whenCaughtUp(10_000);
   return {
     gatewayUrl,
     gateway,

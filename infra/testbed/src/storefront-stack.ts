@@ -1,16 +1,10 @@
 import type { CartContext } from '@decor/cart';
-import { cartService, loadCartConfig } from '@decor/cart';
-import { catalogueService, loadCatalogueConfig } from '@decor/catalogue';
 import { catalogueEnv } from '@decor/catalogue/testing';
-import { buildGateway, loadGatewayConfig } from '@decor/gateway';
-import { JWT_SECRET } from '@decor/gateway/testing';
-import type { RunningService, ServiceApp } from '@decor/kit';
-import { type StartedService, startService, startWorkers } from '@decor/kit';
+import type { RunningService, ServiceApp, StartedService } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/testing';
-import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
-import { loadOrderConfig, orderService } from '@decor/order';
 import type { UserContext } from '@decor/user';
-import { hashPassword, loadUserConfig, newUserWithEvent, userService } from '@decor/user';
+import { hashPassword, newUserWithEvent } from '@decor/user';
+import { startGateway, startInProcess, startWorkerInProcess } from './product';
 
 /** Where this file's new-estimate notices go (the notification service's STAFF_EMAIL). */
 export const STAFF_EMAIL = `staff-${RUN_ID}@decor.example`;
@@ -36,8 +30,6 @@ export interface StorefrontStack {
   stop(): Promise<void>;
 }
 
-const noExit = { exit: () => {} };
-
 /**
  * Everything a customer's checkout touches, in this test process and on this file's databases and
  * topics: user, catalogue (demo data), cart, order, notification + e-mail worker, and the gateway
@@ -62,48 +54,33 @@ export async function startStorefrontStack(
       started.push(await s);
       return started.at(-1) as T;
     };
-    const user = await start(startService(userService(loadUserConfig(await serviceEnv('user'))), noExit));
-    const catalogue = await start(
-      startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
-    );
-    const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
-    const order = await start(startService(orderService(loadOrderConfig(await serviceEnv('order'))), noExit));
+    const user = await start(startInProcess('user', await serviceEnv('user')));
+    const catalogue = await start(startInProcess('catalogue', await catalogueEnv()));
+    const cart = await start(startInProcess('cart', await serviceEnv('cart')));
+    const order = await start(startInProcess('order', await serviceEnv('order')));
 
     const notificationEnv = await serviceEnv('notification', { STAFF_EMAIL });
     // The worker answers its health routes on a port of its own.
     const workerEnv = { ...notificationEnv, PORT: (await serviceEnv('notification')).PORT };
     const startNotification = async () => {
-      notification.push(
-        await startService(notificationService(loadNotificationConfig(notificationEnv)), noExit),
-      );
-      notification.push(await startWorkers(notificationWorkers(loadNotificationConfig(workerEnv)), noExit));
+      notification.push(await startInProcess('notification', notificationEnv));
+      notification.push(await startWorkerInProcess('notification', workerEnv));
     };
     if (opts.notification !== false) await startNotification();
 
-    const gateway = await buildGateway(
-      loadGatewayConfig({
-        NODE_ENV: 'test',
-        DECOR_ALLOW_DEV_SECRETS: '1',
-        JWT_SECRET,
-        USER_SERVICE_URL: user.url,
-        CATALOGUE_SERVICE_URL: catalogue.url,
-        CART_SERVICE_URL: cart.url,
-        ORDER_SERVICE_URL: order.url,
-        NOTIFICATION_SERVICE_URL: `http://127.0.0.1:${notificationEnv.PORT}`,
-        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-        // Its cache of catalogue reads hears this file's catalogue events.
-        KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
-        KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
-        // Its rate-limit counters: this file's own keys.
-        REDIS_URL: notificationEnv.REDIS_URL as string,
-        REDIS_PREFIX: notificationEnv.REDIS_PREFIX as string,
-        ...opts.gatewayEnv,
-      }),
-      { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    const { gateway, gatewayUrl } = await startGateway(
+      {
+        user: user.url,
+        catalogue: catalogue.url,
+        cart: cart.url,
+        order: order.url,
+        notification: `http://127.0.0.1:${notificationEnv.PORT}`,
+      },
+      // Its cache of catalogue reads hears this file's catalogue events; its rate-limit counters are
+      // this file's own keys.
+      notificationEnv,
+      opts.gatewayEnv,
     );
-    const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
-    // Ready as /readyz means it: it has read which sessions ended (else a token answers 503).
-    await gateway.sessionRevocations.whenCaughtUp(10_000);
     return {
       gatewayUrl,
       api: `${gatewayUrl}/api`,
