@@ -3,7 +3,8 @@
  * `infra/cli/src/runnables.ts`: each service started from its service definition (the notification
  * service's e-mail worker beside it), on this test file's databases, topics and queues, and the
  * gateway in front, finding each service through the env variable runnables.ts names for it
- * (`urlEnv`). The test stacks (`startStack`, `startStorefrontStack`) pick the services they need.
+ * (`urlEnv`). The test stacks (`startStack`, `startStorefrontStack`, the browser journeys' QuickBooks
+ * stack) pick the services they need.
  */
 import { accountingSyncService, loadAccountingSyncConfig } from '@decor/accounting-sync';
 import { cartService, loadCartConfig } from '@decor/cart';
@@ -63,6 +64,8 @@ export async function startGateway(
   upstreams: Partial<Record<ServiceName, string>>,
   serviceEnv: Record<string, string>,
   extra: Record<string, string> = {},
+  /** A port chosen beforehand (a URL the services must know first, e.g. QuickBooks' redirect); else any free one. */
+  port = 0,
 ): Promise<{ gateway: ServiceApp; gatewayUrl: string }> {
   const gateway = await buildGateway(
     loadGatewayConfig({
@@ -74,7 +77,7 @@ export async function startGateway(
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );
   try {
-    const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    const gatewayUrl = await gateway.listen({ port, host: '127.0.0.1' });
     // Ready as /readyz means it: it has read which sessions ended (else a token answers 503).
     await gateway.sessionRevocations.whenCaughtUp(10_000);
     return { gateway, gatewayUrl };
