@@ -21,16 +21,15 @@ import {
   type ServiceApp,
   topicFor,
 } from '@decor/kit';
-import { call, RUN_ID } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
+import { call, RUN_ID, testEndpoints } from '@decor/kit/testing';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import type { OrderStreams } from '../src/order-stream';
 import { StreamTickets } from '../src/stream-ticket';
+import { JWT_SECRET } from './support/env';
 import { openSse, orderEvents, type SseStream } from './support/sse-client';
-import { JWT_SECRET } from './support/stack';
 
 jest.setTimeout(60_000);
 

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serviceEnv } from '@decor/kit/testing';
-import { freePort, type RunningProcess } from '@decor/stack';
+import { freePort, serviceEnv } from '@decor/kit/testing';
+import type { RunningProcess } from '@decor/stack';
 import { spawnProcess } from './support/processes';
 
 /**

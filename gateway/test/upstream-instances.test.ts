@@ -8,12 +8,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceApp } from '@decor/kit';
-import { serviceEnv } from '@decor/kit/testing';
-import { freePort } from '@decor/stack';
+import { freePort, serviceEnv } from '@decor/kit/testing';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { mayRetryElsewhere, poolOf } from '../src/upstream-pool';
-import { gatewayTestEnv } from './support/stack';
+import { gatewayTestEnv } from './support/env';
 
 interface Seen {
   method: string;

@@ -6,8 +6,8 @@
  */
 
 import { DEMO_PRODUCTS } from '@decor/catalogue';
-import { STAFF_EMAIL } from '@decor/gateway/testing';
 import { call, eventually, mailTo } from '@decor/kit/testing';
+import { STAFF_EMAIL } from '@decor/testbed';
 import type { Page, Route } from 'playwright-core';
 import { expectAccessible } from './support/a11y';
 import { screenshot } from './support/browser';

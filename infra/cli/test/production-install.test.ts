@@ -59,8 +59,8 @@ describe.each(['gateway', 'services/accounting-sync'])('the production install o
     expect(installed.filter((name) => DEV_TOOLS.includes(name))).toEqual([]);
     const decor = readdirSync(path.join(dir, 'node_modules/@decor'));
     expect(decor).toContain(app === 'gateway' ? 'gateway' : 'accounting-sync');
-    // None of the infrastructure workspaces (local servers, emulator, benches, scripts) ships.
-    const infra = ['stack', 'qbo-emulator', 'payments-emulator', 'bench', 'cli'];
+    // None of the infrastructure workspaces (local servers, emulator, benches, scripts, testbed) ships.
+    const infra = ['stack', 'qbo-emulator', 'payments-emulator', 'bench', 'cli', 'testbed'];
     expect(decor.filter((name) => infra.includes(name))).toEqual([]);
   });
 

@@ -8,4 +8,5 @@ export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, st
 export { qboEnv } from './qbo-env';
 export { redisAnswers } from './redis';
 export { describePolicy, type SupervisedProcess, superviseProcess } from './restart';
+export { type ServiceProcess, spawnService, startServiceProcess } from './service-process';
 export { startZipkin, ZIPKIN_VERSION, type ZipkinHandle } from './zipkin';

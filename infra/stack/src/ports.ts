@@ -48,9 +48,14 @@ function ephemeralLow(): number {
 
 /**
  * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
- * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port.
+ * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port. Kept on
+ * globalThis: @decor/kit/testing draws test ports the same way (services/kit/src/test-ports.ts) from
+ * this same registry.
  */
-const handedOut = new Set<number>();
+const registry = globalThis as Record<symbol, Set<number> | undefined>;
+const HANDED_OUT = Symbol.for('decor.freePort.handedOut');
+registry[HANDED_OUT] ??= new Set<number>();
+const handedOut: Set<number> = registry[HANDED_OUT];
 
 /**
  * A port free right now, for something that binds it a little later (a service seconds into its

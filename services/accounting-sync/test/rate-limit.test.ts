@@ -1,6 +1,5 @@
 import { createRedis } from '@decor/kit';
-import { RUN_ID } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
+import { RUN_ID, testEndpoints } from '@decor/kit/testing';
 import type { Redis } from 'ioredis';
 import { redisRateLimiter } from '../src/qbo/rate-limit';
 

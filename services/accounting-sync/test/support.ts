@@ -12,6 +12,9 @@ import { accountingSyncService } from '../src/app';
 import { loadAccountingSyncConfig } from '../src/config';
 import type { AccountingSyncContext } from '../src/context';
 
+export type { ImportCompany, ImportCustomer } from '../src/domain/import-listing';
+export { QBO_TEXTS } from '../src/routes/texts';
+
 export type Sync = StartedService<AccountingSyncContext>;
 export type { Answer };
 export const request = call;

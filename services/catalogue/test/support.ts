@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { EventEnvelope } from '@decor/contracts';
 import { type StartedService, startService } from '@decor/kit';
-import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
+import { type Answer, call, RUN_ID, serviceEnv, testEndpoints, topicEvents } from '@decor/kit/testing';
 
 export { type Answer, call };
 

@@ -1,10 +1,13 @@
 /**
  * The workspaces' dependency graph (every package.json of the root's workspaces, dependencies and
  * devDependencies alike) has no loop: a package never needs, even for its tests, a package that
- * needs it. The local stack the kit's test helpers use depends on no service.
+ * needs it. The local stack depends on no service. No service (the packages under services/, the kit
+ * and contracts included) and not the gateway depends on or imports another service: the tests that
+ * need two of them live in @decor/testbed (infra/testbed). The kit neither depends on nor imports
+ * @decor/stack: its test helpers read the servers' endpoints from the environment.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -86,10 +89,67 @@ function reach(graph: Graph, from: string): Set<string> {
 
 const graph = workspaceGraph(ROOT);
 
+/** A workspace whose package is a service or the gateway (its dir), and the packages it may not name. */
+interface Bounded {
+  name: string;
+  dir: string;
+  /** Packages it may neither depend on nor import. */
+  forbidden: readonly string[];
+}
+
+/** The services (under services/, not contracts or the kit) and the gateway: the packages of the product's processes. */
+const SERVICE_PACKAGES = (manifest(ROOT).workspaces ?? [])
+  .filter((dir) => (dir.startsWith('services/') || dir === 'gateway') && !/\/(contracts|kit)$/.test(dir))
+  .map((dir) => manifest(join(ROOT, dir)).name);
+
+/** Every package under services/ (contracts and the kit included) and the gateway, with what it may not name. */
+const BOUNDED: readonly Bounded[] = (manifest(ROOT).workspaces ?? [])
+  .filter((dir) => dir.startsWith('services/') || dir === 'gateway')
+  .map((dir) => {
+    const name = manifest(join(ROOT, dir)).name;
+    const forbidden = SERVICE_PACKAGES.filter((s) => s !== name);
+    return { name, dir, forbidden: name === '@decor/kit' ? [...forbidden, '@decor/stack'] : forbidden };
+  });
+
+/** `name → dependency` for each forbidden package a workspace lists, in any of its dependency lists. */
+export function forbiddenDependencies(g: Graph, bounded: readonly Bounded[]): string[] {
+  return bounded.flatMap((b) =>
+    (g.get(b.name) ?? []).filter((d) => b.forbidden.includes(d)).map((d) => `${b.name} → ${d}`),
+  );
+}
+
+/** The package a line of code imports (`from`, `import(…)`, a bare `import '…'`, `require(…)`, `jest.mock(…)`), each. */
+export function importedPackages(text: string): string[] {
+  const specifiers = text.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*|\brequire\s*\(\s*|\bjest\.mock\s*\(\s*)(['"])(@decor\/[^/'"]+)/gm,
+  );
+  return [...specifiers].map((m) => m[2] as string);
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name.startsWith('.') || name === 'dist') return [];
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return /\.(c|m)?tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** `file → package` for each forbidden package a file of a bounded workspace (src, tests, tools) imports. */
+function forbiddenImports(bounded: readonly Bounded[]): string[] {
+  return bounded.flatMap((b) =>
+    tsFiles(join(ROOT, b.dir)).flatMap((file) =>
+      importedPackages(readFileSync(file, 'utf8'))
+        .filter((p) => b.forbidden.includes(p))
+        .map((p) => `${relative(ROOT, file)} → ${p}`),
+    ),
+  );
+}
+
 describe('the workspaces’ dependency graph', () => {
   it('reads every workspace', () => {
     expect(graph.size).toBe(manifest(ROOT).workspaces?.length);
-    expect(graph.get('@decor/kit')).toContain('@decor/stack');
+    expect(graph.get('@decor/testbed')).toEqual(expect.arrayContaining(['@decor/gateway', '@decor/user']));
   });
 
   it('has no loop', () => {
@@ -98,6 +158,7 @@ describe('the workspaces’ dependency graph', () => {
 
   it('keeps the local stack and the two emulators free of every service and script', () => {
     expect([...reach(graph, '@decor/stack')].sort()).toEqual([
+      '@decor/contracts',
       '@decor/payments-emulator',
       '@decor/qbo-emulator',
     ]);
@@ -105,12 +166,75 @@ describe('the workspaces’ dependency graph', () => {
     expect([...reach(graph, '@decor/payments-emulator')]).toEqual([]);
   });
 
-  it('finds a loop planted in it: the stack depending back on the kit', () => {
+  it('finds a loop planted in it: a service depending on the testbed, which depends on it', () => {
     const planted = new Map(graph);
-    planted.set('@decor/stack', [...(graph.get('@decor/stack') ?? []), '@decor/kit']);
+    planted.set('@decor/order', [...(graph.get('@decor/order') ?? []), '@decor/testbed']);
     const loops = dependencyLoops(planted);
     expect(loops).toHaveLength(1);
-    expect(loops[0]).toEqual(expect.arrayContaining(['@decor/kit', '@decor/stack']));
+    expect(loops[0]).toEqual(expect.arrayContaining(['@decor/order', '@decor/testbed']));
+  });
+});
+
+describe('no service or the gateway depends on another service; the kit not on the stack', () => {
+  it('knows the services and the packages it bounds', () => {
+    expect([...SERVICE_PACKAGES].sort()).toEqual([
+      '@decor/accounting-sync',
+      '@decor/cart',
+      '@decor/catalogue',
+      '@decor/gateway',
+      '@decor/notification',
+      '@decor/order',
+      '@decor/user',
+    ]);
+    expect(BOUNDED.map((b) => b.name)).toEqual(expect.arrayContaining(['@decor/kit', '@decor/contracts']));
+    expect(BOUNDED.find((b) => b.name === '@decor/kit')?.forbidden).toContain('@decor/stack');
+  });
+
+  it('refuses a planted dependency of each kind: the gateway on a service, a service on another, the kit on the stack', () => {
+    const planted = new Map(graph);
+    planted.set('@decor/gateway', [...(graph.get('@decor/gateway') ?? []), '@decor/user']);
+    planted.set('@decor/notification', [...(graph.get('@decor/notification') ?? []), '@decor/order']);
+    planted.set('@decor/kit', [...(graph.get('@decor/kit') ?? []), '@decor/stack']);
+    expect(forbiddenDependencies(planted, BOUNDED).sort()).toEqual([
+      '@decor/gateway → @decor/user',
+      '@decor/kit → @decor/stack',
+      '@decor/notification → @decor/order',
+    ]);
+  });
+
+  it('holds in every package.json: dependencies and devDependencies alike', () => {
+    expect(forbiddenDependencies(graph, BOUNDED)).toEqual([]);
+  });
+
+  it('reads each kind of import, and not a package named in prose', () => {
+    // Written with @x/ for @decor/ so that this file's own scan (below) does not read them.
+    const text = [
+      "import { userService } from '@x/user';",
+      "import type { OrderContext } from '@x/order/testing';",
+      'import {',
+      '  freePort,',
+      "} from '@x/stack';",
+      "import '@x/cart';",
+      "const c = await import('@x/catalogue');",
+      "jest.mock('@x/notification');",
+      "require('@x/gateway');",
+      '// the kit does not depend on @x/stack, and @x/user is a service',
+    ]
+      .join('\n')
+      .replaceAll('@x/', '@decor/');
+    expect(importedPackages(text)).toEqual([
+      '@decor/user',
+      '@decor/order',
+      '@decor/stack',
+      '@decor/cart',
+      '@decor/catalogue',
+      '@decor/notification',
+      '@decor/gateway',
+    ]);
+  });
+
+  it('holds in every file of every service, the kit, contracts and the gateway (src, tests, tools)', () => {
+    expect(forbiddenImports(BOUNDED)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startKafka } from '@decor/stack';
+import { freePort } from './test-ports';
 
 /**
  * How an outage looks to the clients of a cut relay:
@@ -98,6 +98,20 @@ export async function tcpRelay(target: { host: string; port: number }, port?: nu
   };
 }
 
+/**
+ * What starts a Kafka broker for `kafkaBehindRelay`: @decor/stack's `startKafka`, passed in by the
+ * test (the kit does not depend on the stack).
+ */
+type StartBroker = (options: {
+  port: number;
+  controllerPort: number;
+  advertisedPort: number;
+  dir: string;
+  log: (line: string) => void;
+  quiet: boolean;
+  useStorageTemplate: boolean;
+}) => Promise<{ stop(): Promise<void> }>;
+
 export interface KafkaBehindRelay {
   /** KAFKA_BROKERS for the service under test: the relay's address. */
   brokers: string[];
@@ -110,12 +124,15 @@ export interface KafkaBehindRelay {
  * so after the bootstrap every connection (to the broker the metadata names) passes the relay
  * too, and cutting it takes Kafka away from whoever uses `brokers` while the broker keeps its data.
  */
-export async function kafkaBehindRelay(log: (line: string) => void = () => {}): Promise<KafkaBehindRelay> {
+export async function kafkaBehindRelay(
+  startKafka: StartBroker,
+  log: (line: string) => void = () => {},
+): Promise<KafkaBehindRelay> {
   // A drawn port is free when drawn, not when the broker binds it seconds later (another test
   // process may take it meanwhile: a full run of the order outage test once met "Address already in use").
   for (let attempt = 1; ; attempt++) {
     try {
-      return await brokerBehindRelay(log);
+      return await brokerBehindRelay(startKafka, log);
     } catch (err) {
       if (attempt === 3 || !/Address already in use/.test(String(err))) throw err;
       log(`kafka: a drawn port was taken before the broker bound it; new ports (attempt ${attempt + 1})`);
@@ -123,7 +140,10 @@ export async function kafkaBehindRelay(log: (line: string) => void = () => {}): 
   }
 }
 
-async function brokerBehindRelay(log: (line: string) => void): Promise<KafkaBehindRelay> {
+async function brokerBehindRelay(
+  startKafka: StartBroker,
+  log: (line: string) => void,
+): Promise<KafkaBehindRelay> {
   const [port, controllerPort] = [await freePort(), await freePort()];
   const relay = await tcpRelay({ host: '127.0.0.1', port });
   const dir = mkdtempSync(join(tmpdir(), 'decor-kafka-relay-'));

@@ -1,16 +1,21 @@
 /**
  * Test helpers for services: each jest test file gets its own run id, and with it its own Mongo
- * databases, Kafka topics, consumer groups and Redis keys on the shared test servers.
+ * databases, Kafka topics, consumer groups and Redis keys on the shared test servers, whose
+ * addresses jest's global setup hands over in the environment (`testEndpoints()`). The kit does not
+ * depend on @decor/stack, which starts those servers: a test that starts servers or processes of its
+ * own (a broker behind a relay, a service as an OS process) takes them from the stack itself.
  * Import as '@decor/kit/testing' (test code only).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AggregateType, EventEnvelope } from '@decor/contracts';
-import { freePort, testEndpoints } from '@decor/stack';
+import { testEndpoints } from '@decor/contracts/test-endpoints';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
 import { waitForCatchUp } from './messaging/catch-up';
 import { type BaseContext, startService } from './service';
+import { freePort } from './test-ports';
 
+export { testEndpoints } from '@decor/contracts/test-endpoints';
 export {
   type KafkaBehindRelay,
   kafkaBehindRelay,
@@ -18,6 +23,7 @@ export {
   type TcpRelay,
   tcpRelay,
 } from './tcp-relay';
+export { freePort } from './test-ports';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 
@@ -249,4 +255,3 @@ export async function consumerCaughtUp(
     await admin.disconnect();
   }
 }
-export * from './test-processes';

@@ -4,7 +4,6 @@
  * reach refuses (503) rather than lets attempts through.
  */
 import { randomUUID } from 'node:crypto';
-import { freePort } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import {
   type AttemptLimit,
@@ -14,7 +13,7 @@ import {
   registerRateLimitStore,
   type ServiceApp,
 } from '../src/http';
-import { RUN_ID, serviceEnv } from '../src/testing';
+import { freePort, RUN_ID, serviceEnv } from '../src/testing';
 import { type Answer, call, listen } from './http-helpers';
 
 const MAX = 3;

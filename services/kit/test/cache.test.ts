@@ -5,7 +5,6 @@
  * not exist yet, Kafka out of reach, and the group removed on stop.
  */
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/stack';
 import type { Kafka, Producer } from 'kafkajs';
 import {
   type BroadcastInvalidation,
@@ -15,7 +14,7 @@ import {
   startBroadcastInvalidation,
 } from '../src/cache';
 import { createKafka, EVENT_HEADERS, ensureTopics, silentLogger } from '../src/messaging';
-import { eventually } from '../src/testing';
+import { eventually, testEndpoints } from '../src/testing';
 
 interface StatusAnswer extends CachedAnswer {
   status: number;

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
@@ -20,6 +19,7 @@ import {
   topicFor,
 } from '../src/messaging';
 import { type TcpRelay, tcpRelay } from '../src/tcp-relay';
+import { testEndpoints } from '../src/testing';
 
 /**
  * A consumer whose handler enqueues (what the notification service does for every e-mail) while

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { UNAVAILABLE_MESSAGES } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Connection, type Model, Schema } from 'mongoose';
@@ -8,6 +7,7 @@ import { createServiceApp, type ServiceApp } from '../src/http';
 import { createQueue, createRedis, enqueueOnce } from '../src/jobs';
 import { connectMongo } from '../src/mongo';
 import { type TcpRelay, tcpRelay } from '../src/tcp-relay';
+import { testEndpoints } from '../src/testing';
 import { type Answer, call, listen } from './http-helpers';
 
 /**

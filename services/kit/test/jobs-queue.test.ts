@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { testEndpoints } from '@decor/stack';
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
@@ -14,6 +13,7 @@ import {
   pingRedis,
   replayFailedJob,
 } from '../src/jobs';
+import { testEndpoints } from '../src/testing';
 
 const prefix = `t${randomBytes(4).toString('hex')}`;
 let redis: Redis;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { defineEvent, UNAVAILABLE_MESSAGES } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';
@@ -25,7 +24,7 @@ import {
   waitForCatchUp,
 } from '../src/messaging';
 import { type TcpRelay, tcpRelay } from '../src/tcp-relay';
-import { topicEvents } from '../src/testing';
+import { testEndpoints, topicEvents } from '../src/testing';
 import { call, listen } from './http-helpers';
 
 /**

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import { createKafka, ensureTopics } from '../src/messaging';
 import { type RequestQueueInternals as Queue, RequestQueue } from '../src/messaging/kafkajs-idle-loop';
-import { RUN_ID, topicEvents } from '../src/testing';
+import { RUN_ID, testEndpoints, topicEvents } from '../src/testing';
 
 /** Counts the queue's checks of its pending requests, in every kafkajs connection of this process. */
 function countChecks() {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { testEndpoints } from '@decor/stack';
 import { logLevel } from 'kafkajs';
 import pino from 'pino';
 import { createKafka } from '../src/messaging/kafka';
 import { kafkajsLogCreator, RETRIABLE_PERSISTS_MS } from '../src/messaging/kafkajs-log';
+import { testEndpoints } from '../src/testing';
 
 /** A pino logger at trace whose lines the test reads. */
 function capture() {

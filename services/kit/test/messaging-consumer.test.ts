@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type AggregateType, defineEvent, type EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';
@@ -22,6 +21,7 @@ import {
   topicFor,
   waitForCatchUp,
 } from '../src/messaging';
+import { testEndpoints } from '../src/testing';
 
 const run = `t${randomBytes(4).toString('hex')}`;
 const group = { main: `${run}-order-svc`, shared: `${run}-cart-svc`, fragile: `${run}-fragile` };

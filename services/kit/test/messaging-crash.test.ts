@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, Schema } from 'mongoose';
 import {
@@ -18,6 +17,7 @@ import {
   startConsumer,
   topicFor,
 } from '../src/messaging';
+import { testEndpoints } from '../src/testing';
 
 const run = `t${randomBytes(4).toString('hex')}`;
 const groupId = `${run}-cart-svc`;

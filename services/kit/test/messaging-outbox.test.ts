@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { defineEvent } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Kafka } from 'kafkajs';
 import mongoose, { type Connection, type Model, Schema } from 'mongoose';
@@ -22,6 +21,7 @@ import {
   startConsumer,
   topicFor,
 } from '../src/messaging';
+import { testEndpoints } from '../src/testing';
 
 // A user-aggregate event for the test; `meta: {}` checks that empty objects survive the outbox.
 const ProfileNoted = defineEvent(

@@ -5,7 +5,6 @@
  * not recover from by itself.
  */
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/stack';
 import type { Kafka, Producer } from 'kafkajs';
 import {
   createKafka,
@@ -14,7 +13,7 @@ import {
   silentLogger,
   startOwnGroupConsumer,
 } from '../src/messaging';
-import { eventually } from '../src/testing';
+import { eventually, testEndpoints } from '../src/testing';
 
 const run = `t${randomBytes(4).toString('hex')}`;
 let kafka: Kafka;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import { type Connection, type Model, Schema } from 'mongoose';
 import pino from 'pino';
 import { createServiceApp, type ServiceApp } from '../src/http';
 import { connectMongo, mongoReadinessCheck } from '../src/mongo';
+import { testEndpoints } from '../src/testing';
 import { call, listen } from './http-helpers';
 
 interface User {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { testEndpoints } from '@decor/stack';
 import { Type } from '@sinclair/typebox';
 import type { Connection, Model } from 'mongoose';
 import { Schema } from 'mongoose';
@@ -13,6 +12,7 @@ import {
   sendList,
   toMongoList,
 } from '../src/mongo';
+import { testEndpoints } from '../src/testing';
 import { call, listen } from './http-helpers';
 
 interface Product {

@@ -5,7 +5,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SESSION_MESSAGES, SessionsRevoked, UserSuspended } from '@decor/contracts';
-import { testEndpoints } from '@decor/stack';
 import type { Kafka, Producer } from 'kafkajs';
 import {
   createKafka,
@@ -16,6 +15,7 @@ import {
   silentLogger,
   toMessage,
 } from '../src';
+import { testEndpoints } from '../src/testing';
 import { call, listen } from './http-helpers';
 
 const run = `t${randomBytes(4).toString('hex')}`;

@@ -43,7 +43,7 @@ async function enquiriesFrom(name: string) {
   return (await mailTo(STAFF)).filter((m) => m.Subject === `Website enquiry from ${name}`);
 }
 
-// The refusals, the honeypot and the limits are tested through the gateway: gateway/test/contact.test.ts.
+// The refusals, the honeypot and the limits are tested through the gateway: infra/testbed/test/contact.test.ts.
 describe('POST /send/info', () => {
   it('e-mails the enquiry to the staff, reply-to the visitor', async () => {
     const enquiry = valid();

@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { WelcomeEmailRequested } from '@decor/contracts';
 import { newEvent, type RunningService } from '@decor/kit';
-import { eventually } from '@decor/kit/testing';
-import { freePort } from '@decor/stack';
+import { eventually, freePort } from '@decor/kit/testing';
 import {
   address,
   mailsArrive,

@@ -15,11 +15,12 @@ import {
   consumerCaughtUp,
   deleteRunKeys,
   eventually,
+  freePort,
   mailTo,
   RUN_ID,
   serviceEnv,
+  testEndpoints,
 } from '@decor/kit/testing';
-import { freePort, testEndpoints } from '@decor/stack';
 import { notificationService } from '../src/app';
 import { loadNotificationConfig } from '../src/config';
 import type { NotificationContext } from '../src/context';

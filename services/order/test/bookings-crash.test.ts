@@ -6,7 +6,8 @@
  * holds its units, nothing else holds any, and no more than the shop owns is booked.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eventually, serviceEnv, spawnService } from '@decor/kit/testing';
+import { eventually, serviceEnv } from '@decor/kit/testing';
+import { spawnService } from '@decor/stack';
 import {
   catalogueProduct,
   customerWithCart,

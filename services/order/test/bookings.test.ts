@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectMongo } from '@decor/kit';
-import { testEndpoints } from '@decor/stack';
+import { testEndpoints } from '@decor/kit/testing';
 import type { Connection } from 'mongoose';
 import { confirmHold, type LineRequest, rebook, requestsOf } from '../src/domain/bookings';
 import { type BookingStore, bookOrder, ledgerBatches, releaseOrder } from '../src/store/bookings';

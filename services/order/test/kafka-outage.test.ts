@@ -6,6 +6,7 @@
  */
 import { UNAVAILABLE_MESSAGES } from '@decor/contracts';
 import { type KafkaBehindRelay, kafkaBehindRelay } from '@decor/kit/testing';
+import { startKafka } from '@decor/stack';
 import {
   customerWithCart,
   estimateBody,
@@ -30,7 +31,7 @@ let kafka: KafkaBehindRelay;
 let service: Order;
 
 beforeAll(async () => {
-  kafka = await kafkaBehindRelay();
+  kafka = await kafkaBehindRelay(startKafka);
   service = await startOrder({ KAFKA_BROKERS: kafka.brokers.join(',') });
 }, 180_000);
 afterAll(async () => {

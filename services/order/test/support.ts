@@ -19,9 +19,9 @@ import {
   outboxesRelayed,
   RUN_ID,
   serviceEnv,
+  testEndpoints,
   topicEvents,
 } from '@decor/kit/testing';
-import { testEndpoints } from '@decor/stack';
 import type { Static } from '@sinclair/typebox';
 import { orderService } from '../src/app';
 import { loadOrderConfig } from '../src/config';

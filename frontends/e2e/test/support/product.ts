@@ -3,10 +3,11 @@ import path from 'node:path';
 import type { CatalogueContext } from '@decor/catalogue';
 import { DEMO_PRODUCTS } from '@decor/catalogue';
 import { buildFrontends, describeFrontendBuilds, REPO_ROOT } from '@decor/cli';
-import { type Customer, signedIn, startStorefrontStack } from '@decor/gateway/testing';
+import { signedIn } from '@decor/gateway/testing';
 import type { StartedService } from '@decor/kit';
 import { eventually } from '@decor/kit/testing';
 import { paymentsEnv, testEndpoints } from '@decor/stack';
+import { type Customer, startStorefrontStack } from '@decor/testbed';
 import type { UserContext } from '@decor/user';
 import { type QuickBooksStack, startQuickBooksStack } from './quickbooks';
 
@@ -100,7 +101,7 @@ function gatewayEnv(): Record<string, string> {
   const { s3 } = testEndpoints();
   const { PAYMENTS_FRAME_URL } = paymentsEnv(testEndpoints(), {});
   // Every journey's browser is one client (127.0.0.1): the per-address limit on sign-in, reset and
-  // the contact form would refuse a file's journeys and polls (gateway/test/rate-limits.test.ts tests it).
+  // the contact form would refuse a file's journeys and polls (infra/testbed/test/rate-limits.test.ts tests it).
   return {
     FRONTENDS_DIR,
     S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}`,

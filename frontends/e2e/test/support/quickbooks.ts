@@ -1,20 +1,14 @@
 import type { AccountingSyncContext } from '@decor/accounting-sync';
-import { accountingSyncService, loadAccountingSyncConfig } from '@decor/accounting-sync';
 import type { CartContext } from '@decor/cart';
-import { cartService, loadCartConfig } from '@decor/cart';
-import { type CatalogueContext, catalogueService, loadCatalogueConfig } from '@decor/catalogue';
+import type { CatalogueContext } from '@decor/catalogue';
 import { catalogueEnv } from '@decor/catalogue/testing';
-import { buildGateway, loadGatewayConfig } from '@decor/gateway';
-import { JWT_SECRET } from '@decor/gateway/testing';
 import type { RunningService, StartedService } from '@decor/kit';
-import { startService, startWorkers } from '@decor/kit';
 import { RUN_ID, serviceEnv } from '@decor/kit/testing';
-import { loadNotificationConfig, notificationService, notificationWorkers } from '@decor/notification';
-import { loadOrderConfig, type OrderContext, orderService } from '@decor/order';
+import type { OrderContext } from '@decor/order';
 import { emulatorControl as qboEmulatorControl } from '@decor/qbo-emulator';
 import { freePort, paymentsEnv, qboEnv, testEndpoints } from '@decor/stack';
+import { startGateway, startInProcess, startWorkerInProcess } from '@decor/testbed';
 import type { UserContext } from '@decor/user';
-import { loadUserConfig, userService } from '@decor/user';
 
 /** The QuickBooks emulator of the jest run (infra's global setup started it, in-process, memory only). */
 export const emulator = () => testEndpoints().qbo;
@@ -37,8 +31,6 @@ export interface QuickBooksStack {
   accountingSync: StartedService<AccountingSyncContext>;
   stop(): Promise<void>;
 }
-
-const noExit = { exit: () => {} };
 
 /**
  * The storefront stack of the gateway tests (user, catalogue with demo data, cart, order,
@@ -75,45 +67,33 @@ export async function startQuickBooksStack(
       PUBLIC_BASE_URL: gatewayUrl,
     };
 
-    const user = await start(
-      startService(userService(loadUserConfig(await serviceEnv('user', qbo))), noExit),
-    );
-    const catalogue = await start(
-      startService(catalogueService(loadCatalogueConfig(await catalogueEnv())), noExit),
-    );
-    const cart = await start(startService(cartService(loadCartConfig(await serviceEnv('cart'))), noExit));
+    const user = await start(startInProcess('user', await serviceEnv('user', qbo)));
+    const catalogue = await start(startInProcess('catalogue', await catalogueEnv()));
+    const cart = await start(startInProcess('cart', await serviceEnv('cart')));
     // The payment provider of acceptance (issue 30): the run's payments emulator, as npm start's;
     // the signed agreements' PDFs in the run's S3 (under this file's folder), as in production.
     const payments = paymentsEnv(testEndpoints(), {});
     const s3 = s3Env();
     const order = await start(
-      startService(
-        orderService(
-          loadOrderConfig(
-            await serviceEnv('order', {
-              ...payments,
-              ...s3,
-              AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements`,
-              // An offer that ended is swept within a second (its journey does not wait out the minute).
-              OFFER_EXPIRY_SWEEP_MS: '1000',
-            }),
-          ),
-        ),
-        noExit,
+      startInProcess(
+        'order',
+        await serviceEnv('order', {
+          ...payments,
+          ...s3,
+          AGREEMENT_KEY_PREFIX: `${RUN_ID}/agreements`,
+          // An offer that ended is swept within a second (its journey does not wait out the minute).
+          OFFER_EXPIRY_SWEEP_MS: '1000',
+        }),
       ),
     );
     accountingSync = await start(
-      startService(
-        accountingSyncService(
-          loadAccountingSyncConfig(
-            await serviceEnv('accounting-sync', {
-              ...qbo,
-              // Other test files share the emulator's machine: no throttling of the demo data's sync.
-              QBO_RATE_LIMIT_PER_MINUTE: '30000',
-            }),
-          ),
-        ),
-        noExit,
+      startInProcess(
+        'accounting-sync',
+        await serviceEnv('accounting-sync', {
+          ...qbo,
+          // Other test files share the emulator's machine: no throttling of the demo data's sync.
+          QBO_RATE_LIMIT_PER_MINUTE: '30000',
+        }),
       ),
     );
     // The worker attaches the signed agreement, read from the same S3.
@@ -121,36 +101,29 @@ export async function startQuickBooksStack(
       STAFF_EMAIL: `staff-${RUN_ID}@decor.example`,
       ...s3,
     });
-    const notification = await start(
-      startService(notificationService(loadNotificationConfig(notificationEnv)), noExit),
-    );
+    const notification = await start(startInProcess('notification', notificationEnv));
     // The worker answers its health routes on a port of its own.
     const workerEnv = { ...notificationEnv, PORT: (await serviceEnv('notification')).PORT };
-    await start(startWorkers(notificationWorkers(loadNotificationConfig(workerEnv)), noExit));
+    await start(startWorkerInProcess('notification', workerEnv));
 
-    const gateway = await buildGateway(
-      loadGatewayConfig({
-        NODE_ENV: 'test',
-        DECOR_ALLOW_DEV_SECRETS: '1',
-        JWT_SECRET,
-        USER_SERVICE_URL: user.url,
-        CATALOGUE_SERVICE_URL: catalogue.url,
-        CART_SERVICE_URL: cart.url,
-        ORDER_SERVICE_URL: order.url,
-        ACCOUNTING_SYNC_SERVICE_URL: accountingSync.url,
-        NOTIFICATION_SERVICE_URL: notification.url,
-        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-        KAFKA_BROKERS: notificationEnv.KAFKA_BROKERS as string,
-        KAFKA_TOPIC_PREFIX: notificationEnv.KAFKA_TOPIC_PREFIX as string,
-        // Rate-limit counters: this file's Redis keys.
-        REDIS_URL: notificationEnv.REDIS_URL as string,
-        REDIS_PREFIX: notificationEnv.REDIS_PREFIX as string,
-        ...opts.gatewayEnv,
-      }),
-      { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    const { gateway, gatewayUrl: listening } = await startGateway(
+      {
+        user: user.url,
+        catalogue: catalogue.url,
+        cart: cart.url,
+        order: order.url,
+        'accounting-sync': accountingSync.url,
+        notification: notification.url,
+      },
+      // This file's Kafka topics and Redis keys (rate-limit counters).
+      notificationEnv,
+      opts.gatewayEnv,
+      gatewayPort,
     );
-    const listening = await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
-    if (listening !== gatewayUrl) throw new Error(`gateway listens on ${listening}, not ${gatewayUrl}`);
+    if (listening !== gatewayUrl) {
+      await gateway.close();
+      throw new Error(`gateway listens on ${listening}, not ${gatewayUrl}`);
+    }
     return {
       gatewayUrl,
       user,
