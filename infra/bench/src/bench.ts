@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     qboLimit: positive('qbo-limit', 100_000),
   };
   if (args.only === 'tracing') return tracingCost();
-  // One part, or several in the order a full run takes them (e.g. qbo,import: the import follows the sync).
+  // One part, or several, run in the order a full run takes them (import before qbo, whatever is typed).
   const only = args.only?.split(',').map((part) => part.trim());
   const unknown = only?.find((part) => !PARTS.includes(part));
   if (unknown !== undefined)
