@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
+import { tryListen } from '@decor/contracts/test-ports';
 
 /** A port on 127.0.0.1 that someone else already holds (names the env var that moves ours). */
 export class PortTakenError extends Error {
@@ -16,69 +16,12 @@ export class PortTakenError extends Error {
   }
 }
 
-function tryListen(port: number): Promise<number | undefined> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE' || err.code === 'EACCES') resolve(undefined);
-      else reject(err);
-    });
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
-      const address = server.address();
-      const bound = typeof address === 'object' && address ? address.port : port;
-      server.close(() => resolve(bound));
-    });
-  });
-}
-
 /** Throws PortTakenError unless the port can be bound on 127.0.0.1 right now. */
 export async function assertPortFree(port: number, what: string, envVar?: string): Promise<void> {
   if ((await tryListen(port)) === undefined) throw new PortTakenError(port, what, envVar);
 }
 
-/** Where the ports the OS hands out for port 0 and outgoing connections' local ends begin (Linux: /proc). */
-function ephemeralLow(): number {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-  } catch {
-    return 32768; // Linux's default
-  }
-}
-
-/**
- * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
- * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port. Kept on
- * globalThis: @decor/kit/testing draws test ports the same way (services/kit/src/test-ports.ts) from
- * this same registry.
- */
-const registry = globalThis as Record<symbol, Set<number> | undefined>;
-const HANDED_OUT = Symbol.for('decor.freePort.handedOut');
-registry[HANDED_OUT] ??= new Set<number>();
-const handedOut: Set<number> = registry[HANDED_OUT];
-
-/**
- * A port free right now, for something that binds it a little later (a service seconds into its
- * start). Drawn below the ephemeral range: a port from that range can meanwhile become the local end
- * of any outgoing connection on the machine (a test run opens thousands), which made a browser file's
- * gateway fail with EADDRINUSE. Never the same port twice in one process; two processes drawing the
- * same port at once is left to chance (1 in ~10,000). Where there is no room below the range, the OS
- * picks (port 0).
- */
-export async function freePort(): Promise<number> {
-  const low = ephemeralLow();
-  const bottom = Math.max(10_000, low - 12_000);
-  for (let attempt = 0; low - bottom >= 1_000 && attempt < 50; attempt++) {
-    const drawn = bottom + Math.floor(Math.random() * (low - bottom));
-    if (handedOut.has(drawn)) continue;
-    handedOut.add(drawn); // before the check: callers drawing at once must not both get it
-    const port = await tryListen(drawn);
-    if (port !== undefined) return port;
-  }
-  const port = await tryListen(0);
-  if (port === undefined) throw new Error('no free port on 127.0.0.1');
-  return port;
-}
+export { freePort } from '@decor/contracts/test-ports';
 
 /** True if something accepts TCP connections on 127.0.0.1:port. */
 export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './test-ports';
+import { freePort } from '@decor/contracts/test-ports';
 
 /**
  * How an outage looks to the clients of a cut relay:

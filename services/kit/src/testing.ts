@@ -9,13 +9,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AggregateType, EventEnvelope } from '@decor/contracts';
 import { testEndpoints } from '@decor/contracts/test-endpoints';
+import { freePort } from '@decor/contracts/test-ports';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
 import { waitForCatchUp } from './messaging/catch-up';
 import { type BaseContext, startService } from './service';
-import { freePort } from './test-ports';
 
 export { testEndpoints } from '@decor/contracts/test-endpoints';
+export { freePort } from '@decor/contracts/test-ports';
 export {
   type KafkaBehindRelay,
   kafkaBehindRelay,
@@ -23,7 +24,6 @@ export {
   type TcpRelay,
   tcpRelay,
 } from './tcp-relay';
-export { freePort } from './test-ports';
 
 export const RUN_ID = `t${randomBytes(4).toString('hex')}`;
 

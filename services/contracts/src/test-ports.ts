@@ -1,12 +1,13 @@
 /**
- * Free ports for test processes. The same drawing as @decor/stack's `freePort` (which starts the
- * servers and cannot be a dependency of the kit): both take the ports handed out in this process from
- * one registry on globalThis, so a test file using both never gets one port twice.
+ * Free ports for test processes and local servers, one drawing for @decor/stack (which starts the
+ * servers) and @decor/kit/testing (which cannot depend on the stack): beside the test endpoints, the
+ * one package both may import. Nothing here runs in a service.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-function tryListen(port: number): Promise<number | undefined> {
+/** The port bound on 127.0.0.1 and released at once (port 0: the OS's pick); undefined when taken. */
+export function tryListen(port: number): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -31,7 +32,10 @@ function ephemeralLow(): number {
   }
 }
 
-/** The ports this process has handed out (shared with @decor/stack's freePort under the same key). */
+/**
+ * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
+ * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port.
+ */
 const registry = globalThis as Record<symbol, Set<number> | undefined>;
 const HANDED_OUT = Symbol.for('decor.freePort.handedOut');
 registry[HANDED_OUT] ??= new Set<number>();
@@ -39,9 +43,11 @@ const handedOut: Set<number> = registry[HANDED_OUT];
 
 /**
  * A port free right now, for something that binds it a little later (a service seconds into its
- * start). Drawn below the ephemeral range (a port from it can meanwhile become the local end of any
- * outgoing connection on the machine), never the same port twice in one process; where there is no
- * room below the range, the OS picks (port 0).
+ * start). Drawn below the ephemeral range: a port from that range can meanwhile become the local end
+ * of any outgoing connection on the machine (a test run opens thousands), which made a browser file's
+ * gateway fail with EADDRINUSE. Never the same port twice in one process; two processes drawing the
+ * same port at once is left to chance (1 in ~10,000). Where there is no room below the range, the OS
+ * picks (port 0).
  */
 export async function freePort(): Promise<number> {
   const low = ephemeralLow();
