@@ -5,6 +5,7 @@ import { type Connection, type Model, Schema } from 'mongoose';
 import pino from 'pino';
 import { createServiceApp, type ServiceApp } from '../src/http';
 import { connectMongo, mongoReadinessCheck } from '../src/mongo';
+import { tcpRelay } from '../src/tcp-relay';
 import { testEndpoints } from '../src/testing';
 import { call, listen } from './http-helpers';
 
@@ -102,12 +103,43 @@ test('a closed connection makes readyz 503 naming mongo', async () => {
   }
 });
 
-test('an unreachable server fails within the selection timeout with a clear message', async () => {
+test('an unreachable server fails once the start has waited long enough, with a clear message', async () => {
   const started = Date.now();
   await expect(
-    connectMongo('mongodb://127.0.0.1:1', 'nowhere', undefined, { serverSelectionTimeoutMS: 500 }),
+    connectMongo('mongodb://127.0.0.1:1', 'nowhere', undefined, {
+      serverSelectionTimeoutMS: 500,
+      startWithinMs: 1500,
+    }),
   ).rejects.toThrow(/^Cannot connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1 \(database nowhere\): /);
-  expect(Date.now() - started).toBeLessThan(5000);
+  const waited = Date.now() - started;
+  expect(waited).toBeGreaterThanOrEqual(1000); // it tried again rather than giving up at the first selection
+  expect(waited).toBeLessThan(5000);
+});
+
+test('a server that comes up (or answers again) during the start is waited for, with one warning (CI, stop 36)', async () => {
+  const target = new URL(testEndpoints().mongoUrl);
+  const relay = await tcpRelay({ host: target.hostname, port: Number(target.port) });
+  await relay.cut('refuse');
+  const warnings: string[] = [];
+  const logger = { info: () => undefined, warn: (_: object, msg?: string) => warnings.push(String(msg)) };
+  const restored = new Promise((r) => setTimeout(r, 3000)).then(() => relay.restore());
+  try {
+    const late = await connectMongo(
+      `mongodb://127.0.0.1:${relay.port}/?directConnection=true`,
+      dbName,
+      logger,
+      {
+        serverSelectionTimeoutMS: 500,
+      },
+    );
+    await restored;
+    expect(await late.db?.command({ ping: 1 })).toMatchObject({ ok: 1 });
+    expect(warnings).toEqual(['MongoDB is not answering yet; still trying']);
+    await late.close();
+  } finally {
+    await restored;
+    await relay.close();
+  }
 });
 
 test('closing the connection ourselves (a shutdown) is logged as info, not as a warning (issue 29)', async () => {
