@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchTopicOffsets } from '@decor/kit';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
+import type { ChaosStack } from '../processes';
 import type { Load } from './load';
-import type { ChaosStack } from './stack';
 import type { Expectation, RunCheck } from './table';
 
 export interface CaughtMail {

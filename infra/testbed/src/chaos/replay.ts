@@ -7,10 +7,10 @@
  * every process answers /readyz, then once more. Any 2xx is an ended session accepted: the row fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, runnableProc } from '@decor/cli/procs';
+import type { ChaosStack } from '../processes';
 import { notReady } from './checks';
 import type { Fault } from './faults';
-import { findProc, runnableProc } from './procs';
-import type { ChaosStack } from './stack';
 
 const DEMO_CUSTOMER = { email: 'customer@decor.example', password: 'demo1234' };
 /** One signed-in route per service a customer reaches: through the gateway, and at the service. */

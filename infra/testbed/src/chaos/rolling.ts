@@ -9,12 +9,12 @@
  * QuickBooks document exactly once, no dead letter, no lag.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, instanceProc } from '@decor/cli/procs';
+import { type ChaosStack, type ProductProcess, startChaosStack } from '../processes';
 import { startBalancer } from './balancer';
 import { expectations, MailCollector, runChecks, settle } from './checks';
 import { Load } from './load';
 import { prepare, STAFF } from './prepare';
-import { findProc, instanceProc } from './procs';
-import { type ChaosStack, type ProductProcess, startChaosStack } from './stack';
 import {
   type Answer,
   type FaultRow,

@@ -5,12 +5,12 @@
  * drains, and the data is checked. The run's rows and checks decide the verdict.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startChaosStack } from '../processes';
 import { SWEEP_AFTER_MS } from './acceptances';
 import { expectations, MailCollector, notReady, runChecks, settle } from './checks';
 import { allFaults, type Fault, pickFaults, SHORT_FAULTS } from './faults';
 import { Load } from './load';
 import { prepare, STAFF } from './prepare';
-import { startChaosStack } from './stack';
 import {
   type FaultRow,
   faultRows,

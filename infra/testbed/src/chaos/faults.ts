@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from '@decor/cli/procs';
 import { canConnect } from '@decor/stack';
+import type { ChaosStack } from '../processes';
 import { killOrderDuringAcceptances } from './acceptances';
-import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
 import { restartAllReplayEndedSession } from './replay';
-import type { ChaosStack } from './stack';
 
 export interface Fault {
   name: string;

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { REPO_ROOT, RUNNABLES } from '@decor/cli';
+import { descendants } from '@decor/cli/procs';
 import { DEMO_REALM_ID } from '@decor/qbo-emulator';
 import { freePort, type RunningProcess, redisAnswers, startProcess } from '@decor/stack';
-import { REPO_ROOT, RUNNABLES } from '../runnables';
-import { descendants } from './procs';
 
 /** One process `npm start` runs: a service, a worker or the gateway, and where its /readyz answers. */
 export interface ProductProcess {

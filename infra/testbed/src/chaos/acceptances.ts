@@ -18,11 +18,11 @@
  * judged: the load's own requests in the row keep the 5 s bound).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { descendants, runnableProc } from '@decor/cli/procs';
 import mongoose, { Types } from 'mongoose';
+import type { ChaosStack } from '../processes';
 import type { Fault } from './faults';
 import { addCustomers, api, STAFF, signIn, until } from './prepare';
-import { descendants, runnableProc } from './procs';
-import type { ChaosStack } from './stack';
 import { ANSWER_WITHIN_MS } from './table';
 
 export const ACCEPTANCES_FAULT = 'kill order during acceptances';
