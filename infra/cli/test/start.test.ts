@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { assertPortFree, freePort, testEndpoints } from '@decor/stack';
-import { descendants, type Proc, readProc } from '../src/chaos/procs';
+import { descendants, type Proc, readProc } from '../src/procs';
 import { RUNNABLES } from '../src/runnables';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');

@@ -8,7 +8,7 @@
  */
 const Sequencer = require('@jest/test-sequencer').default;
 
-const HEAVY = [/\/frontends\/e2e\/test\/[^/]+\.test\.ts$/, /\/infra\/cli\/test\/chaos\.test\.ts$/];
+const HEAVY = [/\/frontends\/e2e\/test\/[^/]+\.test\.ts$/, /\/infra\/testbed\/test\/chaos\.test\.ts$/];
 
 class HeavyFirst extends Sequencer {
   sort(tests) {

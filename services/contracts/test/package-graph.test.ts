@@ -3,8 +3,10 @@
  * devDependencies alike) has no loop: a package never needs, even for its tests, a package that
  * needs it. The local stack depends on no service. No service (the packages under services/, the kit
  * and contracts included) and not the gateway depends on or imports another service: the tests that
- * need two of them live in @decor/testbed (infra/testbed). The kit neither depends on nor imports
- * @decor/stack: its test helpers read the servers' endpoints from the environment.
+ * need two of them live in @decor/testbed (infra/testbed), on which none of them depends either: the
+ * testbed composes the product for the tests, the fault suite and the bench (which depends on it). The
+ * kit neither depends on nor imports @decor/stack: its test helpers read the servers' endpoints from
+ * the environment.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -107,7 +109,7 @@ const BOUNDED: readonly Bounded[] = (manifest(ROOT).workspaces ?? [])
   .filter((dir) => dir.startsWith('services/') || dir === 'gateway')
   .map((dir) => {
     const name = manifest(join(ROOT, dir)).name;
-    const forbidden = SERVICE_PACKAGES.filter((s) => s !== name);
+    const forbidden = [...SERVICE_PACKAGES.filter((s) => s !== name), '@decor/testbed'];
     return { name, dir, forbidden: name === '@decor/kit' ? [...forbidden, '@decor/stack'] : forbidden };
   });
 
@@ -166,6 +168,13 @@ describe('the workspaces’ dependency graph', () => {
     expect([...reach(graph, '@decor/payments-emulator')]).toEqual([]);
   });
 
+  it('lets only the tools on top depend on the testbed: the bench and the browser journeys, never the cli', () => {
+    const dependents = [...graph].filter(([, deps]) => deps.includes('@decor/testbed')).map(([name]) => name);
+    expect(dependents).toEqual(expect.arrayContaining(['@decor/bench', '@decor/e2e']));
+    expect(dependents).not.toContain('@decor/cli');
+    expect(dependents.filter((d) => BOUNDED.some((b) => b.name === d))).toEqual([]);
+  });
+
   it('finds a loop planted in it: a service depending on the testbed, which depends on it', () => {
     const planted = new Map(graph);
     planted.set('@decor/order', [...(graph.get('@decor/order') ?? []), '@decor/testbed']);
@@ -175,7 +184,7 @@ describe('the workspaces’ dependency graph', () => {
   });
 });
 
-describe('no service or the gateway depends on another service; the kit not on the stack', () => {
+describe('no service or the gateway depends on another service or the testbed; the kit not on the stack', () => {
   it('knows the services and the packages it bounds', () => {
     expect([...SERVICE_PACKAGES].sort()).toEqual([
       '@decor/accounting-sync',
@@ -188,14 +197,17 @@ describe('no service or the gateway depends on another service; the kit not on t
     ]);
     expect(BOUNDED.map((b) => b.name)).toEqual(expect.arrayContaining(['@decor/kit', '@decor/contracts']));
     expect(BOUNDED.find((b) => b.name === '@decor/kit')?.forbidden).toContain('@decor/stack');
+    for (const b of BOUNDED) expect(b.forbidden).toContain('@decor/testbed');
   });
 
-  it('refuses a planted dependency of each kind: the gateway on a service, a service on another, the kit on the stack', () => {
+  it('refuses a planted dependency of each kind: the gateway on a service, a service on another or on the testbed, the kit on the stack', () => {
     const planted = new Map(graph);
     planted.set('@decor/gateway', [...(graph.get('@decor/gateway') ?? []), '@decor/user']);
     planted.set('@decor/notification', [...(graph.get('@decor/notification') ?? []), '@decor/order']);
     planted.set('@decor/kit', [...(graph.get('@decor/kit') ?? []), '@decor/stack']);
+    planted.set('@decor/cart', [...(graph.get('@decor/cart') ?? []), '@decor/testbed']);
     expect(forbiddenDependencies(planted, BOUNDED).sort()).toEqual([
+      '@decor/cart → @decor/testbed',
       '@decor/gateway → @decor/user',
       '@decor/kit → @decor/stack',
       '@decor/notification → @decor/order',

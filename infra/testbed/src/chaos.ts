@@ -1,18 +1,18 @@
 /**
- * `npm run chaos`: the fault suite of issue 16 (infra/cli/CHAOS.md). Starts its own copy of the product as
+ * `npm run chaos`: the fault suite of issue 16 (infra/testbed/CHAOS.md). Starts its own copy of the product as
  * `npm start` runs it, drives orders and QuickBooks sends, runs each fault in turn, checks the data and
  * prints the table; exit code 1 when any row or check fails.
- *   tsx infra/cli/src/chaos.ts [--short] [--fault 'kill order' --fault redis …] [--seconds 60]
+ *   tsx infra/testbed/src/chaos.ts [--short] [--fault 'kill order' --fault redis …] [--seconds 60]
  *     [--rate 30] [--customers 8] [--baseline 20] [--recover 120] [--settle 240] [--list]
- *   tsx infra/cli/src/chaos.ts --rolling   issue 32's rolling restart instead (chaos/rolling.ts)
+ *   tsx infra/testbed/src/chaos.ts --rolling   issue 32's rolling restart instead (chaos/rolling.ts)
  * Env: CHAOS_KEEP=1 keeps the data dir and logs of a passing run too (a failing one always keeps them);
  * CHAOS_LOG_LEVEL sets the services' LOG_LEVEL (default warn).
  */
 import { parseArgs } from 'node:util';
+import { REPO_ROOT, RUNNABLES } from '@decor/cli/runnables';
 import { allFaults } from './chaos/faults';
 import { ROLLING, runRollingRestart } from './chaos/rolling';
 import { FULL, runChaos, SHORT } from './chaos/run';
-import { REPO_ROOT, RUNNABLES } from './runnables';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 /**
- * The acceptances' crash test's verdict (infra/cli/src/chaos/acceptances.ts), pure: what the payments
+ * The acceptances' crash test's verdict (infra/testbed/src/chaos/acceptances.ts), pure: what the payments
  * emulator's PaymentIntents and the order database must agree on after the kill (issue 30: every
  * authorisation ends captured-later or cancelled, none dangling).
  */

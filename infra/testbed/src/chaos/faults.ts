@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from '@decor/cli/procs';
 import { canConnect } from '@decor/stack';
+import type { NpmStartStack } from '../processes';
 import { killOrderDuringAcceptances } from './acceptances';
-import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from './procs';
 import { restartAllReplayEndedSession } from './replay';
-import type { ChaosStack } from './stack';
 
 export interface Fault {
   name: string;
@@ -26,21 +26,21 @@ export interface Fault {
    * Starts the fault; returns what ends it (nothing, for a kill: the supervisor restarts). The end
    * throwing fails the fault's row with its message (a check the fault makes itself).
    */
-  begin(stack: ChaosStack): Promise<() => Promise<void>>;
+  begin(stack: NpmStartStack): Promise<() => Promise<void>>;
   /** What the fault saw, for the run's log (once it ended). */
   summary?(): string | undefined;
   /** What it needs in place before the load starts (its own customers, estimates…). */
-  prepare?(stack: ChaosStack, log: (line: string) => void): Promise<void>;
+  prepare?(stack: NpmStartStack, log: (line: string) => void): Promise<void>;
 }
 
-function procOf(stack: ChaosStack, what: string, match: ProcMatcher): Proc {
+function procOf(stack: NpmStartStack, what: string, match: ProcMatcher): Proc {
   // A server started again by an earlier fault is the suite's own child, no longer below npm start.
   const found = findProc(stack.startPid, match) ?? findProc(process.pid, match);
   if (!found) throw new Error(`no running ${what} process found below npm start (pid ${stack.startPid})`);
   return found;
 }
 
-const pidOf = (stack: ChaosStack, what: string, match: ProcMatcher) => procOf(stack, what, match).pid;
+const pidOf = (stack: NpmStartStack, what: string, match: ProcMatcher) => procOf(stack, what, match).pid;
 
 function kill(name: string, dir: string, entry: 'main' | 'worker'): Fault {
   return {
@@ -54,7 +54,7 @@ function kill(name: string, dir: string, entry: 'main' | 'worker'): Fault {
   };
 }
 
-function outage(name: string, pid: (stack: ChaosStack) => number): Fault {
+function outage(name: string, pid: (stack: NpmStartStack) => number): Fault {
   return {
     name: `${name} down`,
     kind: 'outage',
@@ -106,7 +106,7 @@ const smtpPortOf = (argv: string[]) =>
   Number((JSON.parse(argv[argv.length - 1] ?? '{}') as { smtpPort?: number }).smtpPort);
 
 /** Every fault, in the order a full run takes them. */
-export function allFaults(stack: Pick<ChaosStack, 'processes'>): Fault[] {
+export function allFaults(stack: Pick<NpmStartStack, 'processes'>): Fault[] {
   return [
     ...stack.processes.map((p) => kill(p.name, p.dir, p.entry)),
     outage('kafka', (s) => pidOf(s, 'kafka', kafkaProc)),

@@ -5,12 +5,12 @@
  * drains, and the data is checked. The run's rows and checks decide the verdict.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startNpmStart } from '../processes';
 import { SWEEP_AFTER_MS } from './acceptances';
 import { expectations, MailCollector, notReady, runChecks, settle } from './checks';
 import { allFaults, type Fault, pickFaults, SHORT_FAULTS } from './faults';
 import { Load } from './load';
 import { prepare, STAFF } from './prepare';
-import { startChaosStack } from './stack';
 import {
   type FaultRow,
   faultRows,
@@ -82,7 +82,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   log('chaos: starting the product as `npm start` runs it (own data dir, ports and Redis) …');
   // Authorisations never recorded are cancelled after SWEEP_AFTER_MS here (2 minutes in production),
   // so the acceptances' crash test sees the sweeper's work within its row.
-  const stack = await startChaosStack(log, { env: { ACCEPTANCE_SWEEP_AFTER_MS: String(SWEEP_AFTER_MS) } });
+  const stack = await startNpmStart(log, { env: { ACCEPTANCE_SWEEP_AFTER_MS: String(SWEEP_AFTER_MS) } });
   const mail = new MailCollector(stack.mailApiUrl);
   let ok = false;
   let load: Load | undefined;

@@ -9,12 +9,12 @@
  * QuickBooks document exactly once, no dead letter, no lag.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, instanceProc } from '@decor/cli/procs';
+import { type NpmStartStack, type ProductProcess, startNpmStart } from '../processes';
 import { startBalancer } from './balancer';
 import { expectations, MailCollector, runChecks, settle } from './checks';
 import { Load } from './load';
 import { prepare, STAFF } from './prepare';
-import { findProc, instanceProc } from './procs';
-import { type ChaosStack, type ProductProcess, startChaosStack } from './stack';
 import {
   type Answer,
   type FaultRow,
@@ -93,7 +93,7 @@ const answers200 = (url: string) =>
     .catch(() => false);
 
 /** SIGTERM, gone, replaced, ready: one instance as a rolling update restarts it. */
-async function restartOne(stack: ChaosStack, p: ProductProcess): Promise<Restart> {
+async function restartOne(stack: NpmStartStack, p: ProductProcess): Promise<Restart> {
   const match = instanceProc(p.dir, p.entry, p.port);
   const old = findProc(stack.startPid, match);
   if (!old) throw new Error(`no running ${p.name} (port ${p.port}) below npm start`);
@@ -140,7 +140,7 @@ export async function runRollingRestart(o: RollingOptions): Promise<RollingResul
   const { log } = o;
   const startedAt = new Date();
   log('rolling: starting the product with 2 instances of each process (npm start, DECOR_INSTANCES=2) …');
-  const stack = await startChaosStack(log, {
+  const stack = await startNpmStart(log, {
     instances: 2,
     env: { DRAIN_DELAY_MS: String(o.drainDelayMs) },
   });
@@ -149,7 +149,7 @@ export async function runRollingRestart(o: RollingOptions): Promise<RollingResul
   const balancer = await startBalancer(
     gateways.map((g, i) => ({ url: stack.gatewayUrls[i] as string, readyUrl: g.readyUrl })),
   );
-  const front: ChaosStack = { ...stack, gatewayUrl: balancer.url };
+  const front: NpmStartStack = { ...stack, gatewayUrl: balancer.url };
   let ok = false;
   let load: Load | undefined;
   let browsing = true;

@@ -1,6 +1,6 @@
 /**
  * The fault suite's pure parts: how one request's answer is classed, what each fault's row counts,
- * its verdict, and the printed table. No I/O here (unit-tested in infra/cli/test/chaos-table.test.ts).
+ * its verdict, and the printed table. No I/O here (unit-tested in infra/testbed/test/chaos-table.test.ts).
  */
 
 /** Every request must be answered within this (issue 16: "an answer … within 5 s"). */

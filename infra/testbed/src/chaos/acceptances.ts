@@ -18,11 +18,11 @@
  * judged: the load's own requests in the row keep the 5 s bound).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { descendants, runnableProc } from '@decor/cli/procs';
 import mongoose, { Types } from 'mongoose';
+import type { NpmStartStack } from '../processes';
 import type { Fault } from './faults';
 import { addCustomers, api, STAFF, signIn, until } from './prepare';
-import { descendants, runnableProc } from './procs';
-import type { ChaosStack } from './stack';
 import { ANSWER_WITHIN_MS } from './table';
 
 export const ACCEPTANCES_FAULT = 'kill order during acceptances';
@@ -142,7 +142,7 @@ interface Post {
   at: number;
 }
 
-async function post(stack: ChaosStack, c: Customer, index: number): Promise<Post> {
+async function post(stack: NpmStartStack, c: Customer, index: number): Promise<Post> {
   const t0 = performance.now();
   try {
     const res = await fetch(`${stack.gatewayUrl}/api/estimate/${c.estimateId}/acceptance`, {
@@ -182,7 +182,7 @@ const counts = (posts: Post[]) => {
 /** Answered, and worth trying again as a browser would (the service restarting). */
 const tryAgain = (p: Post) => !p.status || p.status >= 500 || p.status === 429;
 
-async function control(stack: ChaosStack, path: string, json?: unknown) {
+async function control(stack: NpmStartStack, path: string, json?: unknown) {
   const res = await fetch(`${stack.paymentsUrl}/__emulator${path}`, {
     method: json === undefined ? 'GET' : 'POST',
     headers: json === undefined ? {} : { 'content-type': 'application/json' },
@@ -194,7 +194,7 @@ async function control(stack: ChaosStack, path: string, json?: unknown) {
 }
 
 /** A customer's session: signed in at the user service itself (the gateway allows 30 sign-ins a minute per address). */
-async function serviceSignIn(stack: ChaosStack, email: string, password: string): Promise<string> {
+async function serviceSignIn(stack: NpmStartStack, email: string, password: string): Promise<string> {
   const user = stack.processes.find((p) => p.name === 'user' && p.entry === 'main');
   if (!user) throw new Error('no user service in the stack');
   return until(`the sign-in of ${email}`, 60_000, async () => {
@@ -217,7 +217,7 @@ async function inBatches<T, R>(items: T[], size: number, fn: (item: T, i: number
 }
 
 /** 50 customers, each with an Open estimate offered for acceptance (a deposit due). */
-async function openEstimates(stack: ChaosStack, log: (line: string) => void): Promise<Customer[]> {
+async function openEstimates(stack: NpmStartStack, log: (line: string) => void): Promise<Customer[]> {
   const staff = await signIn(stack, STAFF.email, STAFF.password);
   // The product in stock with the most units; each estimate on a day of its own, clear of the load's.
   const productId = await until('a priced product in stock', 60_000, async () => {
@@ -297,7 +297,7 @@ async function openEstimates(stack: ChaosStack, log: (line: string) => void): Pr
   return customers;
 }
 
-async function intentsOf(stack: ChaosStack, ids: ReadonlySet<string>): Promise<IntentSeen[]> {
+async function intentsOf(stack: NpmStartStack, ids: ReadonlySet<string>): Promise<IntentSeen[]> {
   const all = (await control(stack, '/payment-intents')) as Array<{
     id: string;
     status: string;

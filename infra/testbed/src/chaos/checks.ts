@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchTopicOffsets } from '@decor/kit';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
+import type { NpmStartStack } from '../processes';
 import type { Load } from './load';
-import type { ChaosStack } from './stack';
 import type { Expectation, RunCheck } from './table';
 
 export interface CaughtMail {
@@ -100,7 +100,7 @@ async function mongoRows(mongoUrl: string): Promise<Pick<Snapshot, 'estimates' |
   }
 }
 
-async function qboDocNumbers(stack: ChaosStack): Promise<string[]> {
+async function qboDocNumbers(stack: NpmStartStack): Promise<string[]> {
   const res = await fetch(`${stack.qboUrl}/__emulator/realms/${stack.realmId}/records/Estimate`, {
     signal: AbortSignal.timeout(10_000),
   });
@@ -154,7 +154,7 @@ async function kafkaState(brokers: string[]): Promise<Pick<Snapshot, 'lag' | 'de
   }
 }
 
-export async function notReady(stack: ChaosStack): Promise<string[]> {
+export async function notReady(stack: NpmStartStack): Promise<string[]> {
   const answers = await Promise.all(
     stack.processes.map(async (p) => {
       const ok = await fetch(p.readyUrl, { signal: AbortSignal.timeout(3_000) })
@@ -166,7 +166,7 @@ export async function notReady(stack: ChaosStack): Promise<string[]> {
   return answers.flat();
 }
 
-export async function snapshot(stack: ChaosStack, mail: MailCollector): Promise<Snapshot> {
+export async function snapshot(stack: NpmStartStack, mail: MailCollector): Promise<Snapshot> {
   await mail.collect();
   const [rows, qbo, kafka, down] = await Promise.all([
     mongoRows(stack.mongoUrl),
@@ -294,7 +294,7 @@ export function runChecks(load: Load, s: Snapshot): RunCheck[] {
 
 /** Polls until nothing is missing, lag is 0 and every process is ready (or `timeoutMs` passes). */
 export async function settle(
-  stack: ChaosStack,
+  stack: NpmStartStack,
   load: Load,
   mail: MailCollector,
   timeoutMs: number,

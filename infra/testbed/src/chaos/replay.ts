@@ -7,10 +7,10 @@
  * every process answers /readyz, then once more. Any 2xx is an ended session accepted: the row fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findProc, runnableProc } from '@decor/cli/procs';
+import type { NpmStartStack } from '../processes';
 import { notReady } from './checks';
 import type { Fault } from './faults';
-import { findProc, runnableProc } from './procs';
-import type { ChaosStack } from './stack';
 
 const DEMO_CUSTOMER = { email: 'customer@decor.example', password: 'demo1234' };
 /** One signed-in route per service a customer reaches: through the gateway, and at the service. */
@@ -38,7 +38,7 @@ async function ask(url: string, init: { method?: string; token?: string; json?: 
 }
 
 /** A token whose session has ended, and the gateway already refusing it (the sign-out is on the topic). */
-async function endedSession(stack: ChaosStack): Promise<string> {
+async function endedSession(stack: NpmStartStack): Promise<string> {
   const api = `${stack.gatewayUrl}/api`;
   const signIn = await ask(`${api}/auth/user`, { method: 'POST', json: DEMO_CUSTOMER });
   if (signIn.status !== 200 || !signIn.token) throw new Error(`demo customer sign-in: ${signIn.status}`);

@@ -7,13 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { consentRedirect } from '@decor/qbo-emulator';
 import { companyModel, hashPassword, newUserWithEvent, userModel } from '@decor/user';
 import mongoose from 'mongoose';
-import type { ChaosStack } from './stack';
+import type { NpmStartStack } from '../processes';
 
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 const PASSWORD = 'chaos-customer';
 
 export async function api(
-  stack: ChaosStack,
+  stack: NpmStartStack,
   path: string,
   init: { method?: string; json?: unknown; token?: string } = {},
 ) {
@@ -51,7 +51,7 @@ export async function until<T>(
   }
 }
 
-export async function signIn(stack: ChaosStack, email: string, password: string): Promise<string> {
+export async function signIn(stack: NpmStartStack, email: string, password: string): Promise<string> {
   return until(`the sign-in of ${email}`, 60_000, async () => {
     const res = await api(stack, '/auth/user', { method: 'POST', json: { email, password } });
     return res.status === 200 ? (res.headers.get('token') ?? undefined) : undefined;
@@ -68,7 +68,7 @@ export interface Prepared {
  * company; `chaos-<tag><n>@decor.example`, password PASSWORD.
  */
 export async function addCustomers(
-  stack: ChaosStack,
+  stack: NpmStartStack,
   count: number,
   tag = '',
 ): Promise<Array<{ email: string; password: string }>> {
@@ -107,7 +107,7 @@ export async function addCustomers(
 }
 
 export async function prepare(
-  stack: ChaosStack,
+  stack: NpmStartStack,
   customers: number,
   log: (line: string) => void,
 ): Promise<Prepared> {
