@@ -10,6 +10,8 @@ import type { Answer } from './table';
 
 /** Requests wait this long for an answer before counting as 'none' (the bound itself is 5 s). */
 const GIVE_UP_MS = 15_000;
+/** The causes (undici's and the socket's) of a request to a server that stopped or is stopping. */
+const SERVER_WENT_AWAY = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 const RETRY_MS = 1_000;
 
 export interface Accepted {
@@ -90,7 +92,10 @@ export class Load {
       return { status: res.status, headers: res.headers, body };
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
-      const failure = code === 'ECONNREFUSED' ? 'refused' : 'none';
+      // A server going away refuses new connections and drops the idle kept-alive one a request has
+      // just been written to (reset, "other side closed"): both are a refusal, which only a fault that
+      // stops the gateway allows. A timeout (no answer within GIVE_UP_MS) is 'none' and always fails.
+      const failure = code && SERVER_WENT_AWAY.has(code) ? 'refused' : 'none';
       this.answers.push({ phase, what, ms: performance.now() - t0, failure });
       return undefined;
     }

@@ -14,7 +14,10 @@ export interface Answer {
   what: string;
   ms: number;
   status?: number;
-  /** refused: nothing listened (the process answering was itself down); none: no answer in time, reset. */
+  /**
+   * refused: the process answering was itself down or going down (connection refused, or its kept-alive
+   * connection dropped under the request); none: no answer in time.
+   */
   failure?: 'refused' | 'none';
 }
 
