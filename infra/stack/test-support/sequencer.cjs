@@ -9,13 +9,32 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 const HEAVY = [/\/frontends\/e2e\/test\/[^/]+\.test\.ts$/, /\/infra\/testbed\/test\/chaos\.test\.ts$/];
+/**
+ * Files that mostly wait (an outage held for 40-60 s, a stream held open, `npm start` itself): 45-80 s
+ * each, little CPU. Started last (by size they come late) one of them ran alone for a minute at the end
+ * of a 3-worker run; interleaved with the heavy ones, they wait while those work.
+ */
+const LONG = [
+  /\/services\/accounting-sync\/test\/outage\.test\.ts$/,
+  /\/services\/notification\/test\/smtp-long-outage\.test\.ts$/,
+  /\/infra\/cli\/test\/start\.test\.ts$/,
+  /\/gateway\/test\/order-stream\.test\.ts$/,
+];
+
+const untimedIn = (patterns) => (t) =>
+  t.duration == null && patterns.some((re) => re.test(t.path.split('\\').join('/')));
 
 class HeavyFirst extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    const heavyUntimed = (t) =>
-      t.duration == null && HEAVY.some((re) => re.test(t.path.split('\\').join('/')));
-    return [...sorted.filter(heavyUntimed), ...sorted.filter((t) => !heavyUntimed(t))];
+    const heavy = sorted.filter(untimedIn(HEAVY));
+    const long = sorted.filter(untimedIn(LONG));
+    const first = [];
+    for (let i = 0; i < Math.max(heavy.length, long.length); i++) {
+      if (heavy[i]) first.push(heavy[i]);
+      if (long[i]) first.push(long[i]);
+    }
+    return [...first, ...sorted.filter((t) => !first.includes(t))];
   }
 }
 
