@@ -81,7 +81,13 @@ interface Link {
 function postFile(link: Link, body: Uint8Array | string, fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries({ ...link.fields, ...fields })) form.append(name, value);
-  form.append('file', new Blob([body], { type: fields['Content-Type'] ?? link.type }), link.id);
+  form.append(
+    'file',
+    new Blob([typeof body === 'string' ? body : new Uint8Array(body)], {
+      type: fields['Content-Type'] ?? link.type,
+    }),
+    link.id,
+  );
   return fetch(link.url, { method: 'POST', headers: { origin: 'http://127.0.0.1:8080' }, body: form });
 }
 
