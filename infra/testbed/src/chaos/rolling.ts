@@ -21,8 +21,7 @@ import {
   faultRows,
   formatChecks,
   formatTable,
-  notableAnswers,
-  notExactlyOnce,
+  problemLines,
   type RunCheck,
   type Verdict,
   verdict,
@@ -220,20 +219,13 @@ export async function runRollingRestart(o: RollingOptions): Promise<RollingResul
     ];
     const result = verdict(rows, checks);
     const missing = expected.filter((e) => e.found !== 1);
-    const late = notableAnswers(load.answers);
     const report = [
       formatTable(rows),
       '',
       formatChecks(checks),
       '',
       `restarts: ${restarts.map((r) => `${r.name} ${(r.drainMs / 1000).toFixed(1)}+${(r.readyMs / 1000).toFixed(1)} s`).join(', ')}`,
-      ...(late.length > 0 ? ['', 'answers outside the bound:', ...late.map((l) => `  ${l}`)] : []),
-      ...(missing.length > 0
-        ? ['', 'not exactly once:', ...notExactlyOnce(missing).map((line) => `  ${line}`)]
-        : []),
-      ...(load.refusedSubmits.length > 0
-        ? ['', `submissions refused (4xx): ${load.refusedSubmits.slice(0, 10).join('; ')}`]
-        : []),
+      ...problemLines(load.answers, missing, load.refusedSubmits),
     ].join('\n');
     ok = result.ok;
     return {

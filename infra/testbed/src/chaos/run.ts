@@ -16,8 +16,7 @@ import {
   faultRows,
   formatChecks,
   formatTable,
-  notableAnswers,
-  notExactlyOnce,
+  problemLines,
   type RunCheck,
   type Verdict,
   verdict,
@@ -157,20 +156,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const checks = runChecks(load, snap);
     const result = verdict(rows, checks);
     const missing = expected.filter((e) => e.found !== 1);
-    const late = notableAnswers(load.answers);
     const report = [
       formatTable(rows),
       '',
       formatChecks(checks),
-      ...(late.length > 0
-        ? ['', 'answers outside the bound (2xx/4xx/503 within 5 s):', ...late.map((l) => `  ${l}`)]
-        : []),
-      ...(missing.length > 0
-        ? ['', 'not exactly once:', ...notExactlyOnce(missing).map((line) => `  ${line}`)]
-        : []),
-      ...(load.refusedSubmits.length > 0
-        ? ['', `submissions refused (4xx): ${load.refusedSubmits.slice(0, 10).join('; ')}`]
-        : []),
+      ...problemLines(
+        load.answers,
+        missing,
+        load.refusedSubmits,
+        'answers outside the bound (2xx/4xx/503 within 5 s)',
+      ),
     ].join('\n');
     ok = result.ok;
     const { log: _log, ...options } = o;

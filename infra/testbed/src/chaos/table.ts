@@ -206,3 +206,22 @@ export function notExactlyOnce(expectations: Expectation[], examples = 5): strin
 export function formatChecks(checks: RunCheck[]): string {
   return checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n');
 }
+
+/** The report's lines after the tables: answers outside the bound, expectations not met once, refused submissions. */
+export function problemLines(
+  answers: Answer[],
+  missing: Expectation[],
+  refusedSubmits: string[],
+  lateTitle = 'answers outside the bound',
+): string[] {
+  const late = notableAnswers(answers);
+  return [
+    ...(late.length > 0 ? ['', `${lateTitle}:`, ...late.map((l) => `  ${l}`)] : []),
+    ...(missing.length > 0
+      ? ['', 'not exactly once:', ...notExactlyOnce(missing).map((line) => `  ${line}`)]
+      : []),
+    ...(refusedSubmits.length > 0
+      ? ['', `submissions refused (4xx): ${refusedSubmits.slice(0, 10).join('; ')}`]
+      : []),
+  ];
+}
