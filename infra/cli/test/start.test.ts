@@ -13,7 +13,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { assertPortFree, freePort, testEndpoints } from '@decor/stack';
+import { assertPortFree, DEV_PORTS, freePort, testEndpoints } from '@decor/stack';
 import { descendants, type Proc, readProc } from '../src/procs';
 import { RUNNABLES } from '../src/runnables';
 
@@ -42,17 +42,8 @@ async function freePortOffset(): Promise<number> {
 }
 
 async function copyEnv(dataDir: string): Promise<Record<string, string>> {
-  const names = [
-    'KAFKA_PORT',
-    'KAFKA_CONTROLLER_PORT',
-    'MONGO_PORT',
-    'S3_PORT',
-    'SMTP_PORT',
-    'MAIL_API_PORT',
-    // Else the emulators' default ports: taken while a developer's `npm start` runs.
-    'QBO_EMULATOR_PORT',
-    'PAYMENTS_EMULATOR_PORT',
-  ];
+  // Every infrastructure port npm start reads from env; else its defaults, taken while a developer's runs.
+  const names = Object.values(DEV_PORTS).map((p) => p.env);
   const ports = await Promise.all(names.map(() => freePort()));
   return {
     ...Object.fromEntries(names.map((n, i) => [n, String(ports[i])])),

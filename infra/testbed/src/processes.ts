@@ -25,6 +25,7 @@ import { descendants } from '@decor/cli/procs';
 import { REPO_ROOT, RUNNABLES, type Runnable } from '@decor/cli/runnables';
 import { DEMO_REALM_ID } from '@decor/qbo-emulator';
 import {
+  DEV_PORTS,
   freePort,
   type InfraEndpoints,
   type InfraHandle,
@@ -461,18 +462,9 @@ async function startNpmStartOnce(log: (line: string) => void, opts: NpmStartOpti
     readyTimeoutMs: 15_000,
   });
 
+  // Every infrastructure port `npm start` reads from env (else its defaults, taken by a developer's run).
   const infraPorts: Record<string, number> = {};
-  for (const name of [
-    'KAFKA_PORT',
-    'KAFKA_CONTROLLER_PORT',
-    'MONGO_PORT',
-    'S3_PORT',
-    'SMTP_PORT',
-    'MAIL_API_PORT',
-    'QBO_EMULATOR_PORT',
-    'PAYMENTS_EMULATOR_PORT',
-  ])
-    infraPorts[name] = await freePort();
+  for (const { env } of Object.values(DEV_PORTS)) infraPorts[env] = await freePort();
   const processes = await planProcesses(instances);
   const processPorts = Object.assign({}, ...processes.map((p) => p.portEnv)) as Record<string, number>;
   const gatewayUrls = processes
