@@ -79,6 +79,12 @@ export async function startMongo(o: MongoOptions): Promise<RunningProcess> {
       ...archive.args,
       `-Xmx${mongoHeap()}`,
       '-XX:+UseSerialGC',
+      // The library runs each command on its connection's Netty event loop, and Netty hands new
+      // connections to its loops in turn (2 per core by default: 4 here). A new connection landing
+      // on a loop busy with another client's long command (a 10,000-document insert, a scan) waited
+      // for it — past the services' 2.5 s connect timeout on a loaded machine. With 64 loops a
+      // connection shares its loop only after 63 others.
+      '-Dio.netty.eventLoopThreads=64',
       // The quick compiler only: C2's compile threads took ~0.5 core for the first minute of load
       // on 2 cores (more than the server's own work); tests, benches and demos never run long enough to repay it.
       '-XX:TieredStopAtLevel=1',

@@ -1,0 +1,62 @@
+/**
+ * The embedded MongoDB server runs each command on its connection's Netty event loop and hands new
+ * connections to the loops in turn. With Netty's default of 2 loops per core (4 here), a new
+ * connection often landed on the loop of another client's long command and waited for it: on a
+ * loaded run, past the services' 2.5 s connect timeout ("connection 1 to 127.0.0.1:… timed out" in
+ * two files at once while a third inserted 10,000 users). mongo.ts gives the server 64 loops.
+ */
+import mongoose from 'mongoose';
+import { startMongo } from '../src/mongo';
+import { freePort } from '../src/ports';
+import type { RunningProcess } from '../src/process';
+
+const { MongoClient } = mongoose.mongo;
+
+let mongo: RunningProcess;
+let url: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  mongo = await startMongo({ port, storage: { kind: 'memory' }, log: () => {}, quiet: true });
+  url = `mongodb://127.0.0.1:${port}`;
+}, 60_000);
+
+afterAll(() => mongo?.stop());
+
+test("a new connection is answered while another client's long command runs", async () => {
+  const busy = new MongoClient(url, { maxPoolSize: 1 });
+  try {
+    const docs = busy.db('busy').collection('docs');
+    for (let batch = 0; batch < 10; batch++)
+      await docs.insertMany(
+        Array.from({ length: 20_000 }, (_, i) => ({ i, name: `name ${i}`, text: 'x'.repeat(50) })),
+      );
+    // A scan of 200,000 documents matching none (about a second here).
+    let longEnded = 0;
+    const long = docs
+      .find({ name: { $regex: 'zzz' }, text: { $regex: 'y' } })
+      .toArray()
+      .then(() => {
+        longEnded = Date.now();
+      });
+    await new Promise((r) => setTimeout(r, 50));
+    // Eight clients connect (each with its monitoring connections) and ping another database.
+    const answered = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const client = new MongoClient(url, { maxPoolSize: 1, connectTimeoutMS: 60_000 });
+        try {
+          await client.db('other').command({ ping: 1 });
+          return Date.now();
+        } finally {
+          await client.close();
+        }
+      }),
+    );
+    await long;
+    expect(longEnded).toBeGreaterThan(0);
+    // With 4 loops, two or three of the eight answered only once the scan had ended.
+    expect(answered.filter((at) => at >= longEnded)).toEqual([]);
+  } finally {
+    await busy.close();
+  }
+}, 120_000);
