@@ -13,7 +13,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { assertPortFree, DEV_PORTS, freePort, testEndpoints } from '@decor/stack';
+import { assertPortFree, DEV_PORTS, sharedPortRange, testEndpoints, tryListen } from '@decor/stack';
 import { descendants, type Proc, readProc } from '../src/procs';
 import { RUNNABLES } from '../src/runnables';
 
@@ -30,13 +30,29 @@ interface Copy {
   inboxUrl: string;
 }
 
-/** An offset that puts every default service/worker/gateway port on a free port below the ephemeral range. */
-async function freePortOffset(): Promise<number> {
+/**
+ * The copy's ports, all below the range other test processes draw from (sharedPortRange): the three
+ * starts bind the same ports again, and a port another file's stack drew between two starts (it
+ * happened once: "port … (kafka) is already in use") would fail the next one. The infrastructure takes
+ * the 1,000 ports just below that range; DECOR_PORT_OFFSET moves every service, worker and gateway
+ * default below those, from 10,000 up.
+ */
+async function copyPorts(infraCount: number): Promise<{ infra: number[]; offset: number }> {
+  const { bottom } = sharedPortRange();
+  const infraFrom = bottom - 1_000;
   const bases = RUNNABLES.flatMap((r) => [r.port, ...(r.workerPort ? [r.workerPort] : [])]);
+  const [minOffset, maxOffset] = [10_000 - Math.min(...bases), infraFrom - 1 - Math.max(...bases)];
+  if (maxOffset < minOffset) throw new Error(`no room for the copy's ports below ${bottom} on this machine`);
+  const infra = new Set<number>();
+  for (let attempt = 0; infra.size < infraCount && attempt < 500; attempt++) {
+    const port = infraFrom + Math.floor(Math.random() * 1_000);
+    if (!infra.has(port) && (await tryListen(port)) !== undefined) infra.add(port);
+  }
+  if (infra.size < infraCount) throw new Error(`no ${infraCount} free ports from ${infraFrom}`);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const offset = 10_000 + Math.floor(Math.random() * 14_000);
+    const offset = minOffset + Math.floor(Math.random() * (maxOffset - minOffset + 1));
     const checks = await Promise.allSettled(bases.map((b) => assertPortFree(b + offset, 'probe')));
-    if (checks.every((c) => c.status === 'fulfilled')) return offset;
+    if (checks.every((c) => c.status === 'fulfilled')) return { infra: [...infra], offset };
   }
   throw new Error('no free port offset found');
 }
@@ -44,11 +60,11 @@ async function freePortOffset(): Promise<number> {
 async function copyEnv(dataDir: string): Promise<Record<string, string>> {
   // Every infrastructure port npm start reads from env; else its defaults, taken while a developer's runs.
   const names = Object.values(DEV_PORTS).map((p) => p.env);
-  const ports = await Promise.all(names.map(() => freePort()));
+  const ports = await copyPorts(names.length);
   return {
-    ...Object.fromEntries(names.map((n, i) => [n, String(ports[i])])),
+    ...Object.fromEntries(names.map((n, i) => [n, String(ports.infra[i])])),
     DECOR_DATA_DIR: dataDir,
-    DECOR_PORT_OFFSET: String(await freePortOffset()),
+    DECOR_PORT_OFFSET: String(ports.offset),
     REDIS_URL: testEndpoints().redisUrl,
     REDIS_PREFIX,
   };

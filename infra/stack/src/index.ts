@@ -3,7 +3,15 @@ export { DEV_PORTS, type InfraHandle, type StartInfraOptions, startInfra } from 
 export { CACHE_DIR, INFRA_DIR } from './jars';
 export { type KafkaOptions, startKafka } from './kafka';
 export { paymentsEnv } from './payments-env';
-export { assertPortFree, canConnect, freePort, PortTakenError, portFromEnv } from './ports';
+export {
+  assertPortFree,
+  canConnect,
+  freePort,
+  PortTakenError,
+  portFromEnv,
+  sharedPortRange,
+  tryListen,
+} from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
 export { qboEnv } from './qbo-env';
 export { redisAnswers } from './redis';

@@ -33,6 +33,16 @@ function ephemeralLow(): number {
 }
 
 /**
+ * Where freePort draws: the 12,000 ports below the ephemeral range, from 10,000 up. A test whose
+ * processes bind the same ports again after a restart (`npm start` three times on one data folder)
+ * draws below `bottom`, where no other test process draws: nothing can take them between two starts.
+ */
+export function sharedPortRange(): { bottom: number; top: number } {
+  const top = ephemeralLow();
+  return { bottom: Math.max(10_000, top - 12_000), top };
+}
+
+/**
  * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
  * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port.
  */
@@ -50,8 +60,7 @@ const handedOut: Set<number> = registry[HANDED_OUT];
  * picks (port 0).
  */
 export async function freePort(): Promise<number> {
-  const low = ephemeralLow();
-  const bottom = Math.max(10_000, low - 12_000);
+  const { bottom, top: low } = sharedPortRange();
   for (let attempt = 0; low - bottom >= 1_000 && attempt < 50; attempt++) {
     const drawn = bottom + Math.floor(Math.random() * (low - bottom));
     if (handedOut.has(drawn)) continue;
