@@ -13,7 +13,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { assertPortFree, DEV_PORTS, sharedPortRange, testEndpoints, tryListen } from '@decor/stack';
+import { assertPortFree, DEV_PORTS, freePort, sharedPortRange, testEndpoints } from '@decor/stack';
 import { descendants, type Proc, readProc } from '../src/procs';
 import { RUNNABLES } from '../src/runnables';
 
@@ -43,16 +43,12 @@ async function copyPorts(infraCount: number): Promise<{ infra: number[]; offset:
   const bases = RUNNABLES.flatMap((r) => [r.port, ...(r.workerPort ? [r.workerPort] : [])]);
   const [minOffset, maxOffset] = [10_000 - Math.min(...bases), infraFrom - 1 - Math.max(...bases)];
   if (maxOffset < minOffset) throw new Error(`no room for the copy's ports below ${bottom} on this machine`);
-  const infra = new Set<number>();
-  for (let attempt = 0; infra.size < infraCount && attempt < 500; attempt++) {
-    const port = infraFrom + Math.floor(Math.random() * 1_000);
-    if (!infra.has(port) && (await tryListen(port)) !== undefined) infra.add(port);
-  }
-  if (infra.size < infraCount) throw new Error(`no ${infraCount} free ports from ${infraFrom}`);
+  const infra: number[] = [];
+  for (let i = 0; i < infraCount; i++) infra.push(await freePort({ bottom: infraFrom, top: bottom }));
   for (let attempt = 0; attempt < 50; attempt++) {
     const offset = minOffset + Math.floor(Math.random() * (maxOffset - minOffset + 1));
     const checks = await Promise.allSettled(bases.map((b) => assertPortFree(b + offset, 'probe')));
-    if (checks.every((c) => c.status === 'fulfilled')) return { infra: [...infra], offset };
+    if (checks.every((c) => c.status === 'fulfilled')) return { infra, offset };
   }
   throw new Error('no free port offset found');
 }

@@ -10,7 +10,6 @@ export {
   PortTakenError,
   portFromEnv,
   sharedPortRange,
-  tryListen,
 } from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
 export { qboEnv } from './qbo-env';

@@ -57,10 +57,10 @@ const handedOut: Set<number> = registry[HANDED_OUT];
  * of any outgoing connection on the machine (a test run opens thousands), which made a browser file's
  * gateway fail with EADDRINUSE. Never the same port twice in one process; two processes drawing the
  * same port at once is left to chance (1 in ~10,000). Where there is no room below the range, the OS
- * picks (port 0).
+ * picks (port 0). `range` draws elsewhere, [bottom, top).
  */
-export async function freePort(): Promise<number> {
-  const { bottom, top: low } = sharedPortRange();
+export async function freePort(range = sharedPortRange()): Promise<number> {
+  const { bottom, top: low } = range;
   for (let attempt = 0; low - bottom >= 1_000 && attempt < 50; attempt++) {
     const drawn = bottom + Math.floor(Math.random() * (low - bottom));
     if (handedOut.has(drawn)) continue;
