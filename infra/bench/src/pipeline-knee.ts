@@ -32,6 +32,9 @@ export interface KneeStep {
   sent: number;
   p50: number;
   p99: number;
+  /** p99 of the two halves: the event's write → the relay's send to Kafka, and that → the job. */
+  writeToPublishedP99?: number;
+  publishedToJobP99?: number;
   refused: number;
   missing: number;
   /** CPU ms per event above idle, per process (the load generator and `others` not included). */
@@ -85,6 +88,8 @@ function stepOf(p: PipelineFigures, idle: Record<string, number>): KneeStep {
     sent,
     p50: p.total.p50,
     p99: p.total.p99,
+    writeToPublishedP99: p.writeToPublished.p99,
+    publishedToJobP99: p.publishedToJob.p99,
     refused: p.failedSends,
     missing: p.missing,
     cpuMs,
@@ -106,9 +111,15 @@ export function cpuText(cpuMs: Record<string, number>): string {
     .join(', ');
 }
 
+/** " (p99 write → published 12, published → job 130)": which half a missed step lost its time in. */
+const split = (s: KneeStep) =>
+  s.writeToPublishedP99 === undefined || s.publishedToJobP99 === undefined
+    ? ''
+    : ` (p99 write → published ${r0(s.writeToPublishedP99)}, published → job ${r0(s.publishedToJobP99)})`;
+
 function stepLine(s: KneeStep): string {
   return (
-    `${String(s.perSecond).padStart(4)}/s ${`(${s.sent} events)`.padEnd(14)} p50 ${r0(s.p50)} / p99 ${r0(s.p99)} ms, ` +
+    `${String(s.perSecond).padStart(4)}/s ${`(${s.sent} events)`.padEnd(14)} p50 ${r0(s.p50)} / p99 ${r0(s.p99)} ms${split(s)}, ` +
     `refused ${s.refused}, missing ${s.missing}; CPU ms per event above idle ${r1(s.stackCpuMs)}: ${cpuText(s.cpuMs)}; ` +
     `others busy ${s.others.toFixed(2)} — ${s.held ? 'held' : 'MISSED'}`
   );
