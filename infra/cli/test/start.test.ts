@@ -13,7 +13,14 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { assertPortFree, DEV_PORTS, freePort, sharedPortRange, testEndpoints } from '@decor/stack';
+import {
+  assertPortFree,
+  belowRestartRanges,
+  DEV_PORTS,
+  freePort,
+  restartPortRange,
+  testEndpoints,
+} from '@decor/stack';
 import { descendants, type Proc, readProc } from '../src/procs';
 import { RUNNABLES } from '../src/runnables';
 
@@ -31,20 +38,20 @@ interface Copy {
 }
 
 /**
- * The copy's ports, all below the range other test processes draw from (sharedPortRange): the three
- * starts bind the same ports again, and a port another file's stack drew between two starts (it
- * happened once: "port … (kafka) is already in use") would fail the next one. The infrastructure takes
- * the 1,000 ports just below that range; DECOR_PORT_OFFSET moves every service, worker and gateway
- * default below those, from 10,000 up.
+ * The copy's ports, all below the range other test processes draw from: the three starts bind the
+ * same ports again, and a port another file's stack drew between two starts (it happened once: "port
+ * … (kafka) is already in use") would fail the next one. The infrastructure takes the copy's own
+ * restart range (restartPortRange); DECOR_PORT_OFFSET moves every service, worker and gateway default
+ * below every restart range, from 10,000 up.
  */
 async function copyPorts(infraCount: number): Promise<{ infra: number[]; offset: number }> {
-  const { bottom } = sharedPortRange();
-  const infraFrom = bottom - 1_000;
+  const range = restartPortRange('start-copy');
   const bases = RUNNABLES.flatMap((r) => [r.port, ...(r.workerPort ? [r.workerPort] : [])]);
-  const [minOffset, maxOffset] = [10_000 - Math.min(...bases), infraFrom - 1 - Math.max(...bases)];
-  if (maxOffset < minOffset) throw new Error(`no room for the copy's ports below ${bottom} on this machine`);
+  const lowest = belowRestartRanges();
+  const [minOffset, maxOffset] = [10_000 - Math.min(...bases), lowest - 1 - Math.max(...bases)];
+  if (maxOffset < minOffset) throw new Error(`no room for the copy's ports below ${lowest} on this machine`);
   const infra: number[] = [];
-  for (let i = 0; i < infraCount; i++) infra.push(await freePort({ bottom: infraFrom, top: bottom }));
+  for (let i = 0; i < infraCount; i++) infra.push(await freePort(range));
   for (let attempt = 0; attempt < 50; attempt++) {
     const offset = minOffset + Math.floor(Math.random() * (maxOffset - minOffset + 1));
     const checks = await Promise.allSettled(bases.map((b) => assertPortFree(b + offset, 'probe')));

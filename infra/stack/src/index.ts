@@ -5,11 +5,12 @@ export { type KafkaOptions, startKafka } from './kafka';
 export { paymentsEnv } from './payments-env';
 export {
   assertPortFree,
+  belowRestartRanges,
   canConnect,
   freePort,
   PortTakenError,
   portFromEnv,
-  sharedPortRange,
+  restartPortRange,
 } from './ports';
 export { type ProcessSpec, ProcessStartError, prefixFor, type RunningProcess, startProcess } from './process';
 export { qboEnv } from './qbo-env';

@@ -21,7 +21,7 @@ export async function assertPortFree(port: number, what: string, envVar?: string
   if ((await tryListen(port)) === undefined) throw new PortTakenError(port, what, envVar);
 }
 
-export { freePort, sharedPortRange } from '@decor/contracts/test-ports';
+export { belowRestartRanges, freePort, restartPortRange } from '@decor/contracts/test-ports';
 
 /** True if something accepts TCP connections on 127.0.0.1:port. */
 export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInfra } from '../src/infra';
 import { startMongo } from '../src/mongo';
-import { assertPortFree, canConnect, freePort } from '../src/ports';
+import { assertPortFree, belowRestartRanges, canConnect, freePort, restartPortRange } from '../src/ports';
 import { ProcessStartError, startProcess } from '../src/process';
 
 const node = process.execPath;
@@ -151,6 +151,22 @@ describe('a port already taken', () => {
       ports.push(...(await Promise.all(Array.from({ length: 50 }, () => freePort()))));
     }
     expect(new Set(ports).size).toBe(ports.length);
+  });
+
+  test('restart ranges lie below the shared range, apart from each other, and freePort keeps to them', async () => {
+    const shared = await Promise.all(Array.from({ length: 50 }, () => freePort()));
+    const copy = restartPortRange('start-copy');
+    const chaos = restartPortRange('chaos');
+    expect(copy.top).toBeLessThanOrEqual(Math.min(...shared));
+    expect(chaos.top).toBeLessThanOrEqual(copy.bottom);
+    expect(belowRestartRanges()).toBeLessThanOrEqual(chaos.bottom);
+    for (const range of [copy, chaos]) {
+      const drawn = await Promise.all(Array.from({ length: 30 }, () => freePort(range)));
+      for (const port of drawn) {
+        expect(port).toBeGreaterThanOrEqual(range.bottom);
+        expect(port).toBeLessThan(range.top);
+      }
+    }
   });
 
   test('startInfra in dev mode refuses before starting anything', async () => {

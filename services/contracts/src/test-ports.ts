@@ -43,6 +43,29 @@ export function sharedPortRange(): { bottom: number; top: number } {
 }
 
 /**
+ * Below the shared range, one range for each test whose processes bind the same ports again after a
+ * stop (a second `npm start` on one data folder, the chaos suite's killed and restarted processes):
+ * no other test process draws there, so nothing can take such a port between the stop and the start,
+ * and two of these tests running at once keep off each other's ports too.
+ */
+const RESTART_RANGE_SIZES = { 'start-copy': 1_000, chaos: 2_000 } as const;
+export type RestartRangeOwner = keyof typeof RESTART_RANGE_SIZES;
+
+export function restartPortRange(owner: RestartRangeOwner): { bottom: number; top: number } {
+  let top = sharedPortRange().bottom;
+  for (const [name, size] of Object.entries(RESTART_RANGE_SIZES)) {
+    if (name === owner) return { bottom: top - size, top };
+    top -= size;
+  }
+  throw new Error(`no restart port range for ${owner}`);
+}
+
+/** The lowest port of every restart range: ports a test places itself (by an offset) stay below it. */
+export function belowRestartRanges(): number {
+  return sharedPortRange().bottom - Object.values(RESTART_RANGE_SIZES).reduce((a, b) => a + b, 0);
+}
+
+/**
  * Ports this process has handed out: a stack draws twenty at once and binds them seconds later, so
  * the same draw twice (a birthday chance of ~1.6 % per stack) would give two servers one port.
  */

@@ -20,7 +20,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { descendants, runnableProc } from '@decor/cli/procs';
 import mongoose, { Types } from 'mongoose';
-import type { NpmStartStack } from '../processes';
+import type { NpmStartStack } from '../npm-start';
 import type { Fault } from './faults';
 import { addCustomers, api, STAFF, signIn, until } from './prepare';
 import { ANSWER_WITHIN_MS } from './table';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchTopicOffsets } from '@decor/kit';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
-import type { NpmStartStack } from '../processes';
+import type { NpmStartStack } from '../npm-start';
 import type { Load } from './load';
 import type { Expectation, RunCheck } from './table';
 

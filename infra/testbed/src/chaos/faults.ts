@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findProc, kafkaProc, type Proc, type ProcMatcher, runnableProc, servedProc } from '@decor/cli/procs';
 import { canConnect } from '@decor/stack';
-import type { NpmStartStack } from '../processes';
+import type { NpmStartStack } from '../npm-start';
 import { killOrderDuringAcceptances } from './acceptances';
 import { restartAllReplayEndedSession } from './replay';
 

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { consentRedirect } from '@decor/qbo-emulator';
 import { companyModel, hashPassword, newUserWithEvent, userModel } from '@decor/user';
 import mongoose from 'mongoose';
-import type { NpmStartStack } from '../processes';
+import type { NpmStartStack } from '../npm-start';
 
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 const PASSWORD = 'chaos-customer';

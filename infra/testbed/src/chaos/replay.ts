@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findProc, runnableProc } from '@decor/cli/procs';
-import type { NpmStartStack } from '../processes';
+import type { NpmStartStack } from '../npm-start';
 import { notReady } from './checks';
 import type { Fault } from './faults';
 

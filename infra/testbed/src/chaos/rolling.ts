@@ -10,7 +10,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findProc, instanceProc } from '@decor/cli/procs';
-import { type NpmStartStack, type ProductProcess, startNpmStart } from '../processes';
+import { type NpmStartStack, startNpmStart } from '../npm-start';
+import type { ProductProcess } from '../processes';
 import { startBalancer } from './balancer';
 import { expectations, MailCollector, runChecks, settle } from './checks';
 import { Load } from './load';

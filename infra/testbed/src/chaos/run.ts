@@ -5,7 +5,7 @@
  * drains, and the data is checked. The run's rows and checks decide the verdict.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startNpmStart } from '../processes';
+import { startNpmStart } from '../npm-start';
 import { SWEEP_AFTER_MS } from './acceptances';
 import { expectations, MailCollector, notReady, runChecks, settle } from './checks';
 import { allFaults, type Fault, pickFaults, SHORT_FAULTS } from './faults';
