@@ -14,11 +14,12 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callApi } from '@decor/cli/public-api';
 import { QboRecordSynced } from '@decor/contracts';
 import { createKafka, createPublisher, newEvent, publishEnvelopes } from '@decor/kit';
 import { acceptanceProblems, answersCell } from './answers';
 import { createProducts } from './availability';
-import { api, createCustomers, fillCart, inBatches, until } from './checkouts';
+import { createCustomers, fillCart, inBatches, until } from './checkouts';
 import { sessionToken } from './orders';
 import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
@@ -167,7 +168,7 @@ async function openEstimates(stack: AcceptanceStack, count: number, log: (line: 
   const carts = await inBatches(emails, 10, (email) => fillCart(base, email, [sku as string], 1));
   const eventDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const submitted = await inBatches(carts, 10, async ({ token, cartId }) => {
-    const res = await api(base, '/estimate', {
+    const res = await callApi(base, '/estimate', {
       method: 'POST',
       token,
       json: { CartId: cartId, status: 'Pending', groupName: `Accept ${cartId}`, eventDate, location: 'Hall' },
@@ -204,7 +205,8 @@ async function openEstimates(stack: AcceptanceStack, count: number, log: (line: 
   }
   const ready = await inBatches(submitted, 10, (s) =>
     until(`estimate ${s.estimateId} offered`, 60_000, async () => {
-      const view = (await api(base, `/estimate/${s.estimateId}/acceptance`, { token: s.token })).body?.result;
+      const view = (await callApi(base, `/estimate/${s.estimateId}/acceptance`, { token: s.token })).body
+        ?.result;
       if (view?.state !== 'awaiting') return undefined;
       if (!view.cardRequired) throw new Error('the estimates ask no deposit: nothing to authorise');
       return { ...s, version: String(view.estimateVersion) };
@@ -238,8 +240,8 @@ async function whileDown(stack: AcceptanceStack, a: Acceptor, how: DownFigures['
         ? true
         : undefined,
     );
-  const view = (await api(stack.gatewayUrl, `/estimate/${a.estimateId}/acceptance`, { token: a.token })).body
-    ?.result;
+  const view = (await callApi(stack.gatewayUrl, `/estimate/${a.estimateId}/acceptance`, { token: a.token }))
+    .body?.result;
   const intents = (await intentsByEstimate(stack.paymentsUrl)).get(a.estimateId) ?? [];
   return {
     how,
@@ -282,7 +284,7 @@ export async function measureAcceptance(
   // Their record, and the provider's authorisations (each answer was given once the record was written).
   const intents = await intentsByEstimate(stack.paymentsUrl);
   const states = await inBatches(many, 10, async (a) => {
-    const view = (await api(stack.gatewayUrl, `/estimate/${a.estimateId}/acceptance`, { token: a.token }))
+    const view = (await callApi(stack.gatewayUrl, `/estimate/${a.estimateId}/acceptance`, { token: a.token }))
       .body?.result;
     const mine = intents.get(a.estimateId) ?? [];
     return {
@@ -302,7 +304,7 @@ export async function measureAcceptance(
   );
   raceAgent.destroy();
   const raceView = (
-    await api(stack.gatewayUrl, `/estimate/${raced.estimateId}/acceptance`, { token: raced.token })
+    await callApi(stack.gatewayUrl, `/estimate/${raced.estimateId}/acceptance`, { token: raced.token })
   ).body?.result;
 
   // 3. The provider down: answering 503, then refusing connections.

@@ -8,9 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { type ApiAnswer, callApi } from '@decor/cli/public-api';
 import mongoose from 'mongoose';
 import { answersCell, availabilityProblems } from './answers';
-import { api, createCustomers, fillCart, inBatches, until } from './checkouts';
+import { createCustomers, fillCart, inBatches, until } from './checkouts';
 import { sessionToken } from './orders';
 import { type Machine, machineCell } from './report';
 import { resultsSection } from './results-section';
@@ -42,7 +43,7 @@ export interface AvailabilityFigures {
   load: number;
 }
 
-type Answer = Awaited<ReturnType<typeof api>>;
+type Answer = ApiAnswer;
 
 /**
  * A racer's submission: its status. Node's http client, each racer on a connection of its own as each
@@ -95,15 +96,15 @@ export async function createProducts(
   quantity: number,
 ) {
   const category = `BENCH-${tag}`;
-  await api(base, '/categories', { method: 'POST', token: staff, json: { name: category } });
-  await api(base, '/categories', {
+  await callApi(base, '/categories', { method: 'POST', token: staff, json: { name: category } });
+  await callApi(base, '/categories', {
     method: 'POST',
     token: staff,
     json: { name: 'Bench', isSubCategory: true, parent: category },
   });
   const skus = Array.from({ length: count }, (_, i) => `${category}-${String(i).padStart(3, '0')}`);
   await inBatches(skus, 10, async (sku) => {
-    const res = await api(base, '/product', {
+    const res = await callApi(base, '/product', {
       method: 'POST',
       token: staff,
       json: {
@@ -172,7 +173,7 @@ export async function measureAvailability(
     const page = skus.slice(0, 40);
     const query = `/availability?from=${dayIn(100)}&${page.map((s) => `id=${s}`).join('&')}`;
     await until('the bench products in the order service', 60_000, async () => {
-      const res = await api(base, query, { token: customer });
+      const res = await callApi(base, query, { token: customer });
       return (res.body?.result as unknown[] | undefined)?.length === page.length ? true : undefined;
     });
     const bookings = 100_000;
@@ -199,10 +200,10 @@ export async function measureAvailability(
       })),
     );
     log('availability: 300 date checks of a 40-product page, 100 staff month calendars of 60 products …');
-    const pageMs = await timed(300, () => api(base, query, { token: customer }));
+    const pageMs = await timed(300, () => callApi(base, query, { token: customer }));
     const month = dayIn(100).slice(0, 7);
     const calendarMs = await timed(100, () =>
-      api(base, `/availability/calendar?month=${month}&category=${encodeURIComponent(category)}`, {
+      callApi(base, `/availability/calendar?month=${month}&category=${encodeURIComponent(category)}`, {
         token: staff,
       }),
     );

@@ -7,6 +7,7 @@
 
 // The benchmark adds its customers as the user service stores users (with their UserCreated event);
 // there is no sign-up call in the product.
+import { callApi, waiter } from '@decor/cli/public-api';
 import { hashPassword, newUserWithEvent, userModel } from '@decor/user';
 import mongoose from 'mongoose';
 import { percentile } from './stats';
@@ -37,40 +38,10 @@ export interface CheckoutStack {
 const PASSWORD = 'bench-checkout';
 const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 
-/** A call of the public API through the gateway, as the storefront makes it. */
-export async function api(
-  base: string,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
-) {
-  const res = await fetch(`${base}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
-
-export async function until<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`benchmark: gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export const until = waiter('benchmark', 200);
 
 async function signIn(base: string, email: string, password: string): Promise<string> {
-  const res = await api(base, '/auth/user', { method: 'POST', json: { email, password } });
+  const res = await callApi(base, '/auth/user', { method: 'POST', json: { email, password } });
   if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.headers.get('token') as string;
 }
@@ -112,11 +83,11 @@ export async function fillCart(
 ): Promise<{ token: string; cartId: string }> {
   const token = await signIn(base, email, PASSWORD);
   const cartId = await until(`${email}'s first cart`, 60_000, async () => {
-    return (await api(base, '/auth/jwt', { token })).body?.result?.cart?.id as string | undefined;
+    return (await callApi(base, '/auth/jwt', { token })).body?.result?.cart?.id as string | undefined;
   });
   for (const id of productIds) {
     await until(`adding ${id} for ${email}`, 30_000, async () => {
-      const res = await api(base, `/cart/${cartId}/cartProduct/${encodeURIComponent(id)}`, {
+      const res = await callApi(base, `/cart/${cartId}/cartProduct/${encodeURIComponent(id)}`, {
         method: 'POST',
         token,
         json: { qty },
@@ -152,7 +123,7 @@ export async function measureCheckouts(
   // Carts do not reserve stock: every customer may take 2 of a product that has at least 2; orders
   // book it by date, so each customer's event is on days of its own (3 apart: the 1-day buffers).
   const products = await until('two priced products in stock', 30_000, async () => {
-    const res = await api(base, '/product?gt=quantity:1&limit=100', { token: staffToken });
+    const res = await callApi(base, '/product?gt=quantity:1&limit=100', { token: staffToken });
     const priced = (res.body?.result ?? []).filter((p: { price: number }) => p.price > 0) as { id: string }[];
     return priced.length >= 2 ? priced.slice(0, 2).map((p) => p.id) : undefined;
   });
@@ -163,7 +134,7 @@ export async function measureCheckouts(
     carts.map(async ({ token, cartId }, i) => {
       const eventDate = new Date(Date.now() + (30 + 3 * i) * 86_400_000).toISOString().slice(0, 10);
       const started = performance.now();
-      const res = await api(base, '/estimate', {
+      const res = await callApi(base, '/estimate', {
         method: 'POST',
         token,
         json: {
@@ -184,10 +155,12 @@ export async function measureCheckouts(
 
   const counts = async () => ({
     estimates: Number(
-      (await api(base, '/estimate?limit=1', { token: staffToken })).headers.get('total_count'),
+      (await callApi(base, '/estimate?limit=1', { token: staffToken })).headers.get('total_count'),
     ),
     checkedOutCarts: Number(
-      (await api(base, '/cart?didCheckOut=true&limit=1', { token: staffToken })).headers.get('total_count'),
+      (await callApi(base, '/cart?didCheckOut=true&limit=1', { token: staffToken })).headers.get(
+        'total_count',
+      ),
     ),
     customerEmails: await mailCount(stack.mailApiUrl, `bench-${stack.runId}-`),
     staffEmails: await mailCount(stack.mailApiUrl, stack.staffEmail),

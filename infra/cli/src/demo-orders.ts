@@ -5,6 +5,7 @@
  * the staff calendar show something real at once. Once any estimate exists nothing is added.
  * DEMO_ORDERS=false turns it off.
  */
+import { type ApiAnswer, type ApiCall, callApi, waiter } from './public-api';
 
 interface DemoOrder {
   inDays: number;
@@ -28,48 +29,18 @@ export const DEMO_ORDERS: DemoOrder[] = [
   { inDays: 35, groupName: 'Rivera Quinceañera', lines: [{ sku: 'BAR-FR-001', qty: 2 }] },
 ];
 
-type Api = (
-  path: string,
-  init?: { method?: string; json?: unknown; token?: string },
-) => Promise<{
-  status: number;
-  headers: Headers;
-  body: { result?: unknown; message?: string } | undefined;
-}>;
+type Api = (path: string, call?: Omit<ApiCall, 'signal'>) => Promise<ApiAnswer>;
 
+/** Every call ends within 10 s, and at once on a Ctrl-C. */
 function apiOf(gatewayUrl: string, interrupted: AbortSignal): Api {
-  return async (path, init = {}) => {
-    const res = await fetch(`${gatewayUrl}/api${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  return (path, call = {}) =>
+    callApi(gatewayUrl, path, {
+      ...call,
       signal: AbortSignal.any([AbortSignal.timeout(10_000), interrupted]),
     });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
 }
 
 const dayIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  interrupted: AbortSignal,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    interrupted.throwIfAborted();
-    if (Date.now() > deadline) throw new Error(`demo orders: gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function signIn(api: Api, email: string, password: string): Promise<string> {
   const res = await api('/auth/user', { method: 'POST', json: { email, password } });
@@ -88,6 +59,7 @@ export async function seedDemoOrders(
 ): Promise<number> {
   if (env.DEMO_ORDERS === 'false') return 0;
   const api = apiOf(gatewayUrl, interrupted);
+  const until = waiter('demo orders', 250, interrupted);
   const password = env.DEMO_PASSWORD || 'demo1234';
   const staff = await signIn(api, env.DEMO_ADMIN_EMAIL || 'staff@decor.example', password);
   const existing = await api('/estimate?limit=1', { token: staff });
@@ -97,28 +69,20 @@ export async function seedDemoOrders(
   let submitted = 0;
   for (const order of DEMO_ORDERS) {
     // After each submission the cart service makes the customer a new active cart.
-    const cartId = await until(
-      'the customer’s active cart',
-      async () => {
-        const id = ((await api('/auth/jwt', { token: customer })).body?.result as { cart?: { id: string } })
-          ?.cart?.id;
-        return id && !usedCarts.has(id) ? id : undefined;
-      },
-      interrupted,
-    );
+    const cartId = await until('the customer’s active cart', 30_000, async () => {
+      const id = ((await api('/auth/jwt', { token: customer })).body?.result as { cart?: { id: string } })
+        ?.cart?.id;
+      return id && !usedCarts.has(id) ? id : undefined;
+    });
     usedCarts.add(cartId);
-    const saved = await until(
-      'the demo products in the cart',
-      async () => {
-        const res = await api('/saveBulk/cartProduct', {
-          method: 'POST',
-          token: customer,
-          json: order.lines.map((l) => ({ CartId: cartId, ProductId: l.sku, qty: l.qty, price: 1 })),
-        });
-        return res.status === 200 ? res : undefined;
-      },
-      interrupted,
-    );
+    const saved = await until('the demo products in the cart', 30_000, async () => {
+      const res = await api('/saveBulk/cartProduct', {
+        method: 'POST',
+        token: customer,
+        json: order.lines.map((l) => ({ CartId: cartId, ProductId: l.sku, qty: l.qty, price: 1 })),
+      });
+      return res.status === 200 ? res : undefined;
+    });
     if (saved.status !== 200) continue;
     const res = await api('/estimate', {
       method: 'POST',

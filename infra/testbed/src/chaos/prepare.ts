@@ -3,7 +3,7 @@
  * event, in the demo company — there is no sign-up call), QuickBooks connected as staff connect it
  * (Connect, the emulator's consent, the callback), and a priced product in stock to order.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiCall, callApi, waiter } from '@decor/cli/public-api';
 import { consentRedirect } from '@decor/qbo-emulator';
 import { companyModel, hashPassword, newUserWithEvent, userModel } from '@decor/user';
 import mongoose from 'mongoose';
@@ -12,44 +12,11 @@ import type { NpmStartStack } from '../npm-start';
 export const STAFF = { email: 'staff@decor.example', password: 'demo1234' };
 const PASSWORD = 'chaos-customer';
 
-export async function api(
-  stack: NpmStartStack,
-  path: string,
-  init: { method?: string; json?: unknown; token?: string } = {},
-) {
-  const res = await fetch(`${stack.gatewayUrl}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  // biome-ignore lint/suspicious/noExplicitAny: read field by field
-  return { status: res.status, headers: res.headers, body: body as any };
-}
+/** A call of the public API, as the storefront makes it; none waits past 15 s (a frozen service). */
+export const api = (stack: NpmStartStack, path: string, call: Omit<ApiCall, 'signal'> = {}) =>
+  callApi(stack.gatewayUrl, path, { ...call, signal: AbortSignal.timeout(15_000) });
 
-export async function until<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`chaos: gave up waiting for ${what}`);
-    await sleep(500);
-  }
-}
+export const until = waiter('chaos', 500);
 
 export async function signIn(stack: NpmStartStack, email: string, password: string): Promise<string> {
   return until(`the sign-in of ${email}`, 60_000, async () => {
