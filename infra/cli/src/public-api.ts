@@ -10,6 +10,8 @@ export interface ApiCall {
   json?: unknown;
   /** The session token (the `token` header of a sign-in's answer). */
   token?: string;
+  /** More request headers (an Idempotency-Key, say). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -27,6 +29,7 @@ export async function callApi(gatewayUrl: string, path: string, call: ApiCall = 
     headers: {
       ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
       ...(call.json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...call.headers,
     },
     body: call.json === undefined ? undefined : JSON.stringify(call.json),
     ...(call.signal ? { signal: call.signal } : {}),

@@ -5,7 +5,8 @@ import { callApi, waiter } from '../src/public-api';
 
 let server: Server;
 let base: string;
-const seen: { method?: string; url?: string; auth?: string; type?: string; body: string }[] = [];
+const seen: { method?: string; url?: string; auth?: string; type?: string; key?: string; body: string }[] =
+  [];
 
 const read = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
       url: req.url,
       auth: req.headers.authorization,
       type: req.headers['content-type'],
+      key: req.headers['idempotency-key'] as string | undefined,
       body,
     });
     if (req.url === '/api/html') {
@@ -44,13 +46,19 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-test('sends JSON with the session token as Bearer under /api, and reads the JSON answer and headers', async () => {
-  const answer = await callApi(base, '/auth/user', { method: 'POST', json: { email: 'a@b.c' }, token: 't1' });
+test('sends JSON with the session token as Bearer (and any more headers) under /api, and reads the JSON answer and headers', async () => {
+  const answer = await callApi(base, '/auth/user', {
+    method: 'POST',
+    json: { email: 'a@b.c' },
+    token: 't1',
+    headers: { 'idempotency-key': 'k1' },
+  });
   expect(seen.at(-1)).toEqual({
     method: 'POST',
     url: '/api/auth/user',
     auth: 'Bearer t1',
     type: 'application/json',
+    key: 'k1',
     body: '{"email":"a@b.c"}',
   });
   expect(answer.status).toBe(200);

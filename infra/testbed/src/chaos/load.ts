@@ -6,6 +6,7 @@
  * the checks, each under the phase in which the product said yes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiAnswer, callApi } from '@decor/cli/public-api';
 import type { Answer } from './table';
 
 /** Requests wait this long for an answer before counting as 'none' (the bound itself is 5 s). */
@@ -37,13 +38,6 @@ export interface LoadOptions {
   log: (line: string) => void;
 }
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: the answers' JSON is read field by field
-  body: any;
-}
-
 export class Load {
   phase = 'baseline';
   readonly answers: Answer[] = [];
@@ -66,30 +60,20 @@ export class Load {
     method: string,
     path: string,
     init: { token?: string; json?: unknown; headers?: Record<string, string>; label?: string } = {},
-  ): Promise<Reply | undefined> {
+  ): Promise<ApiAnswer | undefined> {
     const phase = this.phase;
     const what = `${method} ${init.label ?? path}`;
     const t0 = performance.now();
     try {
-      const res = await fetch(`${this.o.gatewayUrl}/api${path}`, {
+      const reply = await callApi(this.o.gatewayUrl, path, {
         method,
-        headers: {
-          ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+        token: init.token,
+        json: init.json,
+        headers: init.headers,
         signal: AbortSignal.timeout(GIVE_UP_MS),
       });
-      const text = await res.text();
-      this.answers.push({ phase, what, ms: performance.now() - t0, status: res.status });
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      return { status: res.status, headers: res.headers, body };
+      this.answers.push({ phase, what, ms: performance.now() - t0, status: reply.status });
+      return reply;
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
       // A server going away refuses new connections and drops the idle kept-alive one a request has
