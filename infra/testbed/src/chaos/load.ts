@@ -6,7 +6,7 @@
  * the checks, each under the phase in which the product said yes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ApiAnswer, callApi } from '@decor/cli/public-api';
+import { type ApiAnswer, type ApiCall, callApi } from '@decor/cli/public-api';
 import type { Answer } from './table';
 
 /** Requests wait this long for an answer before counting as 'none' (the bound itself is 5 s). */
@@ -59,17 +59,15 @@ export class Load {
   async call(
     method: string,
     path: string,
-    init: { token?: string; json?: unknown; headers?: Record<string, string>; label?: string } = {},
+    { label, ...call }: Omit<ApiCall, 'method' | 'signal'> & { label?: string } = {},
   ): Promise<ApiAnswer | undefined> {
     const phase = this.phase;
-    const what = `${method} ${init.label ?? path}`;
+    const what = `${method} ${label ?? path}`;
     const t0 = performance.now();
     try {
       const reply = await callApi(this.o.gatewayUrl, path, {
+        ...call,
         method,
-        token: init.token,
-        json: init.json,
-        headers: init.headers,
         signal: AbortSignal.timeout(GIVE_UP_MS),
       });
       this.answers.push({ phase, what, ms: performance.now() - t0, status: reply.status });
