@@ -7,6 +7,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QboCompany, QboCustomer } from '../src/features/users/api/types';
+import { RELIST_AFTER_MS } from '../src/features/users/components/ImportUsersDialog';
 import { aCompany, FakeBackend, LOAD, query, renderAdmin } from './users-support';
 
 // antd forms and tables in jsdom are slow on a busy 2-core machine.
@@ -212,10 +213,13 @@ describe('the import dialog', () => {
           : c,
       ),
     };
-    // The first listing after the import (the 2nd call) still shows the old state; later ones the new.
-    backend.overrides.set('GET /qbo/users', (request) =>
-      backend.qboUsersPage(request, backend.calls('GET', '/qbo/users').length >= 3 ? learnt : undefined),
-    );
+    // The first listing after the import (the 2nd call) still shows the old state, and answers only
+    // after the later relisting was due (a busy server): the later one must still be asked, and shows the new.
+    backend.overrides.set('GET /qbo/users', async (request) => {
+      const call = backend.calls('GET', '/qbo/users').length;
+      if (call === 2) await new Promise((answer) => setTimeout(answer, RELIST_AFTER_MS + 500));
+      return backend.qboUsersPage(request, call >= 3 ? learnt : undefined);
+    });
     await userEvent.click(d.getByRole('button', { name: 'Import' }));
     expect(await d.findByText('Users have been added!')).toBeInTheDocument();
     const posts = backend.server.requests.filter((r) => r.method === 'POST').map((r) => r.url);

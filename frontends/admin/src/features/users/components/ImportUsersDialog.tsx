@@ -149,7 +149,14 @@ function ImportBody({ onClose }: { onClose: () => void }) {
   const [sendWelcome, setSendWelcome] = useState(false);
   // QuickBooks' side learns the new site records from their events a moment later: ask again then.
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(later.current), []);
+  const open = useRef(true);
+  useEffect(
+    () => () => {
+      open.current = false;
+      clearTimeout(later.current);
+    },
+    [],
+  );
 
   const page = listing.data;
   const companies = page?.companies ?? [];
@@ -194,9 +201,13 @@ function ImportBody({ onClose }: { onClose: () => void }) {
     setFailures(problems);
     setAdded(problems.length === 0);
     setTicked(new Map());
-    void listing.refetch();
     clearTimeout(later.current);
-    later.current = setTimeout(() => void listing.refetch(), RELIST_AFTER_MS);
+    // Counted from the first relisting's answer: one asked while another is in flight is dropped
+    // (RTK Query), and a slow first answer would otherwise swallow the later one.
+    const relisted = listing.refetch();
+    void relisted.then(() => {
+      if (open.current) later.current = setTimeout(() => void listing.refetch(), RELIST_AFTER_MS);
+    });
   };
 
   if (listing.isLoading) {
