@@ -50,6 +50,8 @@ export interface PipelineFigures {
   missing: number;
   /** Sends that did not answer 200. */
   failedSends: number;
+  /** The first of them: its status and the start of its body (the outbox cap's 503, or a limit's 429). */
+  firstRefusal?: string;
   total: Spread;
   /** Every measured event's total, ms (to pool several runs: tracing-cost.ts). */
   totals: number[];
@@ -98,7 +100,7 @@ async function sendResets(
   count: number,
   perSecond: number,
   log: (line: string) => void,
-): Promise<number> {
+): Promise<{ failed: number; firstFailure?: string }> {
   let firstFailure: string | undefined;
   const failed = (why: string) => {
     firstFailure ??= why;
@@ -135,7 +137,7 @@ async function sendResets(
     }
     const results = await Promise.all(sends);
     if (firstFailure) log(`event pipeline: a send failed: ${firstFailure}`);
-    return results.filter((ok) => !ok).length;
+    return { failed: results.filter((ok) => !ok).length, firstFailure };
   } finally {
     await pool.close();
   }
@@ -290,7 +292,12 @@ export async function measureEventPipeline(
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
-    const failedSends = await sendResets(target, opts.events, opts.perSecond, log);
+    const { failed: failedSends, firstFailure: firstRefusal } = await sendResets(
+      target,
+      opts.events,
+      opts.perSecond,
+      log,
+    );
     const sendSeconds = (Date.now() - since) / 1000;
     // The cores of the sending window, read before the wait for the last jobs: read after it, a wait
     // for jobs that never came (up to 30 s idle) thinned a run that fell behind into an idle machine.
@@ -319,6 +326,7 @@ export async function measureEventPipeline(
       warmupEvents: opts.warmupEvents,
       missing: opts.events - failedSends - total.length,
       failedSends,
+      ...(firstRefusal ? { firstRefusal } : {}),
       total: spread(total),
       totals: total,
       writeToPublished: spread(toPublished),

@@ -36,6 +36,8 @@ export interface KneeStep {
   writeToPublishedP99?: number;
   publishedToJobP99?: number;
   refused: number;
+  /** The first refused send's status and words: the outbox cap's 503 is the pipeline's, a 429 the bench's. */
+  firstRefusal?: string;
   missing: number;
   /** CPU ms per event above idle, per process (the load generator and `others` not included). */
   cpuMs: Record<string, number>;
@@ -91,6 +93,7 @@ function stepOf(p: PipelineFigures, idle: Record<string, number>): KneeStep {
     writeToPublishedP99: p.writeToPublished.p99,
     publishedToJobP99: p.publishedToJob.p99,
     refused: p.failedSends,
+    ...(p.firstRefusal ? { firstRefusal: p.firstRefusal } : {}),
     missing: p.missing,
     cpuMs,
     stackCpuMs: Object.values(cpuMs).reduce((a, b) => a + b, 0),
@@ -121,7 +124,8 @@ function stepLine(s: KneeStep): string {
   return (
     `${String(s.perSecond).padStart(4)}/s ${`(${s.sent} events)`.padEnd(14)} p50 ${r0(s.p50)} / p99 ${r0(s.p99)} ms${split(s)}, ` +
     `refused ${s.refused}, missing ${s.missing}; CPU ms per event above idle ${r1(s.stackCpuMs)}: ${cpuText(s.cpuMs)}; ` +
-    `others busy ${s.others.toFixed(2)} — ${s.held ? 'held' : 'MISSED'}`
+    `others busy ${s.others.toFixed(2)} — ${s.held ? 'held' : 'MISSED'}` +
+    (s.firstRefusal ? ` (first refused: ${s.firstRefusal.slice(0, 90)})` : '')
   );
 }
 

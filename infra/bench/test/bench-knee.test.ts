@@ -7,7 +7,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { figureGuard, KNEE_FIGURES } from '../src/figure-guard';
-import { type KneeFigures, type KneeStep, kneeRow, kneeRows, writeKneeRows } from '../src/pipeline-knee';
+import {
+  formatKnee,
+  type KneeFigures,
+  type KneeStep,
+  kneeRow,
+  kneeRows,
+  writeKneeRows,
+} from '../src/pipeline-knee';
 import type { Machine } from '../src/report';
 
 const machine = (date: string): Machine => ({
@@ -83,4 +90,16 @@ it('a run whose first step already missed records no knee, and compares nothing'
   const none = figures(undefined, [step(50, 400)]);
   expect(kneeRow(machine('2026-12-02 18:00Z'), none)).toMatch(/\| none \|$/);
   expect(guard(file, none, '2026-12-02 18:00Z').alarms).toBe(0);
+});
+
+it("a refused step says what refused it: the outbox cap's 503 is the pipeline's, a limit's 429 the bench's own", () => {
+  const refused = {
+    ...step(800, 66, 1900),
+    firstRefusal: '429 {"message":"Too many reset requests for this e-mail, please try again in 60 minutes"}',
+  };
+  const printed = formatKnee(figures(600, [step(600, 75), refused])).split('\n');
+  expect(printed.find((l) => l.includes(' 800/s'))).toMatch(
+    /MISSED \(first refused: 429 \{"message":"Too many reset/,
+  );
+  expect(printed.find((l) => l.includes(' 600/s'))).not.toContain('first refused');
 });

@@ -15,7 +15,7 @@ export const userConfigSchema = serviceConfigSchema({
   SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 10_000, default: 10 }),
   SIGN_IN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
   /** Password reset e-mails per address and hour. */
-  RESETS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
+  RESETS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 5 }),
   /** Staff sign-in sends staff to QuickBooks while the company is not connected. */
   ...qboConnectConfigSchema,
 });
