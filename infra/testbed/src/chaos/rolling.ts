@@ -10,6 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findProc, instanceProc } from '@decor/cli/procs';
+import { waiter } from '@decor/cli/public-api';
 import { type NpmStartStack, startNpmStart } from '../npm-start';
 import type { ProductProcess } from '../processes';
 import { startBalancer } from './balancer';
@@ -79,13 +80,7 @@ const alive = (pid: number) => {
   }
 };
 
-async function until(what: string, timeoutMs: number, done: () => Promise<boolean> | boolean) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await sleep(100);
-  }
-}
+const until = waiter('rolling', 100);
 
 const answers200 = (url: string) =>
   fetch(url, { signal: AbortSignal.timeout(2_000) })
@@ -99,11 +94,11 @@ async function restartOne(stack: NpmStartStack, p: ProductProcess): Promise<Rest
   if (!old) throw new Error(`no running ${p.name} (port ${p.port}) below npm start`);
   const t0 = Date.now();
   process.kill(old.pid, 'SIGTERM');
-  await until(`${p.name} exiting after SIGTERM`, 40_000, () => !alive(old.pid));
+  await until(`${p.name} exiting after SIGTERM`, 40_000, async () => (alive(old.pid) ? undefined : true));
   const gone = Date.now();
   await until(`${p.name} started again and ready`, 120_000, async () => {
     const now = findProc(stack.startPid, match);
-    return !!now && now.pid !== old.pid && (await answers200(p.readyUrl));
+    return now && now.pid !== old.pid && (await answers200(p.readyUrl)) ? true : undefined;
   });
   return { name: p.name, drainMs: gone - t0, readyMs: Date.now() - gone };
 }
