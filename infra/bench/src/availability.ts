@@ -43,8 +43,6 @@ export interface AvailabilityFigures {
   load: number;
 }
 
-type Answer = ApiAnswer;
-
 /**
  * A racer's submission: its status. Node's http client, each racer on a connection of its own as each
  * customer's browser is; fetch cost the cores the stack shares about twice as much per request.
@@ -73,7 +71,7 @@ function submit(agent: Agent, url: string, token: string, body: unknown): Promis
   });
 }
 
-async function timed(n: number, call: () => Promise<Answer>): Promise<number[]> {
+async function timed(n: number, call: () => Promise<ApiAnswer>): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
     const started = performance.now();

@@ -100,10 +100,10 @@ async function sendResets(
   count: number,
   perSecond: number,
   log: (line: string) => void,
-): Promise<{ failed: number; firstFailure?: string }> {
-  let firstFailure: string | undefined;
+): Promise<{ failed: number; firstRefusal?: string }> {
+  let firstRefusal: string | undefined;
   const failed = (why: string) => {
-    firstFailure ??= why;
+    firstRefusal ??= why;
     return false;
   };
   // As many connections as requests in flight (as fetch did): a cap would queue sends in the bench.
@@ -136,8 +136,8 @@ async function sendResets(
       );
     }
     const results = await Promise.all(sends);
-    if (firstFailure) log(`event pipeline: a send failed: ${firstFailure}`);
-    return { failed: results.filter((ok) => !ok).length, firstFailure };
+    if (firstRefusal) log(`event pipeline: a send failed: ${firstRefusal}`);
+    return { failed: results.filter((ok) => !ok).length, firstRefusal };
   } finally {
     await pool.close();
   }
@@ -292,12 +292,7 @@ export async function measureEventPipeline(
     log(`event pipeline: measuring ${opts.events} events at ${opts.perSecond}/s …`);
     const since = Date.now();
     const meter = cpuMeter(opts.roles);
-    const { failed: failedSends, firstFailure: firstRefusal } = await sendResets(
-      target,
-      opts.events,
-      opts.perSecond,
-      log,
-    );
+    const { failed: failedSends, firstRefusal } = await sendResets(target, opts.events, opts.perSecond, log);
     const sendSeconds = (Date.now() - since) / 1000;
     // The cores of the sending window, read before the wait for the last jobs: read after it, a wait
     // for jobs that never came (up to 30 s idle) thinned a run that fell behind into an idle machine.
