@@ -46,8 +46,10 @@ const byName = async (displayName: string) =>
 const outcome = (kind: 'company' | 'customer', recordId: string, revision: number) =>
   eventually(
     async () => {
-      const job = await sync.ctx.syncQueue.getJob(syncJobId({ kind, recordId, action: 'upsert', revision }));
-      return job && (await job.getState()) === 'completed' ? String(job.returnvalue) : undefined;
+      const id = syncJobId({ kind, recordId, action: 'upsert', revision });
+      if ((await sync.ctx.syncQueue.getJobState(id)) !== 'completed') return undefined;
+      // Read once it has completed: a job read while it still ran has no return value ('null').
+      return String((await sync.ctx.syncQueue.getJob(id))?.returnvalue);
     },
     30_000,
     `${kind} ${recordId} r${revision} synced`,
