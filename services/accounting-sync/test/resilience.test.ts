@@ -35,13 +35,33 @@ async function sendAll(sync: Sync, ids: string[]) {
 }
 
 async function estimatesInQbo(realmId: string, ids: string[], sync: Sync, timeoutMs = 60_000) {
-  return eventually(
-    async () => {
-      const landed = await sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } });
-      return landed === ids.length ? qboRecords(realmId, 'Estimate') : undefined;
+  const landed = () => sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } });
+  try {
+    return await eventually(
+      async () => ((await landed()) === ids.length ? qboRecords(realmId, 'Estimate') : undefined),
+      timeoutMs,
+      `${ids.length} estimates in QuickBooks`,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${await syncState(sync, realmId, await landed())}`);
+  }
+}
+
+/** What a batch that did not land was doing: the queue, its failures, the connection, QuickBooks' counts. */
+async function syncState(sync: Sync, realmId: string, landed: number): Promise<string> {
+  const queue = sync.ctx.syncQueue;
+  const failed = (await queue.getFailed(0, 2)).map((j) => `${j.id}: ${j.failedReason}`);
+  return JSON.stringify(
+    {
+      landed,
+      paused: await queue.isPaused(),
+      counts: await queue.getJobCounts(),
+      failed,
+      connection: await sync.ctx.sessions.status(),
+      quickBooks: await qboStats(realmId),
     },
-    timeoutMs,
-    `${ids.length} estimates in QuickBooks`,
+    null,
+    1,
   );
 }
 

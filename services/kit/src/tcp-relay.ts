@@ -18,7 +18,7 @@ export interface TcpRelay {
   host: string;
   /** Makes the server unreachable through the relay. */
   cut(mode?: OutageMode): Promise<void>;
-  /** Relays again (on the same port). */
+  /** Relays again (on the same port); nothing happens to a relay that is not cut. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -84,6 +84,7 @@ export async function tcpRelay(target: { host: string; port: number }, port?: nu
       }
     },
     async restore() {
+      if (mode === 'up') return;
       // Connections silenced by 'hang' cannot be resumed mid-stream: drop them, clients reconnect.
       for (const s of sockets) s.destroy();
       mode = 'up';

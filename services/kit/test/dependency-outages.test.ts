@@ -65,6 +65,12 @@ afterAll(async () => {
   await mongoRelay?.close();
 });
 
+// A failed check must not leave the next test behind a cut relay.
+afterEach(async () => {
+  await redisRelay.restore();
+  await mongoRelay.restore();
+});
+
 async function timed(path: string, method = 'GET'): Promise<Answer & { ms: number }> {
   const started = Date.now();
   const answer = await call(base, path, { method });
