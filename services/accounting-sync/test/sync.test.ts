@@ -6,6 +6,7 @@ import {
   UserCreated,
 } from '@decor/contracts';
 import { eventually, mailTo, RUN_ID, topicEvents } from '@decor/kit/testing';
+import { nextDocNumber } from './fixtures';
 import {
   connect,
   newId,
@@ -181,7 +182,7 @@ describe('syncing records to QuickBooks', () => {
     const estimateId = newId();
     await publish(sync, EstimateSubmitted, estimateId, {
       estimateId,
-      docNumber: `${Math.floor(Math.random() * 1e6)}`,
+      docNumber: nextDocNumber(),
       status: 'Pending',
       userId,
       cartId: newId(),
