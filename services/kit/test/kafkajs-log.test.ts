@@ -63,6 +63,27 @@ describe("kafkajs' log lines", () => {
     );
   });
 
+  it('a connection the broker was slow to accept (a loaded first start) is debug, as kafkajs retries it; refused ones keep ERROR', async () => {
+    const { logger, lines } = capture();
+    const log = kafkajsLogCreator(logger, () => 0)(logLevel.INFO);
+    // What kafkajs 2 logs (network/connection.js, cluster/brokerPool.js) when a connect times out,
+    // and when the broker refuses it.
+    const line = (namespace: string, message: string, extra: Record<string, unknown>) =>
+      log({ namespace, level: logLevel.ERROR, label: 'ERROR', log: { timestamp: '', message, ...extra } });
+    line('Connection', 'Connection timeout', { broker: '127.0.0.1:9092', clientId: 'order' });
+    line(
+      'BrokerPool',
+      'Failed to connect to seed broker, trying another broker from the list: Connection timeout',
+      {
+        retryCount: 0,
+        retryTime: 267,
+      },
+    );
+    line('Connection', 'Connection error: connect ECONNREFUSED 127.0.0.1:9092', { broker: '127.0.0.1:9092' });
+    await flush();
+    expect(lines.map((l) => l.level)).toEqual([20, 20, 50]);
+  });
+
   it('a real broker: sending to a topic that does not exist logs its retried refusals as debug, and the send still fails', async () => {
     const { logger, lines } = capture();
     const kafka = createKafka({

@@ -15,6 +15,20 @@ const HANDLED = new Set([
   'Topic creation errors',
 ]);
 
+/**
+ * A broker slow to accept a connection (kafkajs' connectionTimeout, 1 s: a loaded machine's first
+ * start) is logged at ERROR by the connection and again by the pool that then retries it.
+ */
+const CONNECT_TIMEOUT = 'Connection timeout';
+
+/** The answer kafkajs logs at ERROR and then retries by itself, or undefined. */
+function retriedAnswer(message: string, error: string | undefined): string | undefined {
+  if (error && HANDLED.has(error)) return error;
+  if (message === CONNECT_TIMEOUT || message.endsWith(`broker from the list: ${CONNECT_TIMEOUT}`))
+    return CONNECT_TIMEOUT;
+  return undefined;
+}
+
 /** A retriable answer repeated for this long is no longer a moment's wait: it is worth a warning. */
 export const RETRIABLE_PERSISTS_MS = 30_000;
 /** A pause this long between two such answers ends their streak (kafkajs' retries come sooner). */
@@ -30,8 +44,8 @@ interface Streak {
 /**
  * kafkajs' own logs into our pino logger. Its INFO lines (joins, commits) are routine: pino `debug`.
  * It logs each retriable refusal (a topic not hosted yet, a coordinator still loading — every first
- * start while topics are created) at ERROR before retrying it, and a topic another process created
- * first; those are `debug` unless the same answer keeps coming for RETRIABLE_PERSISTS_MS, which is one
+ * start while topics are created) and a connection the broker was slow to accept at ERROR before
+ * retrying it, and a topic another process created first; those are `debug` unless the same answer keeps coming for RETRIABLE_PERSISTS_MS, which is one
  * `warn`. A retry that runs out, or a topic that could not be created, still fails the caller, who
  * reports it; any other kafkajs ERROR or WARN keeps its level.
  */
@@ -41,8 +55,9 @@ export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now):
     return ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
       const fields = { namespace, ...extra };
       const error = typeof extra.error === 'string' ? extra.error : undefined;
-      if (level === logLevel.ERROR && error && HANDLED.has(error)) {
-        const key = `${String(extra.broker)} ${error}`;
+      const retried = level === logLevel.ERROR ? retriedAnswer(message, error) : undefined;
+      if (retried) {
+        const key = `${String(extra.broker ?? namespace)} ${retried}`;
         const t = now();
         let streak = streaks.get(key);
         if (!streak || t - streak.last > STREAK_GAP_MS) {
