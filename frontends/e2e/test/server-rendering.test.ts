@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
 import { CUSTOMER } from './support/orders';
 import { type RunningProduct, startProduct } from './support/product';
-import { signInFully, userMenuButton, visible } from './support/ui';
+import { reactOwnsMain, signInFully, userMenuButton, visible } from './support/ui';
 
 let product: RunningProduct;
 let chromium: RunningBrowser;
@@ -332,13 +332,6 @@ async function watchEntryStart(page: Page): Promise<void> {
 }
 
 const framesOf = (page: Page) => page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
-
-/** Hydrated (or rendered) by React: its fiber is on the main element. */
-const reactOwnsMain = (page: Page) =>
-  page.waitForFunction(() => {
-    const main = document.getElementById('main');
-    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
-  });
 
 it.each(PAGES.map((p) => [p.path, p] as const))(
   '%s on a desktop: the entry starts after the first paint, and nothing moves between the server HTML and the hydrated page (CLS ≤ 0.05)',

@@ -172,3 +172,10 @@ export async function screenText(page: Page): Promise<string> {
   const shown = (await dialogs.count()) > 0 ? dialogs : page.locator('body');
   return (await shown.allInnerTexts()).join(' | ').replace(/\s+/g, ' ').trim().slice(0, 800);
 }
+
+/** Hydrated (or rendered) by React: its fiber is on the main element. */
+export const reactOwnsMain = (page: Page) =>
+  page.waitForFunction(() => {
+    const main = document.getElementById('main');
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
+  });
