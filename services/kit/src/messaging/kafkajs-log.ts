@@ -45,9 +45,10 @@ interface Streak {
  * kafkajs' own logs into our pino logger. Its INFO lines (joins, commits) are routine: pino `debug`.
  * It logs each retriable refusal (a topic not hosted yet, a coordinator still loading — every first
  * start while topics are created) and a connection the broker was slow to accept at ERROR before
- * retrying it, and a topic another process created first; those are `debug` unless the same answer keeps coming for RETRIABLE_PERSISTS_MS, which is one
- * `warn`. A retry that runs out, or a topic that could not be created, still fails the caller, who
- * reports it; any other kafkajs ERROR or WARN keeps its level.
+ * retrying it, and a topic another process created first; those are `debug` unless the same answer
+ * keeps coming for RETRIABLE_PERSISTS_MS, which is one `warn`. A retry that runs out, or a topic
+ * that could not be created, still fails the caller, who reports it; any other kafkajs ERROR or WARN
+ * keeps its level.
  */
 export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now): logCreator {
   return () => {
