@@ -34,8 +34,12 @@ async function sendAll(sync: Sync, ids: string[]) {
   }
 }
 
+/** How many of these estimates the sync has written to QuickBooks. */
+const landedOf = (sync: Sync, ids: string[]) =>
+  sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } });
+
 async function estimatesInQbo(realmId: string, ids: string[], sync: Sync, timeoutMs = 60_000) {
-  const landed = () => sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } });
+  const landed = () => landedOf(sync, ids);
   try {
     return await eventually(
       async () => ((await landed()) === ids.length ? qboRecords(realmId, 'Estimate') : undefined),
@@ -83,7 +87,7 @@ describe('QuickBooks failures', () => {
   it('refreshes an access token that expires in the middle of a 200-job batch exactly once', async () => {
     const ids = await submittedEstimates(sync, customer.userId, customer.sku, 200);
     const grantsBefore = (await qboStats(realmId)).grants.refresh_token;
-    const landed = () => sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } });
+    const landed = () => landedOf(sync, ids);
     await sendAll(sync, ids);
     await eventually(async () => ((await landed()) >= 40 ? true : undefined));
     const synced = await landed();
@@ -123,7 +127,7 @@ describe('QuickBooks failures', () => {
     await new Promise((r) => setTimeout(r, 3000));
     const status = (await request(sync.url, '/qbo/status', { token })).body.result;
     expect(status.queues[0]).toMatchObject({ paused: true, failed: 0 });
-    expect(await sync.ctx.records.countDocuments({ recordId: { $in: ids }, qboId: { $ne: null } })).toBe(0);
+    expect(await landedOf(sync, ids)).toBe(0);
 
     expect((await connect(sync, realmId)).status).toBe(200);
     await estimatesInQbo(realmId, ids, sync);
