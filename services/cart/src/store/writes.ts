@@ -1,6 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { CartChanged, CartDeleted, type EventEnvelope } from '@decor/contracts';
-import { conflict, newEvent } from '@decor/kit';
+import { afterLostRace, conflict, newEvent } from '@decor/kit';
 import { Types } from 'mongoose';
 import type { CartContext } from '../context';
 import {
@@ -150,7 +149,7 @@ export async function changeCustomerCarts(
         return { state: applyChange(state, change), change };
       }
       // Another instance wrote first: back off a little (with jitter) and recompute.
-      await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+      await afterLostRace(attempt);
     }
     throw conflict(MESSAGES.changedMeanwhile);
   });

@@ -1,6 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { CategoryUpserted, ProductDeleted, ProductUpserted, TruckingFeeChanged } from '@decor/contracts';
-import { conflict, newEvent, notFound } from '@decor/kit';
+import { afterLostRace, conflict, newEvent, notFound } from '@decor/kit';
 import type { CatalogueContext } from '../context';
 import { imageView, type ProductState, turnaroundOverride } from '../domain/product';
 import { LIVE, type Product, productState } from './product-model';
@@ -164,7 +163,7 @@ export async function changeProduct(
       await ctx.eventsPublished();
       return { before, after };
     }
-    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+    await afterLostRace(attempt);
   }
   throw conflict(CHANGED_MEANWHILE);
 }
@@ -193,7 +192,7 @@ export async function deleteProduct(
       await ctx.eventsPublished();
       return { keys: (doc.images ?? []).flatMap((i) => (i.key ? [i.key] : [])), revision };
     }
-    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+    await afterLostRace(attempt);
   }
   throw conflict(CHANGED_MEANWHILE);
 }
@@ -275,7 +274,7 @@ export async function setCategoryTurnaround(
       await ctx.eventsPublished();
       return next;
     }
-    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+    await afterLostRace(attempt);
   }
   throw conflict(CATEGORY_CHANGED_MEANWHILE);
 }

@@ -1,6 +1,14 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Actor, EventEnvelope, OrderType, SubRental } from '@decor/contracts';
-import { conflict, findList, type ListSpec, newEvent, runFlow, stop, toMongoList } from '@decor/kit';
+import {
+  afterLostRace,
+  conflict,
+  findList,
+  type ListSpec,
+  newEvent,
+  runFlow,
+  stop,
+  toMongoList,
+} from '@decor/kit';
 import { type Model, Types } from 'mongoose';
 import type { OrderContext } from '../context';
 import {
@@ -176,7 +184,7 @@ export async function changeOrder(
       return { order: after, decision, published: events.length > 0 };
     }
     // Another request or handler wrote first: back off a little (with jitter) and recompute.
-    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+    await afterLostRace(attempt);
   }
   throw conflict(CHANGED_MEANWHILE);
 }

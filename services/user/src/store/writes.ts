@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@decor/contracts';
+import { afterLostRace } from '@decor/kit';
 import type { Model } from 'mongoose';
 import { type Refused, refuse } from '../domain/refusals';
 
@@ -9,7 +10,6 @@ import { type Refused, refuse } from '../domain/refusals';
  */
 
 const ATTEMPTS = 4;
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Matches the stored revision; documents written before revisions existed have none (0). */
 export function atRevision(revision: number | undefined): Record<string, unknown> {
@@ -53,7 +53,7 @@ export async function changeDocument<T extends { revision?: number }>(
       )
       .lean<T>();
     if (updated) return updated;
-    await delay(5 * 2 ** attempt * (0.5 + Math.random()));
+    await afterLostRace(attempt);
   }
   return refuse('changedMeanwhile');
 }
