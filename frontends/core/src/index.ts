@@ -6,6 +6,7 @@
 export * from './api';
 export * from './banners';
 export * from './chunk-once';
+export * from './early-keys';
 export * from './http';
 export * from './qbo-session-banner';
 export * from './qbo-session-slice';

@@ -7,11 +7,12 @@
  * shell's entry is added only once the page is painted. A signed-in
  * load (a token in session storage) never shows the visitor's page, not for one frame, and raises no
  * error: it shows the loader, then the signed-in page rendered by the client. The inventory's date
- * field keeps the server's markup until the visitor reaches for it; only then come antd's pickers.
+ * field keeps the server's markup until the visitor reaches for it; only then come antd's pickers,
+ * and take over what was typed and entered there, even before the page had hydrated.
  * Hydrating adds no style to the page (each one added restyles all of it), and links work while the
  * shell has not hydrated the page yet (issue 31).
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
 import { CUSTOMER } from './support/orders';
 import { type RunningProduct, startProduct } from './support/product';
@@ -421,6 +422,56 @@ it("the inventory's date field: a visitor downloads antd's pickers only on reach
     ),
   ).toBe(true);
   expect(errors).toEqual([]);
+});
+
+it("the inventory's date field: a day typed and entered before the page has hydrated is checked once it has", async () => {
+  // A plain context: the suite's pages wait, on each navigation, for React to own the page.
+  const context = await chromium.browser.newContext({
+    baseURL: product.url,
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+    // The store's chunk is held back until the visitor has typed and entered the day: no hydration.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route(/\/state\.[0-9a-f]{10}\.js$/, async (route) => {
+      if (holding) held.push(route);
+      else await route.continue();
+    });
+    await page.goto('/inventory/BARS/Bar%20Front', { waitUntil: 'domcontentloaded' });
+    const field = page.getByLabel('Check availability', { exact: true });
+    await field.waitFor();
+    // The shell's start is under way: it has asked for the held chunk.
+    while (held.length === 0) await page.waitForTimeout(50);
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await field.click();
+    await field.fill(day);
+    await field.press('Enter');
+    const attached = await page.evaluate(() =>
+      Object.keys(document.getElementById('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
+    );
+    expect(attached).toBe(false);
+    holding = false;
+    for (const route of held) await route.continue();
+    // Hydrated, the picker takes the day and the Enter over: the day is checked, the calendar closed.
+    const cards = page
+      .getByRole('main')
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2 }) });
+    await visible(cards.first().getByTestId('availability'));
+    expect(await cards.getByTestId('availability').count()).toBe(await cards.count());
+    expect(await field.inputValue()).toBe(day);
+    await page.locator('.ant-picker-dropdown').waitFor({ state: 'hidden', timeout: 2_000 });
+    expect(await page.evaluate(() => sessionStorage.getItem('availability-dates'))).toBe(
+      JSON.stringify({ from: day, to: day }),
+    );
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });
 
 it("a signed-in customer loading each public page sees the loader, never the visitor's page, then the signed-in page, with no error", async () => {

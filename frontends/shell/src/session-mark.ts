@@ -13,8 +13,11 @@
  * gateway holds the page's entry scripts back (`HELD_SCRIPT_TYPE`, which no browser runs) and this
  * script adds them, in order, after the first contentful paint and the parser's end (or a second after
  * the parser's end where no paint is reported: a background tab, a browser without paint timing).
+ *
+ * And, as the one script that runs before the page hydrates, it notes the keys pressed meanwhile in
+ * the inventory's date field (web-core's early-keys.ts).
  */
-import { TOKEN_KEY } from '@decor/web-core';
+import { EARLY_KEYS_SCRIPT, TOKEN_KEY } from '@decor/web-core';
 
 /** The class on <html> while a signed-in load waits for its client render. */
 export const SESSION_CLASS = 'decor-session';
@@ -38,7 +41,7 @@ new PerformanceObserver(function(list,observer){if(list.getEntriesByName("first-
 document.addEventListener("DOMContentLoaded",function(){parsed=true;start();setTimeout(function(){painted=true;start()},${HELD_SCRIPT_FALLBACK_MS})})})();`;
 
 /** The blocking script's source (served by the gateway under a content-hashed name). */
-export const SESSION_MARK_SCRIPT = `${MARK}\n${START_AFTER_FIRST_PAINT}\n`;
+export const SESSION_MARK_SCRIPT = `${MARK}\n${START_AFTER_FIRST_PAINT}\n${EARLY_KEYS_SCRIPT}\n`;
 
 /** The rules that hide the visitor's markup from a signed-in load (styles may be inline). */
 export const SESSION_MARK_STYLE = `<style>#${SESSION_BOOT_ID}{display:none}html.${SESSION_CLASS} #root{display:none}html.${SESSION_CLASS} #${SESSION_BOOT_ID}{display:flex}</style>`;

@@ -15,21 +15,22 @@ function serverPage(): HTMLElement {
   document.body.innerHTML = `${SESSION_BOOT}<div id="root"><main id="main"><h1>Gallery</h1></main></div>`;
   return document.getElementById('root') as HTMLElement;
 }
-/** The parser-end listeners each run adds, removed after each test (the document outlives it). */
-const listeners: EventListenerOrEventListenerObject[] = [];
+/** The document listeners each run adds, removed after each test (the document outlives it). */
+const listeners: [string, EventListenerOrEventListenerObject, unknown][] = [];
 function runMarkScript(): void {
   const added = jest.spyOn(document, 'addEventListener');
   try {
     new Function(SESSION_MARK_SCRIPT)();
   } finally {
-    for (const [type, listener] of added.mock.calls)
-      if (type === 'DOMContentLoaded') listeners.push(listener);
+    for (const [type, listener, options] of added.mock.calls)
+      if (listener) listeners.push([type, listener, options]);
     added.mockRestore();
   }
 }
 
 afterEach(() => {
-  for (const listener of listeners.splice(0)) document.removeEventListener('DOMContentLoaded', listener);
+  for (const [type, listener, options] of listeners.splice(0))
+    document.removeEventListener(type, listener, options as boolean | EventListenerOptions | undefined);
   document.documentElement.classList.remove(SESSION_CLASS);
   sessionStorage.clear();
 });

@@ -1,3 +1,4 @@
+import { EARLY_KEYS_AREA } from '@decor/web-core';
 import { Button, Flex } from '@decor/web-core/ui';
 import { useEffect, useId, useRef } from 'react';
 import { TEXTS } from '../../../texts';
@@ -26,6 +27,7 @@ export function DateCheck() {
   return (
     <Flex
       ref={area}
+      {...EARLY_KEYS_AREA}
       role="group"
       aria-label="Availability dates"
       gap={8}

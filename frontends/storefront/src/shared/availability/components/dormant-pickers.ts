@@ -4,8 +4,10 @@
  * for it (pointing at it, pressing on it, tabbing to it) loads the picker; the day typed into it and
  * Enter or Escape pressed there are handed to the picker when it takes over, as if it had been there.
  * React ignores events on markup it has not hydrated yet, so these are listened to on the document,
- * before React.
+ * before React. Before this module is here at all (the page still hydrating), the page's head script
+ * notes Enter and Escape pressed in the field (web-core's early-keys.ts); they are handed over too.
  */
+import { takeEarlyKeys } from '@decor/web-core';
 
 /** The fields still showing the server's markup (input id → keys pressed there meanwhile). */
 const dormant = new Map<string, string[]>();
@@ -13,6 +15,21 @@ const HANDED_KEYS = new Set(['Enter', 'Escape']);
 
 export function markDormant(id: string): void {
   if (!dormant.has(id)) dormant.set(id, []);
+}
+
+/** The keys the page's head script noted in `area`'s fields before this module was here. */
+function adoptEarlyKeys(area: HTMLElement): boolean {
+  let adopted = false;
+  for (const [id, key] of takeEarlyKeys()) {
+    const input = document.getElementById(id);
+    if (!input || !area.contains(input) || !HANDED_KEYS.has(key)) continue;
+    // The field's own boundary hydrates after the area (React hydrates a Suspense boundary in a pass
+    // of its own), so it may not be marked yet: its keys wait here for the picker all the same.
+    markDormant(id);
+    dormant.get(id)?.push(key);
+    adopted = true;
+  }
+  return adopted;
 }
 
 /**
@@ -36,6 +53,8 @@ export function armDormantPickers(area: HTMLElement, reach: () => void): () => v
   };
   const types = ['pointerover', 'pointerdown', 'focusin', 'keydown'] as const;
   for (const type of types) document.addEventListener(type, onEvent, true);
+  // Keys pressed before this listener was here: the visitor has reached for the field already.
+  if (adoptEarlyKeys(area)) reach();
   return () => {
     for (const type of types) document.removeEventListener(type, onEvent, true);
   };
