@@ -6,6 +6,7 @@ import {
   cartProjected,
   cartState,
   estimateBody,
+  eventsOf,
   line,
   type Order,
   publish,
@@ -63,6 +64,33 @@ it('is Pending until its QuickBooks sync lands, then Open, isInQbo, unmodified, 
   await synced(id, 'sent', '145', '1');
   const sent = await request(service.url, `/estimate/${id}`, { token: customer.token });
   expect(sent.body.result).toMatchObject({ status: 'Open', syncToken: '1' });
+});
+
+it("a send's status, its offer and EstimateOffered are one write: a crash after the first write cannot leave the estimate unoffered", async () => {
+  const { id } = await submittedEstimate();
+  // The process "dies" after its first write to this estimate: every later write fails once, and the
+  // event is delivered again (a redelivered send decides "nothing to change").
+  const estimates = service.ctx.estimates;
+  const original = estimates.updateOne;
+  let writes = 0;
+  estimates.updateOne = function (this: typeof estimates, ...args: Parameters<typeof original>) {
+    const filter = args[0] as { _id?: unknown };
+    if (String(filter?._id) === id && ++writes === 2) throw new Error('killed after the first write');
+    return original.apply(this, args);
+  } as typeof original;
+  try {
+    await synced(id, 'created');
+  } finally {
+    estimates.updateOne = original;
+  }
+  const stored = await estimates
+    .findById(id, { status: 1, offer: 1 })
+    .lean<{ status: string; offer: unknown }>();
+  expect(stored?.status).toBe('Open');
+  expect(stored?.offer).toMatchObject({ agreementVersion: expect.any(Number) });
+  const offered = (await eventsOf(service, id)).filter((e) => e.type === 'EstimateOffered');
+  expect(offered).toHaveLength(1);
+  expect(offered[0]?.payload).toMatchObject({ opened: true, order: { id, status: 'Open' } });
 });
 
 it('never reopens a terminal estimate', async () => {

@@ -2,7 +2,7 @@ import { type Actor, QboRecordSynced } from '@decor/contracts';
 import { type EventHandler, eventHandler } from '@decor/kit';
 import { isValidObjectId } from 'mongoose';
 import type { OrderContext } from '../context';
-import { offerOnSend } from '../store/accept';
+import { offerWithSend } from '../store/accept';
 import { changeOrder } from '../store/orders';
 
 const SYSTEM: Actor = { role: 'system', userId: null };
@@ -12,13 +12,14 @@ const SYSTEM: Actor = { role: 'system', userId: null };
  * (command qboSynced). An estimate created or updated there is Open, isInQbo, no longer modified;
  * an invoice also opens when sent from there (spec §4). Other outcomes (rejected, voided) and any
  * outcome for a terminal order only record the QuickBooks id and SyncToken: never reopened. The
- * change and its event are one guarded write; a redelivered outcome decides "nothing to change".
+ * change, its event and a sent estimate's offer (with EstimateOffered) are one guarded write; a
+ * redelivered outcome decides "nothing to change".
  */
 export function accountingEventHandlers(ctx: OrderContext): Record<string, EventHandler> {
   return eventHandler(QboRecordSynced, async ({ payload, correlationId }) => {
     if ((payload.kind !== 'estimate' && payload.kind !== 'invoice') || !isValidObjectId(payload.recordId))
       return;
-    const outcome = await changeOrder(
+    await changeOrder(
       ctx,
       payload.kind,
       payload.recordId,
@@ -31,8 +32,9 @@ export function accountingEventHandlers(ctx: OrderContext): Record<string, Event
       },
       SYSTEM,
       correlationId,
+      undefined,
+      // Issue 30: sent means offered — the agreement version and deposit in force now are its own.
+      { alongside: offerWithSend(ctx) },
     );
-    // Issue 30: sent means offered — the agreement version and deposit in force now are its own.
-    if (outcome.decision?.ok) await offerOnSend(ctx, outcome.order, outcome.decision.set);
   });
 }

@@ -30,13 +30,15 @@ import {
   addPending,
   dropPending,
   type EstimateWithAcceptance,
+  isAccepted,
+  offeredEvent,
   readEstimateWithAcceptance,
   recordAcceptance,
   recordOffer,
 } from './acceptance';
 import { agreementOf, settingsInForce } from './acceptance-settings';
 import { bookingStore, requestsFor } from './order-bookings';
-import { CHANGED_MEANWHILE } from './orders';
+import { CHANGED_MEANWHILE, type WrittenAlongside } from './orders';
 
 /** Every answer of `POST /api/estimate/:id/acceptance` (issue 30). */
 export type AcceptAnswer =
@@ -66,26 +68,26 @@ export async function withOffer(
 ): Promise<EstimateWithAcceptance> {
   if (loaded.facts.offer || loaded.order.status !== 'Open' || loaded.facts.acceptance) return loaded;
   const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
-  await recordOffer(ctx, loaded.order.id, offerFor(loaded.order, settings, agreement, new Date()), false);
+  await recordOffer(ctx, loaded.order.id, offerFor(loaded.order, settings, agreement, new Date()));
   return (await readEstimateWithAcceptance(ctx, loaded.order.id)) ?? loaded;
 }
 
 /**
  * An estimate just sent (QuickBooks has it: Open, its modification approved) is offered for
- * acceptance under the settings in force now: a new send renews the offer (a new version applies).
+ * acceptance under the settings in force now: a new send renews the offer (a new version applies),
+ * unless it is accepted. Written with the send's own change (`changeOrder`'s `alongside`): a crash
+ * between two writes once left a sent estimate without its offer, and its customer without the
+ * e-mail (a redelivered send decides "nothing to change").
  */
-export async function offerOnSend(
-  ctx: OrderContext,
-  order: OrderRecord | null,
-  set: object | undefined,
-): Promise<void> {
-  if (order?.orderType !== 'estimate' || order.status !== 'Open' || order.hasBeenModified) return;
-  if (!set || !('status' in set || 'hasBeenModified' in set)) return; // not a send: a bookkeeping echo
-  const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
-  await recordOffer(ctx, order.id, offerFor(order, settings, agreement, new Date()), true, {
-    order,
-    opened: 'status' in set,
-  });
+export function offerWithSend(ctx: OrderContext): WrittenAlongside {
+  return async (order, set) => {
+    if (order.orderType !== 'estimate' || order.status !== 'Open' || order.hasBeenModified) return undefined;
+    if (!('status' in set || 'hasBeenModified' in set)) return undefined; // not a send: a bookkeeping echo
+    if (await isAccepted(ctx, order.id)) return undefined;
+    const { settings, agreement } = await settingsInForce(ctx.acceptanceSettings);
+    const offer = offerFor(order, settings, agreement, new Date());
+    return { set: { offer }, events: [offeredEvent(order, offer, 'status' in set)] };
+  };
 }
 
 /** The acceptance view of an estimate as stored (the GET, and every 201). */

@@ -59,37 +59,36 @@ export async function readEstimateWithAcceptance(
 }
 
 /**
- * Records the offer an Open estimate is sent under, unless it is accepted (a signature stands on
- * its own offer). `replace`: a new send (QuickBooks has the estimate again) renews it; else only an
- * estimate without one gets it (estimates opened before issue 30, at their first read). `announce`
- * (a send): EstimateOffered in the same write, for the customer's e-mail (the deposit, the link).
+ * Records the offer an Open estimate is read with when it has none (estimates opened before issue 30),
+ * unless it is accepted (a signature stands on its own offer). A send writes its offer with the
+ * status it opens (`offeredEvent`, accept.ts' `offerWithSend`).
  */
-export async function recordOffer(
-  ctx: OrderContext,
-  id: string,
-  offer: Offer,
-  replace: boolean,
-  announce?: { order: OrderRecord; opened: boolean },
-): Promise<boolean> {
-  const event =
-    announce &&
-    newEvent(EstimateOffered, {
-      aggregateId: id,
-      correlationId: `offer-${id}-${offer.sentAt.getTime()}`,
-      payload: {
-        order: orderState(announce.order),
-        opened: announce.opened,
-        depositCents: offer.depositCents,
-        expiresAt: offer.expiresAt.toISOString(),
-        agreementVersion: offer.agreementVersion,
-      },
-    });
+export async function recordOffer(ctx: OrderContext, id: string, offer: Offer): Promise<boolean> {
   const res = await ctx.estimates.updateOne(
-    { _id: id, status: 'Open', acceptance: null, ...(replace ? {} : { offer: null }) },
-    { $set: { offer }, ...(event ? { $push: { outbox: event } } : {}) },
+    { _id: id, status: 'Open', acceptance: null, offer: null },
+    { $set: { offer } },
   );
-  if (event && res.matchedCount > 0) ctx.eventsWritten();
   return res.matchedCount > 0;
+}
+
+/** EstimateOffered: the customer's e-mail of a sent estimate (the deposit, the acceptance link). */
+export function offeredEvent(order: OrderRecord, offer: Offer, opened: boolean) {
+  return newEvent(EstimateOffered, {
+    aggregateId: order.id,
+    correlationId: `offer-${order.id}-${offer.sentAt.getTime()}`,
+    payload: {
+      order: orderState(order),
+      opened,
+      depositCents: offer.depositCents,
+      expiresAt: offer.expiresAt.toISOString(),
+      agreementVersion: offer.agreementVersion,
+    },
+  });
+}
+
+/** Whether the estimate carries an acceptance (read beside a change: its write is revision-guarded). */
+export async function isAccepted(ctx: OrderContext, id: string): Promise<boolean> {
+  return (await ctx.estimates.exists({ _id: id, acceptance: { $ne: null } })) !== null;
 }
 
 /**

@@ -101,6 +101,16 @@ function guardOf(order: OrderRecord) {
   };
 }
 
+/**
+ * What a caller writes in the same update as the decision, computed from the order as it will be
+ * (`next`, revision included) and the decision's fields: issue 30's offer of a sent estimate, so the
+ * status and the offer (with EstimateOffered) cannot be split by a crash between two writes.
+ */
+export type WrittenAlongside = (
+  next: OrderRecord,
+  set: object,
+) => Promise<{ set: Record<string, unknown>; events: EventEnvelope[] } | undefined>;
+
 export interface OrderChangeOutcome {
   /** The order after the call (unchanged when refused or when nothing changed); null: no such order. */
   order: OrderRecord | null;
@@ -115,7 +125,7 @@ export interface OrderChangeOutcome {
  * events", "release what the order no longer holds". A lost race (another write changed revision or
  * status) stops the flow and recomputes from the fresh document a few times, then answers 409. A refusal or an empty decision writes nothing. `command` may be computed
  * from the order as read (an edit merges the sent fields into the stored ones); `visible` hides
- * another customer's order (null, as if it did not exist).
+ * another customer's order (null, as if it did not exist); `alongside` adds to the same write.
  */
 export async function changeOrder(
   ctx: OrderContext,
@@ -125,8 +135,11 @@ export async function changeOrder(
   actor: Actor,
   correlationId: string,
   visible: (order: OrderRecord) => boolean = () => true,
-  /** Staff's explicit sub-rental: book beyond the free units, recorded on the order as confirmed by `by`. */
-  booking: { overbook?: { by: string } } = {},
+  options: {
+    /** Staff's explicit sub-rental: book beyond the free units, recorded on the order as confirmed by `by`. */
+    overbook?: { by: string };
+    alongside?: WrittenAlongside;
+  } = {},
 ): Promise<OrderChangeOutcome> {
   const model = modelOf(ctx, orderType);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
@@ -142,7 +155,11 @@ export async function changeOrder(
     const settled = resolved.action === 'qboSynced' || resolved.action === 'invoiced';
     let booked: BookedChange | undefined;
     let subRental: SubRental | undefined;
-    const events = envelopes(decision.events, id, correlationId);
+    const also = await options.alongside?.(
+      { ...order, ...(decision.set as Partial<OrderRecord>), revision: order.revision + 1 },
+      decision.set,
+    );
+    const events = [...envelopes(decision.events, id, correlationId), ...(also?.events ?? [])];
     const lost = await runFlow<OrderContext, 'changed meanwhile'>(
       `change an ${orderType}`,
       ctx,
@@ -153,16 +170,16 @@ export async function changeOrder(
           name: 'book what the changed order will hold',
           run: async () => {
             const next = { ...order, ...(decision.set as Partial<OrderRecord>) };
-            booked = await bookChange(ctx, order, next, { overbook: !!booking.overbook || settled });
-            if (booking.overbook && booked.overbooked.length > 0)
-              subRental = { by: booking.overbook.by, at: new Date().toISOString(), lines: booked.overbooked };
+            booked = await bookChange(ctx, order, next, { overbook: !!options.overbook || settled });
+            if (options.overbook && booked.overbooked.length > 0)
+              subRental = { by: options.overbook.by, at: new Date().toISOString(), lines: booked.overbooked };
           },
         },
         {
           name: 'write the order with its events',
           run: async () => {
             const res = await model.updateOne(guardOf(order), {
-              $set: subRental ? { ...decision.set, subRental } : decision.set,
+              $set: { ...decision.set, ...also?.set, ...(subRental ? { subRental } : {}) },
               $inc: { revision: 1 },
               ...(events.length > 0 ? { $push: { outbox: { $each: events } } } : {}),
             });
