@@ -59,8 +59,8 @@ export interface AcceptInput {
 }
 
 /**
- * An Open estimate sent before issue 30 (or whose send's offer write was lost) gets its offer at
- * its first read, under the settings in force then: the one honest date we have for it.
+ * An Open estimate sent before issue 30 (a send writes its offer with it: offerWithSend) gets its
+ * offer at its first read, under the settings in force then: the one honest date we have for it.
  */
 export async function withOffer(
   ctx: OrderContext,
