@@ -190,16 +190,21 @@ it.each(PAGES.map((p) => [p.path, p] as const))(
   },
 );
 
+/**
+ * A page in a plain context (the suite's pages wait, on each navigation, for React to own the page),
+ * with its page errors.
+ */
+async function plainPage(viewport: { width: number; height: number }) {
+  const context = await chromium.browser.newContext({ baseURL: product.url, viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  return { context, page, errors };
+}
+
 it("links work before the shell has hydrated the page: the browser follows them to the server's page", async () => {
-  // A plain context: the suite's pages wait, on each navigation, for React to own the page.
-  const context = await chromium.browser.newContext({
-    baseURL: product.url,
-    viewport: { width: 412, height: 823 },
-  });
+  const { context, page, errors } = await plainPage({ width: 412, height: 823 });
   try {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
     // The shell starts (its entry, the federation runtime, React) but its store's chunk is held back:
     // hydration cannot finish, nor even begin. (A held script also holds the load event back.)
     let asked = 0;
@@ -425,15 +430,8 @@ it("the inventory's date field: a visitor downloads antd's pickers only on reach
 });
 
 it("the inventory's date field: a day typed and entered before the page has hydrated is checked once it has", async () => {
-  // A plain context: the suite's pages wait, on each navigation, for React to own the page.
-  const context = await chromium.browser.newContext({
-    baseURL: product.url,
-    viewport: { width: 1280, height: 900 },
-  });
+  const { context, page, errors } = await plainPage({ width: 1280, height: 900 });
   try {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
     // The store's chunk is held back until the visitor has typed and entered the day: no hydration.
     const held: Route[] = [];
     let holding = true;
