@@ -12,7 +12,7 @@
  * Hydrating adds no style to the page (each one added restyles all of it), and links work while the
  * shell has not hydrated the page yet (issue 31).
  */
-import type { Page, Route } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser';
 import { CUSTOMER } from './support/orders';
 import { type RunningProduct, startProduct } from './support/product';
@@ -381,6 +381,24 @@ async function holdsPickers(url: string): Promise<boolean> {
   return sources.some((source) => source.includes('node_modules/@rc-component/picker/es/PickerInput/'));
 }
 
+/**
+ * The day was checked: every card shows its availability, the field keeps the day, the calendar is
+ * closed (as after Enter in a picker that was there all along) and the visit remembers the dates.
+ */
+async function expectDayChecked(page: Page, field: Locator, day: string): Promise<void> {
+  const cards = page
+    .getByRole('main')
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 2 }) });
+  await visible(cards.first().getByTestId('availability'));
+  expect(await cards.getByTestId('availability').count()).toBe(await cards.count());
+  expect(await field.inputValue()).toBe(day);
+  await page.locator('.ant-picker-dropdown').waitFor({ state: 'hidden', timeout: 2_000 });
+  expect(await page.evaluate(() => sessionStorage.getItem('availability-dates'))).toBe(
+    JSON.stringify({ from: day, to: day }),
+  );
+}
+
 it("the inventory's date field: a visitor downloads antd's pickers only on reaching for it, and a day typed and entered before they arrive is checked", async () => {
   const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
   const scripts: string[] = [];
@@ -405,18 +423,7 @@ it("the inventory's date field: a visitor downloads antd's pickers only on reach
   await field.click();
   await field.fill(day);
   await field.press('Enter');
-  const cards = page
-    .getByRole('main')
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 2 }) });
-  await visible(cards.first().getByTestId('availability'));
-  expect(await cards.getByTestId('availability').count()).toBe(await cards.count());
-  expect(await field.inputValue()).toBe(day);
-  // Entered: the calendar is closed, as after Enter in a picker that was there all along.
-  await page.locator('.ant-picker-dropdown').waitFor({ state: 'hidden', timeout: 2_000 });
-  expect(await page.evaluate(() => sessionStorage.getItem('availability-dates'))).toBe(
-    JSON.stringify({ from: day, to: day }),
-  );
+  await expectDayChecked(page, field, day);
   expect(await pickersLoaded()).toBe(true);
   // The server's markup was hydrated, not replaced.
   expect(
@@ -455,17 +462,7 @@ it("the inventory's date field: a day typed and entered before the page has hydr
     holding = false;
     for (const route of held) await route.continue();
     // Hydrated, the picker takes the day and the Enter over: the day is checked, the calendar closed.
-    const cards = page
-      .getByRole('main')
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('heading', { level: 2 }) });
-    await visible(cards.first().getByTestId('availability'));
-    expect(await cards.getByTestId('availability').count()).toBe(await cards.count());
-    expect(await field.inputValue()).toBe(day);
-    await page.locator('.ant-picker-dropdown').waitFor({ state: 'hidden', timeout: 2_000 });
-    expect(await page.evaluate(() => sessionStorage.getItem('availability-dates'))).toBe(
-      JSON.stringify({ from: day, to: day }),
-    );
+    await expectDayChecked(page, field, day);
     expect(errors).toEqual([]);
   } finally {
     await context.close();
