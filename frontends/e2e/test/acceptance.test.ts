@@ -19,7 +19,12 @@ import { useBrowserStack } from './support/browser-fixture';
 import { CUSTOMER, chooseOption, orderSetup, STAFF, statusTag } from './support/orders';
 import { openedDialog, until, visible } from './support/ui';
 
-const { product, signedInPage, fail } = useBrowserStack({ quickBooks: true, name: 'acceptance' });
+// Full Chromium: the signed agreement opens in its PDF viewer, which the headless shell lacks.
+const { product, signedInPage, fail } = useBrowserStack({
+  quickBooks: true,
+  name: 'acceptance',
+  browser: 'full',
+});
 let setup: ReturnType<typeof orderSetup>;
 let staffToken: string;
 let customerToken: string;

@@ -1,5 +1,5 @@
 /**
- * Customer journeys in a real Chromium (Debian's /usr/bin/chromium driven by playwright-core) against
+ * Customer journeys in a real Chromium (Debian's headless shell driven by playwright-core) against
  * the whole product started by this file: the built frontends served by the gateway, and every
  * storefront service on this file's databases and topics. One browser for the file; each journey gets
  * its own context (own session storage) and saves a screenshot under frontends/e2e/test-output/.

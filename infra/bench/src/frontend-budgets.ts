@@ -456,7 +456,7 @@ export async function measureFrontendBudgets(
   log: (line: string) => void,
 ): Promise<FrontendFigures> {
   const profile = mkdtempSync(path.join(tmpdir(), 'decor-bench-chromium-'));
-  const persistent = await launchHeadlessChromium(profile);
+  const persistent = await launchHeadlessChromium(profile, { browser: 'full' });
   try {
     const browser = persistent.browser();
     if (!browser) throw new Error('chromium: no browser behind the persistent context');

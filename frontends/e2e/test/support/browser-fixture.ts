@@ -24,6 +24,8 @@ interface Options {
   name?: string;
   /** The time the start may take (builds, services, browser) on a busy machine. */
   startTimeoutMs?: number;
+  /** Full Chromium instead of the headless shell, for a file that opens a PDF (the shell has no viewer). */
+  browser?: 'shell' | 'full';
 }
 
 export interface BrowserStack<P> {
@@ -55,6 +57,7 @@ export function useBrowserStack({
   quickBooks = false,
   name = 'journey',
   startTimeoutMs = 240_000,
+  browser = 'shell',
 }: Options = {}): BrowserStack<RunningProduct | RunningQuickBooksProduct> {
   const product = {} as RunningProduct | RunningQuickBooksProduct;
   const chromium = {} as RunningBrowser;
@@ -67,7 +70,7 @@ export function useBrowserStack({
     starting = (async () => {
       Object.assign(product, quickBooks ? await startProductWithQuickBooks(log) : await startProduct(log));
       const since = Date.now();
-      Object.assign(chromium, await launchBrowser(product.url));
+      Object.assign(chromium, await launchBrowser(product.url, browser));
       log(`chromium: launched (${Date.now() - since} ms)`);
     })();
     return starting;

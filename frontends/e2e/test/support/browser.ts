@@ -19,16 +19,19 @@ export interface RunningBrowser {
 }
 
 /** One headless Chromium for the file; each journey gets its own context. */
-export async function launchBrowser(baseURL: string): Promise<RunningBrowser> {
+export async function launchBrowser(
+  baseURL: string,
+  browser: 'shell' | 'full' = 'shell',
+): Promise<RunningBrowser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'decor-e2e-'));
-  const persistent = await launchHeadlessChromium(profile);
-  const browser = persistent.browser();
-  if (!browser) throw new Error('chromium: no browser behind the persistent context');
+  const persistent = await launchHeadlessChromium(profile, { browser });
+  const running = persistent.browser();
+  if (!running) throw new Error('chromium: no browser behind the persistent context');
   const contexts: BrowserContext[] = [];
   return {
-    browser,
+    browser: running,
     newPage: async (viewport = { width: 1280, height: 900 }) => {
-      const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
+      const context = await running.newContext({ baseURL, viewport, locale: 'en-US' });
       contexts.push(context);
       checkAccessibilityIn(context, baseURL);
       context.setDefaultTimeout(15_000);
