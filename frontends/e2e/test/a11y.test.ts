@@ -3,11 +3,12 @@
  * the product loads and works under the gateway's CSP with not one violation reported (pages, remotes,
  * images from the S3 host, the API), the shell's HTML has no inline script; dialogs keep the focus
  * (antd's login Modal, the gallery's image viewer); buttons are named by their visible text (the
- * product page's 'Add To Cart'). Every screen is also checked with axe by the support helpers.
+ * product page's 'Add To Cart'). Every screen is also checked with axe by the support helpers, and the
+ * check itself is shown to fail on a violation.
  */
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
-import { expectAccessible } from './support/a11y';
+import { axeViolations, expectAccessible } from './support/a11y';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { pathOf, signIn, signInFully, until, visible } from './support/ui';
@@ -199,4 +200,24 @@ it("buttons are named by their visible text: the product page's Add To Cart, a c
   await visible(button);
   expect((await button.textContent())?.trim()).toBe('Add To Cart');
   await expectAccessible(page, 'the product page signed in');
+});
+
+it('the axe check fails a screen with a serious violation added to a checked page, and honours an exclusion', async () => {
+  const { page } = await open();
+  await page.goto('/');
+  await visible(page.getByRole('button', { name: 'Login', exact: true }));
+  await expectAccessible(page, 'the home page');
+  // A button without a name (axe's critical `button-name`), added to the document axe already ran in.
+  await page.evaluate(() => {
+    const unnamed = document.createElement('button');
+    unnamed.id = 'unnamed-for-the-test';
+    document.body.append(unnamed);
+  });
+  const found = await axeViolations(page);
+  expect(found.map((v) => [v.rule, v.impact])).toContainEqual(['button-name', 'critical']);
+  expect(found.find((v) => v.rule === 'button-name')?.nodes[0]).toContain('#unnamed-for-the-test');
+  await expect(expectAccessible(page, 'the home page with an unnamed button')).rejects.toThrow(
+    /button-name \(critical\)/,
+  );
+  expect(await axeViolations(page, { exclude: ['#unnamed-for-the-test'] })).toEqual([]);
 });
