@@ -2,14 +2,17 @@ import { existsSync } from 'node:fs';
 import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's chromium package (installed by .ci/run): the browser visitors run, measured by the bench. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 /**
  * Debian's chromium-headless-shell package (installed by .ci/run): the same Blink without the browser's
  * own windows. In full Chromium's headless mode every context opens a window whose tab strip is a WebUI
  * page with a renderer of its own; a browser test file spent 22 % less Chromium CPU on the shell (the
  * browser tests are CPU-bound on 2 cores). Full Chromium where the shell is not installed.
  */
-export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/** Which of the two a launch runs: the headless shell (tests) or full Chromium (what visitors run). */
+export type ChromiumBuild = 'shell' | 'full';
 
 /** Quiet, offline-friendly flags (STACK-NOTES.md "Browser tests"): no sandbox as root, no background traffic. */
 const ARGS = [
@@ -28,7 +31,7 @@ const ARGS = [
  */
 export function launchHeadlessChromium(
   profileDir: string,
-  { browser = 'shell' }: { browser?: 'shell' | 'full' } = {},
+  { browser = 'shell' }: { browser?: ChromiumBuild } = {},
 ): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
     executablePath: browser === 'shell' && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM,

@@ -4,6 +4,7 @@
  * Chromium launched against its gateway; after each test, the page errors of the pages it opened fail
  * it; after the file, the browser closed and the product stopped.
  */
+import type { ChromiumBuild } from '@decor/stack/tools';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser, screenshot } from './browser';
 import {
@@ -25,7 +26,7 @@ interface Options {
   /** The time the start may take (builds, services, browser) on a busy machine. */
   startTimeoutMs?: number;
   /** Full Chromium instead of the headless shell, for a file that opens a PDF (the shell has no viewer). */
-  browser?: 'shell' | 'full';
+  browser?: ChromiumBuild;
 }
 
 export interface BrowserStack<P> {

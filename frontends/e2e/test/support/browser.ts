@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launchHeadlessChromium } from '@decor/stack/tools';
+import { type ChromiumBuild, launchHeadlessChromium } from '@decor/stack/tools';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkAccessibilityIn, checkScreen } from './a11y';
 
@@ -21,17 +21,17 @@ export interface RunningBrowser {
 /** One headless Chromium for the file; each journey gets its own context. */
 export async function launchBrowser(
   baseURL: string,
-  browser: 'shell' | 'full' = 'shell',
+  build: ChromiumBuild = 'shell',
 ): Promise<RunningBrowser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'decor-e2e-'));
-  const persistent = await launchHeadlessChromium(profile, { browser });
-  const running = persistent.browser();
-  if (!running) throw new Error('chromium: no browser behind the persistent context');
+  const persistent = await launchHeadlessChromium(profile, { browser: build });
+  const browser = persistent.browser();
+  if (!browser) throw new Error('chromium: no browser behind the persistent context');
   const contexts: BrowserContext[] = [];
   return {
-    browser: running,
+    browser,
     newPage: async (viewport = { width: 1280, height: 900 }) => {
-      const context = await running.newContext({ baseURL, viewport, locale: 'en-US' });
+      const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
       contexts.push(context);
       checkAccessibilityIn(context, baseURL);
       context.setDefaultTimeout(15_000);
