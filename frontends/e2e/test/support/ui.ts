@@ -42,11 +42,23 @@ export async function visible(locator: Locator): Promise<void> {
 export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' });
 
 /**
- * Waits until `locator`'s element and its subtree run no animation (an antd modal zooming in): a
- * click while its buttons still move can land beside them on a busy machine.
+ * Waits until `locator`'s element and its subtree run no animation (an antd modal zooming in) and
+ * carry none of rc-motion's classes (`ant-zoom-appear-prepare`, …-start, …-active): a click while its
+ * buttons still move can land beside them on a busy machine. The classes count because a motion's
+ * first frames run no animation yet (a reopened modal read as settled in its prepare step, and the
+ * click on 'Yes, cancel the order' was lost in a full run).
  */
 export const settled = (locator: Locator) =>
-  until(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).length), 0, 'animations ended');
+  until(
+    () =>
+      locator.evaluate((el) => {
+        const inMotion = (e: Element) => [...e.classList].some((c) => /-(appear|enter|leave)(-|$)/.test(c));
+        const moving = [el, ...el.querySelectorAll('[class]')].filter(inMotion).length;
+        return el.getAnimations({ subtree: true }).length + moving;
+      }),
+    0,
+    'animations ended',
+  );
 
 /**
  * Clicks `item` of an antd popup (a dropdown menu, a select's list) once the popup has stopped
