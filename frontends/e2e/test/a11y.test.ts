@@ -8,7 +8,7 @@
  */
 import { call } from '@decor/kit/testing';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, expectAccessible } from './support/a11y';
+import { axeViolations, checkScreen, expectAccessible } from './support/a11y';
 import { screenshot } from './support/browser';
 import { useBrowserStack } from './support/browser-fixture';
 import { pathOf, signIn, signInFully, until, visible } from './support/ui';
@@ -150,7 +150,7 @@ it('dialogs keep the focus: Tab and Shift+Tab cycle inside the login modal and t
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   const modal = page.getByRole('dialog', { name: 'Welcome' });
   await visible(modal.getByLabel('Email'));
-  await expectAccessible(page, 'the login modal');
+  await checkScreen(page, 'the login modal');
   // More presses than the modal has controls: the focus comes round again.
   const forward = await focusStaysIn(page, modal, 'Tab', 12);
   // Round and round: the first control inside is reached again.
@@ -166,7 +166,7 @@ it('dialogs keep the focus: Tab and Shift+Tab cycle inside the login modal and t
   await tile.click();
   const viewer = page.getByRole('dialog', { name: 'Image viewer' });
   await until(() => viewer.getByRole('button', { name: 'Next image' }).isEnabled(), true, 'the photo loaded');
-  await expectAccessible(page, 'the image viewer');
+  await checkScreen(page, 'the image viewer'); // once it has faded in
   const cycle = await focusStaysIn(page, viewer, 'Tab', 5);
   expect(cycle).toContain('button:Close');
   expect(cycle).toContain('button:Next image');
