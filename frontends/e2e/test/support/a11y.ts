@@ -32,18 +32,24 @@ const RUN_OPTIONS: axe.RunOptions = {
   rules: { 'label-content-name-mismatch': { enabled: true } },
 };
 
-/** axe.run in the page; undefined when the document has no axe yet. */
-function runInPage({ exclude, options }: { exclude: string[]; options: axe.RunOptions }) {
+/** axe.run in the page, its violations as A11yViolation; undefined when the document has no axe yet. */
+function runInPage({
+  exclude,
+  options,
+}: {
+  exclude: string[];
+  options: axe.RunOptions;
+}): Promise<A11yViolation[]> | undefined {
   const inPage = (window as unknown as { axe?: typeof axe }).axe;
   if (!inPage) return undefined;
   return inPage.run(exclude.length > 0 ? { exclude } : document, options).then((r) =>
     r.violations.map((v) => ({
-      id: v.id,
+      rule: v.id,
       impact: v.impact ?? '',
       help: v.help,
       nodes: v.nodes
         .slice(0, 5)
-        .map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
+        .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
     })),
   );
 }
@@ -63,14 +69,7 @@ export async function axeViolations(page: Page, { exclude = [] as string[] } = {
     found = await page.evaluate(runInPage, args);
   }
   if (!found) throw new Error(`axe could not be put into ${page.url()}`);
-  return found
-    .filter((v) => FAILING_IMPACTS.has(v.impact))
-    .map((v) => ({
-      rule: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => `${n.target}: ${n.summary.replace(/\s+/g, ' ')}`),
-    }));
+  return found.filter((v) => FAILING_IMPACTS.has(v.impact));
 }
 
 /**
