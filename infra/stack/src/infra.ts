@@ -159,6 +159,7 @@ export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> 
       smtpPort: ports.smtp,
       apiPort: ports.mailApi,
       storeFile: join(dataDir, 'mail', 'messages.json'),
+      ignoreDuplicateIds: true,
     };
     running.push(await startNodeServer('mail', options, log));
     return { smtpPort: ports.smtp, apiPort: ports.mailApi };

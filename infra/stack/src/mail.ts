@@ -44,6 +44,14 @@ export interface MailCatcherOptions {
   apiPort: number;
   /** Messages are also kept in this JSON file (dev), so a restart keeps them. */
   storeFile?: string;
+  /**
+   * Mailpit's `--ignore-duplicate-ids`: a message whose Message-ID is already held is taken (250) and
+   * dropped. SMTP cannot tell a sender whether a message whose reply it never got arrived: a catcher
+   * killed between storing a message and answering gets the retry too, and the stable Message-ID of
+   * each e-mail job is how a server recognises it. On for `npm start` (as docker-compose's Mailpit);
+   * off for the tests' catcher, where a second copy shows a sender that sent twice.
+   */
+  ignoreDuplicateIds?: boolean;
 }
 
 export interface MailCatcher {
@@ -53,6 +61,7 @@ export interface MailCatcher {
 }
 
 const KEEP_MESSAGES = 1000;
+const KEEP_IDS = 100_000;
 
 function addresses(field: AddressObject | AddressObject[] | undefined): MailAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -136,6 +145,10 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
   if (o.storeFile && existsSync(o.storeFile)) {
     messages = JSON.parse(readFileSync(o.storeFile, 'utf8')) as CaughtMessage[];
   }
+  let ignored = 0; // Mailpit's RuntimeStats.SMTPIgnored
+  // Message-IDs taken, deleted messages' too: a reader that deletes what it read (the chaos suite)
+  // must not make the catcher take a late resend as new.
+  const takenIds = new Set(messages.map((m) => m.MessageID).filter(Boolean));
   const persist = () => {
     if (!o.storeFile) return;
     mkdirSync(dirname(o.storeFile), { recursive: true });
@@ -167,6 +180,14 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
             Address: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           };
           const to = addresses(mail.to);
+          if (o.ignoreDuplicateIds && mail.messageId) {
+            if (takenIds.has(mail.messageId)) {
+              ignored++;
+              return callback();
+            }
+            takenIds.add(mail.messageId);
+            if (takenIds.size > KEEP_IDS) takenIds.delete(takenIds.values().next().value as string);
+          }
           messages.unshift({
             ID: randomBytes(12).toString('base64url'),
             MessageID: mail.messageId ?? '',
@@ -218,6 +239,9 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
     const query = url.searchParams.get('query') ?? '';
     void (async () => {
       if (req.method === 'GET' && path === '/api/v1/messages') return send(res, 200, list(url, messages));
+      if (req.method === 'GET' && path === '/api/v1/info') {
+        return send(res, 200, { Messages: messages.length, RuntimeStats: { SMTPIgnored: ignored } });
+      }
       if (req.method === 'GET' && path === '/api/v1/search') {
         return send(
           res,

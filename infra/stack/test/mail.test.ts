@@ -88,3 +88,53 @@ test('a catcher with a store file keeps messages across a restart; DELETE withou
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("with ignoreDuplicateIds (Mailpit's flag, npm start's catcher) a resend of a Message-ID already taken is dropped, even after its first copy was deleted and across a restart", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'decor-mail-'));
+  const storeFile = join(dir, 'messages.json');
+  const send = async (port: number, subject: string, messageId: string) => {
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false });
+    await transport.sendMail({
+      from: 'no-reply@decor.test',
+      to: customer,
+      subject,
+      text: subject,
+      messageId,
+    });
+    transport.close();
+  };
+  const read = async (apiPort: number) => {
+    const base = `http://127.0.0.1:${apiPort}`;
+    const listed = (await (await fetch(`${base}/api/v1/messages`)).json()) as { messages: Summary[] };
+    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as {
+      RuntimeStats: { SMTPIgnored: number };
+    };
+    return { subjects: listed.messages.map((m) => m.Subject), ignored: info.RuntimeStats.SMTPIgnored };
+  };
+  try {
+    const first = await startMailCatcher({ smtpPort: 0, apiPort: 0, storeFile, ignoreDuplicateIds: true });
+    await send(first.smtpPort, 'Sent', '<job-1@decor.local>');
+    await send(first.smtpPort, 'Resent', '<job-1@decor.local>');
+    await send(first.smtpPort, 'Other', '<job-2@decor.local>');
+    expect(await read(first.apiPort)).toEqual({ subjects: ['Other', 'Sent'], ignored: 1 });
+    await first.close();
+
+    // A restart reads the taken ids back from the store; a reader deleting them does not forget them.
+    const second = await startMailCatcher({ smtpPort: 0, apiPort: 0, storeFile, ignoreDuplicateIds: true });
+    expect(
+      (await fetch(`http://127.0.0.1:${second.apiPort}/api/v1/messages`, { method: 'DELETE' })).status,
+    ).toBe(200);
+    await send(second.smtpPort, 'Resent after the restart', '<job-1@decor.local>');
+    expect(await read(second.apiPort)).toEqual({ subjects: [], ignored: 1 });
+    await second.close();
+
+    // Without the flag (the tests' catcher) both copies are kept: a sender that sends twice shows.
+    const strict = await startMailCatcher({ smtpPort: 0, apiPort: 0 });
+    await send(strict.smtpPort, 'Sent', '<job-1@decor.local>');
+    await send(strict.smtpPort, 'Resent', '<job-1@decor.local>');
+    expect(await read(strict.apiPort)).toEqual({ subjects: ['Resent', 'Sent'], ignored: 0 });
+    await strict.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -59,6 +59,12 @@ export class MailCollector {
       this.busy = false;
     }
   }
+
+  /** Resends the catcher dropped as already taken (Mailpit's SMTPIgnored; `npm start`'s catcher drops them). */
+  async ignoredResends(): Promise<number> {
+    const res = await fetch(`${this.apiUrl}/api/v1/info`, { signal: AbortSignal.timeout(3_000) });
+    return ((await res.json()) as { RuntimeStats: { SMTPIgnored: number } }).RuntimeStats.SMTPIgnored;
+  }
 }
 
 interface EstimateRow {
@@ -72,6 +78,8 @@ export interface Snapshot {
   checkedOutCarts: Set<string>;
   qboDocNumbers: string[];
   mails: CaughtMail[];
+  /** Resends of a Message-ID the catcher had taken (a send whose reply was lost), dropped by it. */
+  ignoredResends: number;
   lag: { total: number; groups: Record<string, number> };
   deadLetters: Record<string, number>;
   notReady: string[];
@@ -168,13 +176,21 @@ export async function notReady(stack: NpmStartStack): Promise<string[]> {
 
 export async function snapshot(stack: NpmStartStack, mail: MailCollector): Promise<Snapshot> {
   await mail.collect();
-  const [rows, qbo, kafka, down] = await Promise.all([
+  const [rows, qbo, kafka, down, ignoredResends] = await Promise.all([
     mongoRows(stack.mongoUrl),
     qboDocNumbers(stack),
     kafkaState(stack.kafkaBrokers),
     notReady(stack),
+    mail.ignoredResends(),
   ]);
-  return { ...rows, qboDocNumbers: qbo, mails: [...mail.mails.values()], ...kafka, notReady: down };
+  return {
+    ...rows,
+    qboDocNumbers: qbo,
+    mails: [...mail.mails.values()],
+    ignoredResends,
+    ...kafka,
+    notReady: down,
+  };
 }
 
 const count = <T>(xs: T[], pred: (x: T) => boolean) => xs.reduce((n, x) => n + (pred(x) ? 1 : 0), 0);
@@ -261,7 +277,7 @@ export function runChecks(load: Load, s: Snapshot): RunCheck[] {
     {
       name: 'each e-mail once',
       ok: idDupes.length === 0,
-      detail: `${s.mails.length} e-mails caught, ${idDupes.length} Message-IDs twice${idDupes.length ? ` (${idDupes.slice(0, 3).join(', ')})` : ''}`,
+      detail: `${s.mails.length} e-mails caught, ${idDupes.length} Message-IDs twice${idDupes.length ? ` (${idDupes.slice(0, 3).join(', ')})` : ''}, ${s.ignoredResends} resends of a Message-ID already taken dropped by the catcher`,
     },
     {
       name: 'dead-letter topics empty',
