@@ -2,6 +2,7 @@ export { type InfraEndpoints, TEST_ENDPOINTS_ENV, testEndpoints } from './endpoi
 export { DEV_PORTS, type InfraHandle, type StartInfraOptions, startInfra } from './infra';
 export { CACHE_DIR, INFRA_DIR } from './jars';
 export { type KafkaOptions, startKafka } from './kafka';
+export type { MailCatcherInfo } from './mail';
 export { paymentsEnv } from './payments-env';
 export {
   assertPortFree,

@@ -54,6 +54,13 @@ export interface MailCatcherOptions {
   ignoreDuplicateIds?: boolean;
 }
 
+/** Mailpit's `GET /api/v1/info`, the part the catcher keeps. */
+export interface MailCatcherInfo {
+  Messages: number;
+  /** SMTPIgnored: resends dropped by `ignoreDuplicateIds` since this process started. */
+  RuntimeStats: { SMTPIgnored: number };
+}
+
 export interface MailCatcher {
   smtpPort: number;
   apiPort: number;
@@ -145,7 +152,7 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
   if (o.storeFile && existsSync(o.storeFile)) {
     messages = JSON.parse(readFileSync(o.storeFile, 'utf8')) as CaughtMessage[];
   }
-  let ignored = 0; // Mailpit's RuntimeStats.SMTPIgnored
+  let ignored = 0;
   // Message-IDs taken, deleted messages' too: a reader that deletes what it read (the chaos suite)
   // must not make the catcher take a late resend as new.
   const takenIds = new Set(messages.map((m) => m.MessageID).filter(Boolean));
@@ -172,14 +179,6 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
-          const envelopeTo = session.envelope.rcptTo.map((r) => ({ Name: '', Address: r.address }));
-          const created = new Date().toISOString();
-          const text = mail.text ?? '';
-          const from = addresses(mail.from)[0] ?? {
-            Name: '',
-            Address: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          };
-          const to = addresses(mail.to);
           if (o.ignoreDuplicateIds && mail.messageId) {
             if (takenIds.has(mail.messageId)) {
               ignored++;
@@ -188,6 +187,14 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
             takenIds.add(mail.messageId);
             if (takenIds.size > KEEP_IDS) takenIds.delete(takenIds.values().next().value as string);
           }
+          const envelopeTo = session.envelope.rcptTo.map((r) => ({ Name: '', Address: r.address }));
+          const created = new Date().toISOString();
+          const text = mail.text ?? '';
+          const from = addresses(mail.from)[0] ?? {
+            Name: '',
+            Address: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          };
+          const to = addresses(mail.to);
           messages.unshift({
             ID: randomBytes(12).toString('base64url'),
             MessageID: mail.messageId ?? '',
@@ -240,7 +247,8 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
     void (async () => {
       if (req.method === 'GET' && path === '/api/v1/messages') return send(res, 200, list(url, messages));
       if (req.method === 'GET' && path === '/api/v1/info') {
-        return send(res, 200, { Messages: messages.length, RuntimeStats: { SMTPIgnored: ignored } });
+        const info: MailCatcherInfo = { Messages: messages.length, RuntimeStats: { SMTPIgnored: ignored } };
+        return send(res, 200, info);
       }
       if (req.method === 'GET' && path === '/api/v1/search') {
         return send(

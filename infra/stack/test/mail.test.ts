@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { testEndpoints } from '../src/endpoints';
-import { startMailCatcher } from '../src/mail';
+import { type MailCatcherInfo, startMailCatcher } from '../src/mail';
 
 const { smtp, mailApiUrl } = testEndpoints();
 const run = `t${randomBytes(4).toString('hex')}`;
@@ -106,9 +106,7 @@ test("with ignoreDuplicateIds (Mailpit's flag, npm start's catcher) a resend of 
   const read = async (apiPort: number) => {
     const base = `http://127.0.0.1:${apiPort}`;
     const listed = (await (await fetch(`${base}/api/v1/messages`)).json()) as { messages: Summary[] };
-    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as {
-      RuntimeStats: { SMTPIgnored: number };
-    };
+    const info = (await (await fetch(`${base}/api/v1/info`)).json()) as MailCatcherInfo;
     return { subjects: listed.messages.map((m) => m.Subject), ignored: info.RuntimeStats.SMTPIgnored };
   };
   try {

@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchTopicOffsets } from '@decor/kit';
+import type { MailCatcherInfo } from '@decor/stack';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
 import type { NpmStartStack } from '../npm-start';
@@ -63,7 +64,7 @@ export class MailCollector {
   /** Resends the catcher dropped as already taken (Mailpit's SMTPIgnored; `npm start`'s catcher drops them). */
   async ignoredResends(): Promise<number> {
     const res = await fetch(`${this.apiUrl}/api/v1/info`, { signal: AbortSignal.timeout(3_000) });
-    return ((await res.json()) as { RuntimeStats: { SMTPIgnored: number } }).RuntimeStats.SMTPIgnored;
+    return ((await res.json()) as MailCatcherInfo).RuntimeStats.SMTPIgnored;
   }
 }
 
