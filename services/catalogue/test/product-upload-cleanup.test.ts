@@ -103,7 +103,15 @@ describe('an upload an attach is holding when its cleanup comes', () => {
       { $set: { state: 'attaching', updatedAt: new Date(Date.now() - 10 * 60_000) } },
       { timestamps: false },
     );
-    await eventually(async () => ((await status(url)) === 404 ? true : undefined), 20_000, 'orphan cleanup');
-    expect(await service.ctx.uploads.countDocuments({ _id: key })).toBe(0);
+    // The job deletes the file, then its record: wait for both (reading the record right after the
+    // file's 404 raced the second write once).
+    await eventually(
+      async () =>
+        (await status(url)) === 404 && (await service.ctx.uploads.countDocuments({ _id: key })) === 0
+          ? true
+          : undefined,
+      20_000,
+      'orphan cleanup',
+    );
   });
 });
