@@ -1,8 +1,8 @@
 /**
  * startOwnGroupConsumer on a real Kafka, for what its users' tests (cache.test.ts, the gateway's
  * order streams and session revocation) do not show: a start other than the topic's end, the hook
- * running before anything is read, and joining again, hook included, after a crash kafkajs does
- * not recover from by itself.
+ * running before anything is read, joining again, hook included, after a crash kafkajs does
+ * not recover from by itself, and the fetches of a reader with a batch window.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kafka, Producer } from 'kafkajs';
@@ -23,7 +23,10 @@ const started: OwnGroupConsumer[] = [];
 const publish = (topic: string, value: string) => producer.send({ topic, messages: [{ key: 'k', value }] });
 
 /** Reads `topic`, noting the hook's runs and the values read, in order. */
-const read = (topic: string, opts: { fromBeginning?: boolean; crashOn?: string } = {}) => {
+const read = (
+  topic: string,
+  opts: { fromBeginning?: boolean; crashOn?: string; batchWindowMs?: number } = {},
+) => {
   const seen: string[] = [];
   const reader = startOwnGroupConsumer({
     name: `${run}.own`,
@@ -41,6 +44,7 @@ const read = (topic: string, opts: { fromBeginning?: boolean; crashOn?: string }
       // A TypeError is not retriable: kafkajs crashes without restarting.
       if (value === opts.crashOn) throw new TypeError('handler bug');
     },
+    batchWindowMs: opts.batchWindowMs,
     retryMs: 300,
     logs: { unread: 'test', crashed: 'test', readAgain: 'test' },
   });
@@ -101,5 +105,58 @@ it('joins again after a crash kafkajs does not restart from, running the hook ag
     expect((await admin.listGroups()).groups.map((g) => g.groupId)).not.toContain(reader.groupId);
   } finally {
     await admin.disconnect();
+  }
+}, 40_000);
+
+/** The fetches kafkajs sends for `topic` from now on (its Broker's fetch, the one request that reads). */
+function countFetches(topic: string): { readonly count: number; stop(): void } {
+  const Broker = require('kafkajs/src/broker/index.js') as {
+    prototype: { fetch(request: { topics: { topic: string }[] }): Promise<unknown> };
+  };
+  const original = Broker.prototype.fetch;
+  let count = 0;
+  Broker.prototype.fetch = function fetch(request) {
+    if (request.topics.some((t) => t.topic === topic)) count += 1;
+    return original.call(this, request);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => {
+      Broker.prototype.fetch = original;
+    },
+  };
+}
+
+it('a reader with a batch window fetches a quiet topic about once a second and a busy one once a window, hearing every event in order', async () => {
+  const topic = `${run}.window`;
+  const windowMs = 300;
+  await ensureTopics(kafka, [topic], { partitions: 2 });
+  const { reader, seen } = read(topic, { batchWindowMs: windowMs });
+  expect(await reader.start()).toBe(true);
+  const quiet = countFetches(topic);
+  try {
+    await new Promise((r) => setTimeout(r, 3_000));
+    // The broker holds an idle fetch a second (a 300 ms wait would make ten in these 3 s).
+    expect(quiet.count).toBeLessThanOrEqual(4);
+  } finally {
+    quiet.stop();
+  }
+
+  const busy = countFetches(topic);
+  const since = Date.now();
+  try {
+    const sent = Array.from({ length: 100 }, (_, i) => `e${i}`);
+    for (const value of sent) {
+      await publish(topic, value); // one key: one partition, in order
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await eventually(async () => (seen.includes('e99') ? true : undefined), 10_000, 'the last event');
+    expect(seen.slice(1)).toEqual(sent);
+    // A fetch per event without the window; with it, one per window while events keep coming.
+    expect(busy.count).toBeLessThanOrEqual(Math.ceil((Date.now() - since) / windowMs) + 2);
+  } finally {
+    busy.stop();
   }
 }, 40_000);
