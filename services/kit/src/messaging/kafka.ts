@@ -65,6 +65,10 @@ export interface EnsureTopicsOptions {
  * Creates the missing topics (our broker has auto-create off). Idempotent and safe when several
  * processes create the same topics at once: "already exists" counts as success, and we then wait
  * until every partition has a leader, so a producer right after this call does not fail.
+ *
+ * The broker is asked about these topics only. kafkajs' listTopics (and createTopics) describe every
+ * partition of every topic, twice per call: in a long test run, with thousands of partitions, that
+ * was most of what a service's start cost the broker. Most calls find their topics already there.
  */
 export async function ensureTopics(
   kafka: Kafka,
@@ -76,21 +80,31 @@ export async function ensureTopics(
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const existing = new Set(await admin.listTopics());
-    const missing = wanted.filter((t) => !existing.has(t));
-    if (missing.length > 0) {
-      // Returns false (no throw) when every "error" is TOPIC_ALREADY_EXISTS: a concurrent creator won.
-      // kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a busy broker
-      // answers for a moment after creating a topic; our loop below tolerates it.
-      await admin.createTopics({
-        topics: missing.map((topic) => ({ topic, numPartitions: partitions })),
-        timeout: timeoutMs,
-        waitForLeaders: false,
-      });
-    }
+    if ((await leadersOf(admin, wanted)) === true) return;
+    // Returns false (no throw) when every "error" is TOPIC_ALREADY_EXISTS: a concurrent creator won,
+    // or some of them were there. kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION,
+    // which a busy broker answers for a moment after creating a topic; our loop below tolerates it.
+    await admin.createTopics({
+      topics: wanted.map((topic) => ({ topic, numPartitions: partitions })),
+      timeout: timeoutMs,
+      waitForLeaders: false,
+    });
     await waitForLeaders(admin, wanted, timeoutMs);
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** True when every partition of `topics` has a leader; otherwise false, or the error (a topic missing). */
+async function leadersOf(admin: Admin, topics: string[]): Promise<boolean | unknown> {
+  try {
+    const { topics: meta } = await admin.fetchTopicMetadata({ topics });
+    return (
+      meta.length === topics.length &&
+      meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+    );
+  } catch (err) {
+    return err; // e.g. UNKNOWN_TOPIC_OR_PARTITION: missing, or another creator's topic propagating
   }
 }
 
@@ -98,15 +112,9 @@ async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number)
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    try {
-      const { topics: meta } = await admin.fetchTopicMetadata({ topics });
-      const ready =
-        meta.length === topics.length &&
-        meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
-      if (ready) return;
-    } catch (err) {
-      lastError = err; // e.g. UNKNOWN_TOPIC_OR_PARTITION while another creator's topic propagates
-    }
+    const ready = await leadersOf(admin, topics);
+    if (ready === true) return;
+    if (ready !== false) lastError = ready;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`Kafka topics ${topics.join(', ')} have no partition leaders after ${timeoutMs} ms`, {
