@@ -34,7 +34,8 @@ export interface OwnGroupConsumerOptions {
    * fetch that brought events, the next waits until the window has passed. Every group reading a
    * topic costs the broker a fetch per event otherwise; for a reader whose news can wait a moment
    * (ended sessions) that is most of its cost. The first event after a quiet spell is heard at once.
-   * Default: none (each event at once).
+   * A fetch's partitions are then handled side by side (each in order). Default: none (each event at
+   * once, one partition after another).
    */
   batchWindowMs?: number;
   /** Wait before trying again when the topic cannot be read (Kafka down, topic not created yet). */
@@ -74,25 +75,9 @@ export interface OwnGroupConsumer {
 }
 
 /**
- * Reads a topic in a consumer group of its own, for when every process must hear every event (the
- * kit's consumers, `startConsumer`, share one group per service: each event reaches only one
- * instance). It keeps no state and deletes its group on shutdown so groups do not pile up in
- * Kafka. It never holds up start-up: while it cannot read the topic it logs once as an error, then
- * as warnings, and tries again every `retryMs`. kafkajs restarts by itself after retriable errors;
- * after any other crash it joins again.
- *
- * Joining leaves no gap: it notes the start offsets first (by default the topic's end offsets),
- * then runs `beforeReading` (e.g. clears a cache), then reads from those offsets. An event below them
- * was published, hence its write committed, before that hook ran, so anything the hook clears and is
- * then stored again was read after that write; every later event is read. (A new group's "latest"
- * position is only fixed at its first fetch, after `run()` returns, so reading from "latest" could
- * skip events published in between.)
- */
-/**
  * How long the broker holds a fetch of an idle topic. A stop waits out the fetch in flight, as for the
  * kit's shared groups (consumer.ts, 1 s); events still come at once, since a fetch returns as soon as
- * one arrives. Shorter waits only cost idle fetches: a reader with a 200 ms wait and 64 KB to wait
- * for fetched five times a second on a quiet topic, seven such readers per storefront.
+ * one arrives. A shorter wait only adds empty fetches on a quiet topic (200 ms: five a second).
  */
 const IDLE_FETCH_WAIT_MS = 1_000;
 /** Batches handled at once by a windowed reader: more than any topic of ours has partitions. */
@@ -116,6 +101,21 @@ function fetchWindow(ms: number): () => Promise<void> {
   };
 }
 
+/**
+ * Reads a topic in a consumer group of its own, for when every process must hear every event (the
+ * kit's consumers, `startConsumer`, share one group per service: each event reaches only one
+ * instance). It keeps no state and deletes its group on shutdown so groups do not pile up in
+ * Kafka. It never holds up start-up: while it cannot read the topic it logs once as an error, then
+ * as warnings, and tries again every `retryMs`. kafkajs restarts by itself after retriable errors;
+ * after any other crash it joins again.
+ *
+ * Joining leaves no gap: it notes the start offsets first (by default the topic's end offsets),
+ * then runs `beforeReading` (e.g. clears a cache), then reads from those offsets. An event below them
+ * was published, hence its write committed, before that hook ran, so anything the hook clears and is
+ * then stored again was read after that write; every later event is read. (A new group's "latest"
+ * position is only fixed at its first fetch, after `run()` returns, so reading from "latest" could
+ * skip events published in between.)
+ */
 export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupConsumer {
   const { kafka, topic } = opts;
   const groupId = `${opts.name}.${randomUUID()}`;
@@ -130,7 +130,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
   let stopped = false;
   let readTo = new Map<number, string>();
 
-  const window = opts.batchWindowMs ? fetchWindow(opts.batchWindowMs) : undefined;
+  const batchWindow = opts.batchWindowMs ? fetchWindow(opts.batchWindowMs) : undefined;
 
   const join = async (): Promise<boolean> => {
     const c = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS });
@@ -162,7 +162,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
       await c.run({
         autoCommit: false,
         // A fetch's batches (one per partition) at once, so they wait out one window together.
-        partitionsConsumedConcurrently: window ? BATCHES_AT_ONCE : 1,
+        partitionsConsumedConcurrently: batchWindow ? BATCHES_AT_ONCE : 1,
         eachBatch: async ({ batch, resolveOffset, isRunning, isStale }) => {
           for (const message of batch.messages) {
             if (!isRunning() || isStale()) return;
@@ -170,7 +170,7 @@ export function startOwnGroupConsumer(opts: OwnGroupConsumerOptions): OwnGroupCo
             position.set(batch.partition, String(BigInt(message.offset) + 1n));
             resolveOffset(message.offset);
           }
-          await window?.();
+          await batchWindow?.();
         },
       });
       for (const { partition, offset } of from) {
