@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Admin, Kafka } from 'kafkajs';
 import { createKafka, ensureTopics } from '../src/messaging';
 import { testEndpoints } from '../src/testing';
+import { countBrokerRequests } from './broker-requests';
 
 const run = `t${randomBytes(4).toString('hex')}`;
 let kafka: Kafka;
@@ -29,24 +30,11 @@ const partitionsOf = async (topics: string[]) =>
     (await admin.fetchTopicMetadata({ topics })).topics.map((t) => [t.name, t.partitions.length]),
   );
 
-/** Metadata requests kafkajs sends from now on, split into those for all topics and for named ones. */
-function countMetadataRequests(): { all: number; named: number; stop(): void } {
-  const Broker = require('kafkajs/src/broker/index.js') as {
-    prototype: { metadata(topics?: string[]): Promise<unknown> };
-  };
-  const original = Broker.prototype.metadata;
-  const counts = { all: 0, named: 0 };
-  Broker.prototype.metadata = function metadata(topics = []) {
-    if (topics.length === 0) counts.all += 1;
-    else counts.named += 1;
-    return original.call(this, topics);
-  };
-  return Object.assign(counts, {
-    stop: () => {
-      Broker.prototype.metadata = original;
-    },
-  });
-}
+/** Metadata requests kafkajs sends from now on: `all` for every topic, `named` for some. */
+const countMetadataRequests = () =>
+  countBrokerRequests<string[] | undefined>('metadata', (topics = []) =>
+    topics.length === 0 ? 'all' : 'named',
+  );
 
 it('creates the missing topics with the partitions asked for and leaves an existing one as it is', async () => {
   const existing = `${run}.existing`;
@@ -72,15 +60,15 @@ it('asks the broker about its own topics only when they are there, and once abou
   try {
     await ensureTopics(kafka, topics);
     // kafkajs' createTopics refreshes its view of every topic first.
-    expect(requests.all).toBeLessThanOrEqual(1);
+    expect(requests.counts.all ?? 0).toBeLessThanOrEqual(1);
   } finally {
     requests.stop();
   }
   requests = countMetadataRequests();
   try {
     await ensureTopics(kafka, topics);
-    expect(requests.all).toBe(0);
-    expect(requests.named).toBeGreaterThan(0);
+    expect(requests.counts.all ?? 0).toBe(0);
+    expect(requests.counts.named ?? 0).toBeGreaterThan(0);
   } finally {
     requests.stop();
   }
