@@ -6,6 +6,7 @@ import {
   currentUser,
   type KitLogger,
   ResponseCache,
+  SESSIONS_WAIT_LEFT_HEADER,
   startBroadcastInvalidation,
   topicFor,
 } from '@decor/kit';
@@ -175,7 +176,10 @@ async function askCatalogue(
     'cache-control': 'no-cache',
     'x-request-id': request.id,
   };
-  if (read.byViewer && request.headers.authorization) headers.authorization = request.headers.authorization;
+  if (read.byViewer && request.headers.authorization) {
+    headers.authorization = request.headers.authorization;
+    headers[SESSIONS_WAIT_LEFT_HEADER] = String(request.sessionsWaitLeftMs);
+  }
   // GET for HEAD too: the answer is stored for both.
   const query = request.url.indexOf('?');
   const ask = (upstream: string) =>

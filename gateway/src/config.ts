@@ -44,6 +44,13 @@ export const gatewayConfigSchema = Type.Object({
   /** Requests per minute and client ip to each rate-limited prefix (sign-in, reset, contact form). */
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 30, minimum: 1 }),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ default: 14_000, minimum: 100 }),
+  /**
+   * How long a connection to a service stays open unused before the gateway closes it: well inside
+   * the services' own keep-alive (Fastify's 72 s), so the gateway, not the service, ends an idle one.
+   * Else a request can be written to a connection the service is closing that same moment, and a
+   * read answers 503 with a single instance to go to (src/proxy.ts).
+   */
+  UPSTREAM_IDLE_MS: Type.Integer({ default: 30_000, minimum: 100, maximum: 60_000 }),
   /** Kafka, for the catalogue events that clear the gateway's cache of catalogue reads. */
   KAFKA_BROKERS: common.KAFKA_BROKERS,
   KAFKA_TOPIC_PREFIX: common.KAFKA_TOPIC_PREFIX,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { clientIp, HttpError, requestLimit, TOO_MANY_REQUESTS } from '@decor/kit';
+import { clientIp, HttpError, requestLimit, SESSIONS_WAIT_LEFT_HEADER, TOO_MANY_REQUESTS } from '@decor/kit';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogueCache, cachedReads } from './catalogue-cache';
@@ -97,7 +97,12 @@ export async function apiProxy(
           };
           send(pool.next(), 1);
         },
-        http: { requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS } },
+        // Node's agent keeps an idle connection until the service closes it (a service's keep-alive
+        // hint counts only below an agent timeout): with one, the gateway closes it first.
+        http: {
+          agentOptions: { timeout: config.UPSTREAM_IDLE_MS },
+          requestOptions: { timeout: config.UPSTREAM_TIMEOUT_MS },
+        },
         replyOptions: {
           // The client's address as this edge saw it (TRUST_PROXY decides whether a load balancer's
           // X-Forwarded-For counts), replacing any the client sent: services limit per address with it.
@@ -105,6 +110,7 @@ export async function apiProxy(
             ...headers,
             'x-request-id': req.id,
             'x-forwarded-for': req.ip,
+            [SESSIONS_WAIT_LEFT_HEADER]: String(req.sessionsWaitLeftMs),
           }),
           onError: (reply, { error }) => upstreamFailed(reply, route, error),
         },

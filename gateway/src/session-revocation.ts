@@ -19,6 +19,10 @@ declare module 'fastify' {
     /** Ended sessions: suspended and deleted users, older session versions (the kit's SessionVersions). */
     sessionRevocations: SessionVersions;
   }
+  interface FastifyRequest {
+    /** What is left of SESSIONS_WAIT_MS once this gateway held the request (passed on to the service). */
+    sessionsWaitLeftMs: number;
+  }
 }
 
 /**
@@ -29,7 +33,8 @@ declare module 'fastify' {
  * never depends on its signature, and accepting is still up to the usual checks after this hook.
  * Until every ended session is known (just started: its memory is empty; Kafka unreadable), a
  * session token waits up to SESSIONS_WAIT_MS for them, then answers 503 — never accepted unchecked;
- * anonymous requests and signing in go on, and `/readyz` says not ready meanwhile.
+ * anonymous requests and signing in go on, and `/readyz` says not ready meanwhile. A service behind
+ * waits only what is left of it (the kit's SESSIONS_WAIT_LEFT_HEADER, which the proxy sets).
  * Reading starts with `start()` (the gateway calls it last).
  */
 export function registerSessionRevocation(
@@ -46,6 +51,7 @@ export function registerSessionRevocation(
   // The same projection every service's auth hooks use (the kit), in a group of this instance's own.
   const revocations = sessionVersionsFor(kafka, config, 'gateway', logger);
   app.decorate('sessionRevocations', revocations);
+  app.decorateRequest('sessionsWaitLeftMs', SESSIONS_WAIT_MS);
   app.addReadinessCheck('sessions', () => {
     if (!revocations.caughtUp) throw new Error('ended sessions not read yet (user topic)');
   });
@@ -62,8 +68,12 @@ export function registerSessionRevocation(
     if (revocations.caughtUp) return answer();
     // Only a genuine token is worth holding a request for: a forged one gets its 401 at once.
     if (!genuine(request)) return done();
+    const heldAt = Date.now();
     void revocations.whenCaughtUp(SESSIONS_WAIT_MS).then((known) => {
-      if (known) return answer();
+      if (known) {
+        request.sessionsWaitLeftMs = Math.max(0, SESSIONS_WAIT_MS - (Date.now() - heldAt));
+        return answer();
+      }
       reply.code(503).header('retry-after', '5').send({ message: SESSION_MESSAGES.unchecked });
     });
   });

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceApp } from '@decor/kit';
-import { freePort, serviceEnv } from '@decor/kit/testing';
+import { eventually, freePort, serviceEnv } from '@decor/kit/testing';
 import { buildGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { mayRetryElsewhere, poolOf } from '../src/upstream-pool';
@@ -22,18 +22,25 @@ interface Seen {
 
 const servers: http.Server[] = [];
 const seen: Seen[] = [];
+/** The live instance's connections: whether the gateway (the client) ended each. */
+const liveConnections: { endedByGateway: boolean }[] = [];
+/** The gateway's idle connections close after this here (UPSTREAM_IDLE_MS). */
+const IDLE_MS = 300;
 let gateway: ServiceApp;
 let api: string;
 
-async function serve(handler: http.RequestListener): Promise<string> {
+async function serve(handler: http.RequestListener): Promise<http.Server> {
   const server = http.createServer(handler);
   servers.push(server);
+  // As a service (Fastify's default): an idle connection is kept 72 s on this side.
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server;
 }
+const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 beforeAll(async () => {
-  const live = await serve((req, res) => {
+  const liveServer = await serve((req, res) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
@@ -43,11 +50,21 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: { body } }));
     });
   });
-  // Reads the request, then drops the connection without a word: a process gone mid-request.
-  const cutter = await serve((req) => {
-    req.resume();
-    req.on('end', () => req.socket.destroy());
+  liveServer.on('connection', (socket) => {
+    const seenConnection = { endedByGateway: false };
+    liveConnections.push(seenConnection);
+    socket.on('end', () => {
+      seenConnection.endedByGateway = true;
+    });
   });
+  const live = urlOf(liveServer);
+  // Reads the request, then drops the connection without a word: a process gone mid-request.
+  const cutter = urlOf(
+    await serve((req) => {
+      req.resume();
+      req.on('end', () => req.socket.destroy());
+    }),
+  );
   const closed = `http://127.0.0.1:${await freePort()}`;
   const env = await serviceEnv('user');
   gateway = await buildGateway(
@@ -58,6 +75,7 @@ beforeAll(async () => {
       NOTIFICATION_SERVICE_URL: `${cutter}, ${live}/`,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       GATEWAY_CACHE_TTL_MS: '0',
+      UPSTREAM_IDLE_MS: String(IDLE_MS),
     }),
     { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' },
   );
@@ -112,6 +130,22 @@ it('after a connection cut off mid-request: reads and keyed writes go to the nex
   const bodies = seen.map((s) => s.body);
   for (let i = 0; i < 4; i++) expect(bodies.filter((b) => b.includes(`keyed-${i}`))).toHaveLength(1);
   expect(bodies.filter((b) => b.includes('plain-'))).toHaveLength(2);
+});
+
+it('closes a connection to a service once it has been idle UPSTREAM_IDLE_MS, before the service would', async () => {
+  // A service closing an idle connection as a request is written to it fails that request (a read
+  // with one instance to go to answers 503): the gateway ends idle ones itself, first.
+  const from = liveConnections.length;
+  expect((await fetch(`${api}/user/idle-check`)).status).toBe(200);
+  expect(liveConnections.length).toBeGreaterThan(0);
+  await eventually(
+    async () => liveConnections.every((c) => c.endedByGateway) || undefined,
+    5_000,
+    'the gateway ending its idle connections',
+  );
+  // …and a read after the pause is answered on a new connection.
+  expect((await fetch(`${api}/user/after-idle`)).status).toBe(200);
+  expect(liveConnections.length).toBeGreaterThan(from);
 });
 
 it('retries only what is safe', () => {

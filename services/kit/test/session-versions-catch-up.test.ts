@@ -10,6 +10,8 @@ import {
   createKafka,
   createServiceApp,
   ensureTopics,
+  SESSIONS_WAIT_LEFT_HEADER,
+  SESSIONS_WAIT_MS,
   type ServiceApp,
   SessionVersions,
   silentLogger,
@@ -58,8 +60,8 @@ async function processWith(opts: { kafka?: Kafka; lookbackMs?: number } = {}) {
   const url = await listen(app);
   const token = (id: string) =>
     app.signToken({ id, permissions: 'customer', email: `${id}@x.example` }, { sessionVersion: 1 });
-  const get = (path: string, id?: string) =>
-    call(url, path, id ? { headers: { authorization: `Bearer ${token(id)}` } } : {});
+  const get = (path: string, id?: string, headers: Record<string, string> = {}) =>
+    call(url, path, id ? { headers: { authorization: `Bearer ${token(id)}`, ...headers } } : {});
   return { sessions, get };
 }
 
@@ -150,4 +152,27 @@ it('nothing in the look-back window: caught up as soon as the topic is joined', 
   expect(await p.sessions.whenCaughtUp(1_000)).toBe(true);
   // Its events are older than any token it could concern.
   expect((await p.get('/me', signedOut)).status).toBe(200);
+});
+
+it('a token the gateway already held waits only what the gateway left of the wait', async () => {
+  const p = await processWith();
+  // Every wait this process asks for, in ms (the reader is never started: each ends in a 503).
+  const asked: number[] = [];
+  const whenCaughtUp = p.sessions.whenCaughtUp.bind(p.sessions);
+  p.sessions.whenCaughtUp = (ms: number) => {
+    asked.push(ms);
+    return whenCaughtUp(ms);
+  };
+  const held = (left?: string) =>
+    p.get('/me', signedOut, left === undefined ? {} : { [SESSIONS_WAIT_LEFT_HEADER]: left });
+  const t0 = Date.now();
+  const none = await held('0');
+  expect([none.status, none.body]).toEqual([503, { message: SESSION_MESSAGES.unchecked }]);
+  expect(Date.now() - t0).toBeLessThan(SESSIONS_WAIT_MS);
+  expect((await held('350')).status).toBe(503);
+  // Absent, unreadable or more than the wait itself: the whole wait, never longer.
+  expect((await held()).status).toBe(503);
+  expect((await held('99999')).status).toBe(503);
+  expect((await held('soon')).status).toBe(503);
+  expect(asked).toEqual([0, 350, SESSIONS_WAIT_MS, SESSIONS_WAIT_MS, SESSIONS_WAIT_MS]);
 });

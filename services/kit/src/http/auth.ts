@@ -98,10 +98,32 @@ export interface SessionCheck {
  */
 export const SESSIONS_WAIT_MS = 2_000;
 
-/** 503 for a session token while ended sessions cannot be told apart from live ones. */
-export async function sessionsKnown(sessions: SessionCheck | undefined, waitMs = SESSIONS_WAIT_MS) {
+/**
+ * What the gateway left of SESSIONS_WAIT_MS after holding a request for its own ended sessions, in ms:
+ * a request proxied through it waits once in all, not once per hop (a just-restarted gateway and
+ * service each waiting 2 s put an answer past the 5 s every request is owed). The gateway always sets
+ * it; a value above SESSIONS_WAIT_MS, or none, counts as the whole wait. A caller setting it only
+ * shortens its own wait for a 503.
+ */
+export const SESSIONS_WAIT_LEFT_HEADER = 'x-sessions-wait-left-ms';
+
+/** How long this request's session token may wait for the ended sessions (SESSIONS_WAIT_LEFT_HEADER). */
+export function sessionsWaitLeft(request: Pick<FastifyRequest, 'headers'>): number {
+  const raw = request.headers[SESSIONS_WAIT_LEFT_HEADER];
+  const left = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : SESSIONS_WAIT_MS;
+  return Math.min(left, SESSIONS_WAIT_MS);
+}
+
+/**
+ * 503 for a session token while ended sessions cannot be told apart from live ones; the request's
+ * wait (sessionsWaitLeft) is read only then, off the path of every request once caught up.
+ */
+export async function sessionsKnown(
+  sessions: SessionCheck | undefined,
+  request: Pick<FastifyRequest, 'headers'>,
+) {
   if (sessions?.caughtUp !== false) return;
-  if (await sessions.whenCaughtUp?.(waitMs)) return;
+  if (await sessions.whenCaughtUp?.(sessionsWaitLeft(request))) return;
   throw new HttpError(503, SESSION_MESSAGES.unchecked, { 'retry-after': '5' });
 }
 
@@ -180,7 +202,7 @@ export const authPlugin = fp(
         verified?.set(token, claims);
       }
       // After the signature (a forgery is a 401 whatever else), before anything is accepted.
-      await sessionsKnown(opts.sessions);
+      await sessionsKnown(opts.sessions, request);
       const ended = opts.sessions?.refusal(claims.sub, claims.sv);
       if (ended) throw unauthorized(ended, { [EXPIRED_HEADER]: 'true' });
       request.user = {
