@@ -21,6 +21,13 @@ export interface WebhookEndpointInfo {
   enabledEvents: string[];
 }
 
+/**
+ * Each control call on a connection of its own: a caller's first call after a long pause (a test
+ * file in a reused jest worker) would otherwise be written to a pooled socket the emulator had closed
+ * meanwhile and fail with "other side closed" (as the QuickBooks emulator's did in CI).
+ */
+const OWN_CONNECTION = { connection: 'close' };
+
 export function paymentsControl(url: string) {
   const call = async <T = unknown>(
     path: string,
@@ -28,7 +35,8 @@ export function paymentsControl(url: string) {
   ): Promise<T> => {
     const res = await fetch(`${url}${path}`, {
       method: init.method ?? 'GET',
-      headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
+      headers:
+        init.json === undefined ? OWN_CONNECTION : { ...OWN_CONNECTION, 'content-type': 'application/json' },
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
     });
     if (!res.ok) throw new Error(`payments emulator ${path} answered ${res.status}: ${await res.text()}`);

@@ -1,4 +1,12 @@
 /**
+ * Each control call on a connection of its own (`connection: close`): the callers (test files in a
+ * reused jest worker, a bench between parts) call after long pauses, and a pooled socket the
+ * emulator closed while the caller's loop was busy would be written to anyway, failing the call with
+ * "other side closed" (CI, a QuickBooks test's first call).
+ */
+const OWN_CONNECTION = { connection: 'close' };
+
+/**
  * What a person's click on Connect on the emulator's consent page does, for tests and benchmarks:
  * posts the consent form for `realmId` and returns where QuickBooks sends the browser back
  * (`<redirect_uri>?code&state&realmId`).
@@ -14,7 +22,7 @@ export async function consentRedirect(authorizeUrl: string, realmId: string): Pr
   });
   const res = await fetch(`${url.origin}/connect/oauth2/consent`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...OWN_CONNECTION, 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
     redirect: 'manual',
   });
@@ -31,7 +39,8 @@ export function emulatorControl(url: string) {
   ): Promise<T> => {
     const res = await fetch(`${url}${path}`, {
       method: init.method ?? 'GET',
-      headers: init.json === undefined ? {} : { 'content-type': 'application/json' },
+      headers:
+        init.json === undefined ? OWN_CONNECTION : { ...OWN_CONNECTION, 'content-type': 'application/json' },
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
     });
     if (!res.ok) throw new Error(`emulator ${path} answered ${res.status}: ${await res.text()}`);
