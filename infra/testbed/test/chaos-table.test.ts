@@ -70,6 +70,7 @@ describe('rows and verdict', () => {
     expect(rowFailures(baseline as (typeof rows)[0])).toEqual([]);
     expect(redis?.classes).toMatchObject({ '2xx': 2, '503': 1 });
     expect(redis).toMatchObject({ requests: 3, late: 1, slowestMs: 6_200, lost: 1, doubled: 1 });
+    expect(redis?.slowestWhat).toBe('201 POST /api/estimate');
     expect(gateway?.classes.refused).toBe(1);
     expect(order?.classes).toMatchObject({ refused: 1, none: 1 });
   });
@@ -87,6 +88,8 @@ describe('rows and verdict', () => {
     expect(v.ok).toBe(false);
     expect(v.failures).toContain('consumer lag 0: decor.order: 3');
     expect(v.failures).toContain('redis down: 1 lost');
+    // The verdict names the slowest late answer (the report's list of them may be cut from a log).
+    expect(v.failures).toContain('redis down: 1 answered after 5 s (slowest 201 POST /api/estimate, 6.20 s)');
     expect(verdict(rows.slice(0, 1), [{ name: 'lag', ok: true, detail: '' }]).ok).toBe(true);
   });
 

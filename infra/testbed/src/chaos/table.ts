@@ -33,6 +33,12 @@ export function answerClass(a: Pick<Answer, 'status' | 'failure'>): AnswerClass 
   return 'other';
 }
 
+/** Its status, or why there was none: '503', 'refused'. */
+function answerLabel(a: Answer): string {
+  const cls = answerClass(a);
+  return cls === 'refused' || cls === 'none' ? cls : String(a.status);
+}
+
 /** Answered, in a class the issue accepts, and within the bound. */
 export const answeredInTime = (a: Answer) =>
   ['2xx', '4xx', '503'].includes(answerClass(a)) && a.ms <= ANSWER_WITHIN_MS;
@@ -53,6 +59,7 @@ export interface FaultRow {
   /** Answered after more than ANSWER_WITHIN_MS (any class). */
   late: number;
   slowestMs: number;
+  /** The slowest answer's status and request, e.g. '503 POST /api/estimate'. */
   slowestWhat: string;
   lost: number;
   doubled: number;
@@ -91,7 +98,7 @@ export function faultRows(
       classes,
       late: mine.filter((a) => a.ms > ANSWER_WITHIN_MS).length,
       slowestMs: slowest?.ms ?? 0,
-      slowestWhat: slowest?.what ?? '',
+      slowestWhat: slowest ? `${answerLabel(slowest)} ${slowest.what}` : '',
       lost: expected.filter((e) => e.found === 0).length,
       doubled: expected.filter((e) => e.found > 1).length,
       refusalsAllowed: refusalsAllowedIn(fault),
@@ -100,14 +107,20 @@ export function faultRows(
   });
 }
 
-/** Why a row fails (empty: it passes). */
-export function rowFailures(r: FaultRow): string[] {
+/**
+ * Why a row fails (empty: it passes). `naming` adds the slowest late answer: the verdict's lines
+ * lead the report, whose own list of late answers may be cut from a CI log.
+ */
+export function rowFailures(r: FaultRow, naming = false): string[] {
   const why: string[] = [];
   if (r.problem) why.push(r.problem);
   if (r.classes.other > 0) why.push(`${r.classes.other} answered with another 5xx`);
   if (r.classes.none > 0) why.push(`${r.classes.none} without an answer`);
   if (r.classes.refused > 0 && !r.refusalsAllowed) why.push(`${r.classes.refused} refused`);
-  if (r.late > 0) why.push(`${r.late} answered after ${ANSWER_WITHIN_MS / 1000} s`);
+  if (r.late > 0)
+    why.push(
+      `${r.late} answered after ${ANSWER_WITHIN_MS / 1000} s${naming ? ` (slowest ${r.slowestWhat}, ${seconds(r.slowestMs)})` : ''}`,
+    );
   if (r.lost > 0) why.push(`${r.lost} lost`);
   if (r.doubled > 0) why.push(`${r.doubled} doubled`);
   return why;
@@ -127,7 +140,7 @@ export interface Verdict {
 
 export function verdict(rows: FaultRow[], checks: RunCheck[]): Verdict {
   const failures = [
-    ...rows.flatMap((r) => rowFailures(r).map((w) => `${r.fault}: ${w}`)),
+    ...rows.flatMap((r) => rowFailures(r, true).map((w) => `${r.fault}: ${w}`)),
     ...checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`),
   ];
   return { ok: failures.length === 0, failures };
@@ -167,9 +180,7 @@ export function notableAnswers(answers: Answer[]): string[] {
   const groups = new Map<string, { n: number; slowest: number }>();
   for (const a of answers) {
     if (answeredInTime(a)) continue;
-    const cls = answerClass(a);
-    const label = cls === 'refused' || cls === 'none' ? cls : String(a.status);
-    const key = `${a.phase}: ${label} ${a.what}`;
+    const key = `${a.phase}: ${answerLabel(a)} ${a.what}`;
     const g = groups.get(key) ?? { n: 0, slowest: 0 };
     g.n++;
     g.slowest = Math.max(g.slowest, a.ms);
