@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { logLevel } from 'kafkajs';
 import pino from 'pino';
-import { createKafka } from '../src/messaging/kafka';
+import { createKafka, ensureTopics } from '../src/messaging/kafka';
 import { kafkajsLogCreator, RETRIABLE_PERSISTS_MS } from '../src/messaging/kafkajs-log';
-import { testEndpoints } from '../src/testing';
+import { eventually, testEndpoints } from '../src/testing';
 
 /** A pino logger at trace whose lines the test reads. */
 function capture() {
@@ -83,6 +83,58 @@ describe("kafkajs' log lines", () => {
     await flush();
     expect(lines.map((l) => l.level)).toEqual([20, 20, 50]);
   });
+
+  it('a member its group dropped (a stall past the session timeout) is one warning as kafkajs re-joins, not ERROR', async () => {
+    const { logger, lines } = capture();
+    const log = kafkajsLogCreator(logger, () => 0)(logLevel.INFO);
+    const dropped = 'The coordinator is not aware of this member';
+    // What kafkajs 2 logs (network/connection.js, consumer/runner.js) when a heartbeat finds the
+    // member gone: the answer, twice, then the runner's re-join.
+    const line = (namespace: string, message: string, extra: Record<string, unknown>) =>
+      log({ namespace, level: logLevel.ERROR, label: 'ERROR', log: { timestamp: '', message, ...extra } });
+    for (const correlationId of [9, 10])
+      line('Connection', 'Response Heartbeat(key: 12, version: 3)', { error: dropped, correlationId });
+    line('Runner', `${dropped}, re-joining the group`, { groupId: 'decor.cart.customers', error: dropped });
+    await flush();
+    expect(lines.map((l) => [l.level, l.namespace])).toEqual([
+      [20, 'Connection'],
+      [20, 'Connection'],
+      [40, 'Runner'],
+    ]);
+  });
+
+  it('a real broker: a consumer whose process stalls past its session is dropped, warns once and re-joins, with no ERROR', async () => {
+    const { logger, lines } = capture();
+    const topic = `stall-${randomBytes(4).toString('hex')}`;
+    const kafka = createKafka({ clientId: 'stall', brokers: testEndpoints().kafkaBrokers, logger });
+    // Through the kit, which waits out a busy broker's "does not host this topic-partition" for a
+    // moment after creating it (kafkajs' own createTopics gave up on it in a full run).
+    await ensureTopics(createKafka({ clientId: 'stall-admin', brokers: testEndpoints().kafkaBrokers }), [
+      topic,
+    ]);
+    // The broker's shortest session (group.min.session.timeout.ms, 6 s).
+    const consumer = kafka.consumer({ groupId: topic, sessionTimeout: 6_000, heartbeatInterval: 500 });
+    let joins = 0;
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      joins++;
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic] });
+    await consumer.run({ eachMessage: async () => {} });
+    try {
+      await eventually(async () => joins === 1 || undefined, 30_000, 'the first join');
+      // A stall of the whole process (a loaded machine, a long synchronous step): no heartbeats.
+      const stallUntil = Date.now() + 9_000;
+      while (Date.now() < stallUntil) {}
+      await eventually(async () => joins === 2 || undefined, 30_000, 'the re-join');
+    } finally {
+      await consumer.disconnect();
+    }
+    await flush();
+    const dropped = lines.filter((l) => l.error === 'The coordinator is not aware of this member');
+    expect(dropped.filter((l) => l.level === 40).map((l) => l.namespace)).toEqual(['Runner']);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  }, 60_000);
 
   it('a real broker: sending to a topic that does not exist logs its retried refusals as debug, and the send still fails', async () => {
     const { logger, lines } = capture();

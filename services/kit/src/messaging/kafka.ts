@@ -80,7 +80,7 @@ export async function ensureTopics(
   const admin = kafka.admin();
   await admin.connect();
   try {
-    if ((await leadersOf(admin, wanted)) === true) return;
+    if ((await leadersOf(admin, wanted)).ready) return;
     // Returns false (no throw) when every "error" is TOPIC_ALREADY_EXISTS: a concurrent creator won,
     // or some of them were there. kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION,
     // which a busy broker answers for a moment after creating a topic; our loop below tolerates it.
@@ -95,16 +95,16 @@ export async function ensureTopics(
   }
 }
 
-/** True when every partition of `topics` has a leader; otherwise false, or the error (a topic missing). */
-async function leadersOf(admin: Admin, topics: string[]): Promise<boolean | unknown> {
+/** Whether every partition of `topics` has a leader; the broker's refusal when it would not say. */
+async function leadersOf(admin: Admin, topics: string[]): Promise<{ ready: boolean; error?: unknown }> {
   try {
     const { topics: meta } = await admin.fetchTopicMetadata({ topics });
-    return (
+    const ready =
       meta.length === topics.length &&
-      meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
-    );
-  } catch (err) {
-    return err; // e.g. UNKNOWN_TOPIC_OR_PARTITION: missing, or another creator's topic propagating
+      meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+    return { ready };
+  } catch (error) {
+    return { ready: false, error }; // e.g. UNKNOWN_TOPIC_OR_PARTITION: missing, or another creator's topic propagating
   }
 }
 
@@ -112,9 +112,9 @@ async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number)
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    const ready = await leadersOf(admin, topics);
-    if (ready === true) return;
-    if (ready !== false) lastError = ready;
+    const { ready, error } = await leadersOf(admin, topics);
+    if (ready) return;
+    if (error) lastError = error;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`Kafka topics ${topics.join(', ')} have no partition leaders after ${timeoutMs} ms`, {

@@ -21,6 +21,14 @@ const HANDLED = new Set([
  */
 const CONNECT_TIMEOUT = 'Connection timeout';
 
+/**
+ * A member the group's coordinator dropped (its session ran out: the process or the machine stalled
+ * past the session timeout). kafkajs re-joins by itself and the group's partitions are handed out
+ * again, so nothing is lost (events are applied once per group however often they arrive). The
+ * stall is worth one warning (the runner's line); the Heartbeat answers that report it are debug.
+ */
+const DROPPED_MEMBER = 'The coordinator is not aware of this member';
+
 /** The answer kafkajs logs at ERROR and then retries by itself, or undefined. */
 function retriedAnswer(message: string, error: string | undefined): string | undefined {
   if (error && HANDLED.has(error)) return error;
@@ -46,8 +54,9 @@ interface Streak {
  * It logs each retriable refusal (a topic not hosted yet, a coordinator still loading — every first
  * start while topics are created) and a connection the broker was slow to accept at ERROR before
  * retrying it, and a topic another process created first; those are `debug` unless the same answer
- * keeps coming for RETRIABLE_PERSISTS_MS, which is one `warn`. A retry that runs out, or a topic
- * that could not be created, still fails the caller, who reports it; any other kafkajs ERROR or WARN
+ * keeps coming for RETRIABLE_PERSISTS_MS, which is one `warn`. A member dropped from its group and
+ * re-joining is one `warn` (DROPPED_MEMBER). A retry that runs out, or a topic that could not be
+ * created, still fails the caller, who reports it; any other kafkajs ERROR or WARN
  * keeps its level.
  */
 export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now): logCreator {
@@ -56,6 +65,11 @@ export function kafkajsLogCreator(log: KitLogger, now: () => number = Date.now):
     return ({ namespace, level, log: { message, timestamp: _ts, logger: _logger, ...extra } }) => {
       const fields = { namespace, ...extra };
       const error = typeof extra.error === 'string' ? extra.error : undefined;
+      if (level === logLevel.ERROR && error === DROPPED_MEMBER) {
+        if (namespace === 'Connection') log.debug(fields, message);
+        else log.warn(fields, message);
+        return;
+      }
       const retried = level === logLevel.ERROR ? retriedAnswer(message, error) : undefined;
       if (retried) {
         const key = `${String(extra.broker ?? namespace)} ${retried}`;
