@@ -63,6 +63,8 @@ export function useBrowserStack({
   const product = {} as RunningProduct | RunningQuickBooksProduct;
   const chromium = {} as RunningBrowser;
   const pageErrors: string[][] = [];
+  /** Each page's errors and failed API calls (./browser), for `fail` to print. */
+  const errorsOf = new WeakMap<Page, string[]>();
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
   let starting: Promise<void> | undefined;
@@ -95,10 +97,11 @@ export function useBrowserStack({
 
   const fail = (page: Page, shot: string) => async (err: unknown) => {
     await screenshot(page, shot).catch(() => {});
-    // CI keeps the log, not the screenshot: say what the screen showed.
+    // CI keeps the log, not the screenshot: say what the screen showed, and which calls failed.
     const shown = await screenText(page).catch((e: Error) => `unreadable (${e.message})`);
+    const calls = (errorsOf.get(page) ?? []).filter((e) => e.startsWith('api: '));
     if (err instanceof Error) {
-      const seen = `\nThe screen at ${page.url()}: ${shown}`;
+      const seen = `\nThe screen at ${page.url()}: ${shown}${calls.map((c) => `\n${c}`).join('')}`;
       err.message += seen;
       // Jest prints the stack, which holds the message as it was thrown.
       err.stack = err.stack?.replace(/\n\s+at /, `${seen}$&`);
@@ -109,6 +112,7 @@ export function useBrowserStack({
   const newPage: BrowserStack<RunningProduct>['newPage'] = async (viewport) => {
     const opened = await chromium.newPage(viewport);
     pageErrors.push(opened.errors);
+    errorsOf.set(opened.page, opened.errors);
     return opened;
   };
   const open = async (viewport?: { width: number; height: number }) => (await newPage(viewport)).page;

@@ -42,6 +42,7 @@ export async function launchBrowser(
       page.on('console', (msg) => {
         if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
       });
+      recordFailedApiCalls(page, errors);
       return { page, context, errors };
     },
     close: async () => {
@@ -50,6 +51,26 @@ export async function launchBrowser(
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The page's API calls the server failed (5xx, or no answer), as `api: …` lines beside its errors, so
+ * a journey that fails on a screen saying "unavailable" also says which call failed and how.
+ */
+function recordFailedApiCalls(page: Page, errors: string[]): void {
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
+  page.on('response', (res) => {
+    if (res.status() < 500 || !isApi(res.url())) return;
+    const call = `api: ${res.request().method()} ${res.url()} answered ${res.status()}`;
+    res.text().then(
+      (body) => errors.push(`${call}: ${body.slice(0, 300)}`),
+      () => errors.push(call),
+    );
+  });
+  page.on('requestfailed', (req) => {
+    if (isApi(req.url()))
+      errors.push(`api: ${req.method()} ${req.url()} failed: ${req.failure()?.errorText}`);
+  });
 }
 
 /** Whether React owns the page: a server-rendered page (its data in #decor-state) is hydrated. */
