@@ -179,6 +179,12 @@ interface Claimed {
 }
 
 /**
+ * Failed rounds in a row after which the relay is unhealthy: events are stuck. One or two are a blip
+ * (a broker restarting, or too busy to ack in time on a loaded machine as a stack starts).
+ */
+const STUCK_AFTER_FAILED_ROUNDS = 3;
+
+/**
  * Publishes outboxed events. Writers call `notify(docId)` right after their write so the event
  * leaves within milliseconds; the periodic scan only covers crashes and missed notifications.
  */
@@ -284,8 +290,7 @@ export class OutboxRelay {
   }
 
   isHealthy(): boolean {
-    // One failed round is a blip (a broker restart); three in a row mean events are stuck.
-    return this.running && this.failures < 3 && this.opts.publisher.isConnected();
+    return this.running && this.failures < STUCK_AFTER_FAILED_ROUNDS && this.opts.publisher.isConnected();
   }
 
   health(): RelayHealth {
@@ -317,7 +322,9 @@ export class OutboxRelay {
       } catch (err) {
         this.failures += 1;
         this.lastError = (err as Error).message;
-        this.log.error({ err, failures: this.failures }, 'outbox relay round failed; retrying');
+        // A blip is a warning (retried here); from the round that makes the relay unhealthy, an error.
+        const level = this.failures < STUCK_AFTER_FAILED_ROUNDS ? 'warn' : 'error';
+        this.log[level]({ err, failures: this.failures }, 'outbox relay round failed; retrying');
         for (const id of hints.values()) this.hint(id);
         // Documents the failed round had carried over are still leased to this relay: claimed again.
         for (const c of this.inRound) this.hint(c._id);
