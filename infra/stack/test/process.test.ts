@@ -83,11 +83,12 @@ test('a child that never becomes ready times out with its last lines, and is sto
     ready: async () => {
       throw new Error('connection refused');
     },
-    readyTimeoutMs: 400,
+    // Long enough for a node to start and print on a loaded machine (at 400 ms CI's had not yet).
+    readyTimeoutMs: 3_000,
     log,
   });
   await expect(started).rejects.toThrow(
-    /slow was not ready within 0 s \(last readiness check: connection refused\)[\s\S]*still warming up/,
+    /slow was not ready within 3 s \(last readiness check: connection refused\)[\s\S]*still warming up/,
   );
 });
 
