@@ -92,7 +92,7 @@ export async function buildAccountingSyncContext(
       }
     };
   const api: QboApi = { ...direct, create: clearing(direct.create), update: clearing(direct.update) };
-  const queue = syncQueue(base.redis, config.REDIS_PREFIX);
+  const queue = syncQueue(base.redis, config.REDIS_PREFIX, base.log);
   registerQueueMetrics(base.metrics, [queue]);
 
   // Trucking and Labor lines need a QuickBooks item each: found by name, created when missing.

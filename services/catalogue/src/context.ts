@@ -33,7 +33,7 @@ export function buildCatalogueContext(base: BaseContext<CatalogueConfig>): Catal
   const images = imageStore(config);
   const uploads = uploadModel(base.connection);
   const products = productModel(base.connection);
-  const queue = imageQueue(base.redis, config.REDIS_PREFIX);
+  const queue = imageQueue(base.redis, config.REDIS_PREFIX, base.log);
   registerQueueMetrics(base.metrics, [queue]);
   return {
     ...base,

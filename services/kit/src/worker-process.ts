@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import type { CommonConfig } from './config';
 import { createServiceApp } from './http/app';
 import { type RunningService, runService } from './http/run';
-import type { JobWorker } from './jobs/queue';
+import { type JobWorker, logQueueErrors } from './jobs/queue';
 import { createRedis, pingRedis } from './jobs/redis';
 import { registerQueueMetrics } from './metrics/queues';
 import { createMetricsRegistry } from './metrics/registry';
@@ -51,8 +51,10 @@ export async function startWorkers<C extends CommonConfig>(
   const counted = new Map<string, Queue>();
   for (const { worker } of workers) {
     const key = `${worker.opts.prefix ?? 'bull'}:${worker.name}`;
-    if (!counted.has(key))
-      counted.set(key, new Queue(worker.name, { connection: redis, prefix: worker.opts.prefix }));
+    if (counted.has(key)) continue;
+    const queue = new Queue(worker.name, { connection: redis, prefix: worker.opts.prefix });
+    logQueueErrors(queue, log);
+    counted.set(key, queue);
   }
   registerQueueMetrics(metrics, [...counted.values()]);
 

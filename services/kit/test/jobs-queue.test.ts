@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import pino from 'pino';
 import {
   createQueue,
   createRedis,
@@ -208,4 +210,28 @@ test('health: worker closes gracefully; Redis ping reports up and down', async (
 test('jobIdFor never yields an id BullMQ refuses', () => {
   expect(jobIdFor('a:b', 'c')).toBe('a.b.c');
   expect(jobIdFor(42)).toBe('job.42');
+});
+
+test("a queue's Redis errors go to the service's log as warnings, not to stderr", async () => {
+  // A port nobody listens on: the connection's attempts fail with ECONNREFUSED, and the Queue re-emits them.
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((r) => closed.close(r));
+  const lines: { level: number; msg: string; queue?: string; err?: { message: string } }[] = [];
+  const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  const stderr = jest.spyOn(console, 'error').mockImplementation(() => {});
+  const unreachable = createRedis(`redis://127.0.0.1:${port}`, { purpose: 'producer' });
+  unreachable.on('error', () => {}); // the service's own connection listener (service.ts) logs it at debug
+  const q = createQueue('unreachable', { connection: unreachable, prefix, logger });
+  try {
+    await waitFor(() => lines.length > 0, 10_000);
+    expect(lines[0]).toMatchObject({ level: 40, msg: 'job queue: redis error', queue: 'unreachable' });
+    expect(lines[0]?.err?.message).toMatch(/ECONNREFUSED/);
+    expect(stderr).not.toHaveBeenCalled();
+  } finally {
+    stderr.mockRestore();
+    await q.close().catch(() => {});
+    unreachable.disconnect();
+  }
 });

@@ -25,7 +25,7 @@ export async function buildNotificationContext(
       baseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
       timeZone: config.SHOP_TIME_ZONE,
     },
-    emails: emailQueue(base.redis, config.REDIS_PREFIX, emailRetry(config)),
+    emails: emailQueue(base.redis, config.REDIS_PREFIX, emailRetry(config), base.log),
     contactLimits: contactLimits(base.redis, {
       prefix: config.REDIS_PREFIX,
       perAddress: config.CONTACT_MAX_PER_ADDRESS,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SyncedRecordKind } from '@decor/contracts';
-import { createQueue, enqueueOnce, jobIdFor } from '@decor/kit';
+import { createQueue, enqueueOnce, jobIdFor, type KitLogger } from '@decor/kit';
 import type { JobState, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -35,10 +35,11 @@ export function syncBackoff(attemptsMade: number, random = Math.random): number 
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
-export function syncQueue(connection: Redis, prefix: string): Queue<SyncJob> {
+export function syncQueue(connection: Redis, prefix: string, logger?: KitLogger): Queue<SyncJob> {
   return createQueue<SyncJob>(SYNC_QUEUE, {
     connection,
     prefix,
+    logger,
     defaultJobOptions: { attempts: SYNC_ATTEMPTS, backoff: { type: 'custom' } },
   });
 }

@@ -16,8 +16,8 @@ export const IMAGE_QUEUE = 'catalogue-images';
 
 export type ImageJob = { kind: 'cleanup-upload'; key: string } | { kind: 'delete-files'; keys: string[] };
 
-export function imageQueue(connection: Redis, prefix: string): Queue<ImageJob> {
-  return createQueue<ImageJob>(IMAGE_QUEUE, { connection, prefix });
+export function imageQueue(connection: Redis, prefix: string, logger?: KitLogger): Queue<ImageJob> {
+  return createQueue<ImageJob>(IMAGE_QUEUE, { connection, prefix, logger });
 }
 
 export function scheduleUploadCleanup(queue: Queue<ImageJob>, key: string, delaySeconds: number) {

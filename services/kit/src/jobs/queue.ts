@@ -43,13 +43,28 @@ export interface QueueConnectionOptions {
 
 export function createQueue<Data = unknown>(
   name: string,
-  opts: QueueConnectionOptions & { defaultJobOptions?: Omit<DefaultJobOptions, 'removeOnFail'> },
+  opts: QueueConnectionOptions & {
+    defaultJobOptions?: Omit<DefaultJobOptions, 'removeOnFail'>;
+    logger?: KitLogger;
+  },
 ): Queue<Data> {
-  return new Queue<Data>(name, {
+  const queue = new Queue<Data>(name, {
     connection: opts.connection,
     prefix: opts.prefix,
     defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...opts.defaultJobOptions, removeOnFail: false },
   });
+  logQueueErrors(queue, opts.logger);
+  return queue;
+}
+
+/**
+ * A Queue re-emits its connection's errors (a Redis command that timed out, a reconnect); with no
+ * listener BullMQ prints them to stderr as "Unhandled error", outside the service's log. The caller
+ * of the failed command gets its rejection anyway, so a warning is enough.
+ */
+export function logQueueErrors(queue: Queue, logger: KitLogger = silentLogger): void {
+  const log = logger.child({ component: 'queue', queue: queue.name });
+  queue.on('error', (err) => log.warn({ err }, 'job queue: redis error'));
 }
 
 /**

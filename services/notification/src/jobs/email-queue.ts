@@ -65,10 +65,16 @@ export const emailRetry = (config: { EMAIL_RETRY_FIRST_MS: number; EMAIL_RETRY_M
   spanMs: EMAIL_RETRY_SPAN_MS,
 });
 
-export function emailQueue(connection: Redis, prefix: string, retry = DEFAULT_EMAIL_RETRY): Queue<EmailJob> {
+export function emailQueue(
+  connection: Redis,
+  prefix: string,
+  retry = DEFAULT_EMAIL_RETRY,
+  logger?: KitLogger,
+): Queue<EmailJob> {
   return createQueue<EmailJob>(EMAIL_QUEUE, {
     connection,
     prefix,
+    logger,
     // The waits themselves come from the worker's backoff strategy (`emailWorker`).
     defaultJobOptions: { attempts: retryAttempts(retry), backoff: { type: 'custom' } },
   });

@@ -24,10 +24,11 @@ export interface AgreementJob {
   correlationId: string;
 }
 
-export function agreementQueue(ctx: Pick<OrderContext, 'redis' | 'config'>): Queue<AgreementJob> {
+export function agreementQueue(ctx: Pick<OrderContext, 'redis' | 'config' | 'log'>): Queue<AgreementJob> {
   return createQueue<AgreementJob>(AGREEMENT_QUEUE, {
     connection: ctx.redis,
     prefix: ctx.config.REDIS_PREFIX,
+    logger: ctx.log,
     defaultJobOptions: { attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
   });
 }
