@@ -212,22 +212,30 @@ test('jobIdFor never yields an id BullMQ refuses', () => {
   expect(jobIdFor(42)).toBe('job.42');
 });
 
-test("a queue's Redis errors go to the service's log as warnings, not to stderr", async () => {
+test("a queue's Redis errors go to the service's log, not to stderr: a refused connection at debug, others as warnings", async () => {
   // A port nobody listens on: the connection's attempts fail with ECONNREFUSED, and the Queue re-emits them.
   const closed = createServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const { port } = closed.address() as AddressInfo;
   await new Promise((r) => closed.close(r));
   const lines: { level: number; msg: string; queue?: string; err?: { message: string } }[] = [];
-  const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  const logger = pino({ level: 'debug' }, { write: (l: string) => lines.push(JSON.parse(l)) });
   const stderr = jest.spyOn(console, 'error').mockImplementation(() => {});
   const unreachable = createRedis(`redis://127.0.0.1:${port}`, { purpose: 'producer' });
   unreachable.on('error', () => {}); // the service's own connection listener (service.ts) logs it at debug
   const q = createQueue('unreachable', { connection: unreachable, prefix, logger });
   try {
     await waitFor(() => lines.length > 0, 10_000);
-    expect(lines[0]).toMatchObject({ level: 40, msg: 'job queue: redis error', queue: 'unreachable' });
+    expect(lines[0]).toMatchObject({
+      level: 20,
+      msg: 'job queue: redis connection error',
+      queue: 'unreachable',
+    });
     expect(lines[0]?.err?.message).toMatch(/ECONNREFUSED/);
+    // Any other error the connection reports (ioredis's own words for a command past its timeout).
+    unreachable.emit('error', new Error('Command timed out'));
+    expect(lines.at(-1)).toMatchObject({ level: 40, msg: 'job queue: redis error', queue: 'unreachable' });
+    expect(lines.at(-1)?.err?.message).toBe('Command timed out');
     expect(stderr).not.toHaveBeenCalled();
   } finally {
     stderr.mockRestore();

@@ -6,6 +6,7 @@
  */
 import {
   type DefaultJobOptions,
+  isNotConnectionError,
   type Job,
   type JobsOptions,
   type Processor,
@@ -58,13 +59,18 @@ export function createQueue<Data = unknown>(
 }
 
 /**
- * A Queue re-emits its connection's errors (a Redis command that timed out, a reconnect); with no
- * listener BullMQ prints them to stderr as "Unhandled error", outside the service's log. The caller
- * of the failed command gets its rejection anyway, so a warning is enough.
+ * A Queue re-emits its connection's errors (a Redis command that timed out, each failed reconnect);
+ * with no listener BullMQ prints them to stderr as "Unhandled error", outside the service's log. The
+ * caller of a failed command gets its rejection anyway, so a warning is enough; a refused or closed
+ * connection is debug, as the service's own connection listener logs it (readiness reports Redis down,
+ * and an outage would otherwise log a line per reconnect per queue).
  */
 export function logQueueErrors(queue: Queue, logger: KitLogger = silentLogger): void {
   const log = logger.child({ component: 'queue', queue: queue.name });
-  queue.on('error', (err) => log.warn({ err }, 'job queue: redis error'));
+  queue.on('error', (err) => {
+    if (isNotConnectionError(err)) log.warn({ err }, 'job queue: redis error');
+    else log.debug({ err }, 'job queue: redis connection error');
+  });
 }
 
 /**
