@@ -1,11 +1,11 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import type { Registry } from 'prom-client';
 import type { CommonConfig } from './config';
 import { createServiceApp } from './http/app';
 import { type RunningService, runService } from './http/run';
-import { type JobWorker, logQueueErrors } from './jobs/queue';
+import { createQueue, type JobWorker } from './jobs/queue';
 import { createRedis, pingRedis } from './jobs/redis';
 import { registerQueueMetrics } from './metrics/queues';
 import { createMetricsRegistry } from './metrics/registry';
@@ -51,10 +51,11 @@ export async function startWorkers<C extends CommonConfig>(
   const counted = new Map<string, Queue>();
   for (const { worker } of workers) {
     const key = `${worker.opts.prefix ?? 'bull'}:${worker.name}`;
-    if (counted.has(key)) continue;
-    const queue = new Queue(worker.name, { connection: redis, prefix: worker.opts.prefix });
-    logQueueErrors(queue, log);
-    counted.set(key, queue);
+    if (!counted.has(key))
+      counted.set(
+        key,
+        createQueue(worker.name, { connection: redis, prefix: worker.opts.prefix, logger: log }),
+      );
   }
   registerQueueMetrics(metrics, [...counted.values()]);
 

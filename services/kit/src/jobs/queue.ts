@@ -65,7 +65,7 @@ export function createQueue<Data = unknown>(
  * connection is debug, as the service's own connection listener logs it (readiness reports Redis down,
  * and an outage would otherwise log a line per reconnect per queue).
  */
-export function logQueueErrors(queue: Queue, logger: KitLogger = silentLogger): void {
+function logQueueErrors(queue: Queue, logger: KitLogger = silentLogger): void {
   const log = logger.child({ component: 'queue', queue: queue.name });
   queue.on('error', (err) => {
     if (isNotConnectionError(err)) log.warn({ err }, 'job queue: redis error');
