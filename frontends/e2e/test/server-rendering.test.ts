@@ -436,6 +436,34 @@ it("the inventory's date field: a visitor downloads antd's pickers only on reach
   expect(errors).toEqual([]);
 });
 
+it("the inventory's date field: Enter pressed while the pickers take over the typed day waits behind it", async () => {
+  const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
+  await page.goto('/inventory/BARS/Bar%20Front');
+  await reactOwnsMain(page);
+  await page.waitForLoadState('networkidle');
+  // The pickers' scripts are held back until the day is typed.
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(/\.js$/, async (route) => {
+    if (holding) held.push(route);
+    else await route.continue();
+  });
+  const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  const field = page.getByLabel('Check availability', { exact: true });
+  await field.click();
+  await field.fill(day);
+  // Taking over, the picker first focuses the field again (a blur): Enter comes right then, before the
+  // picker has been given the day. No round trip to this test is that quick, so the page presses it.
+  await field.evaluate((input) => {
+    const enter = () => input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    input.addEventListener('blur', () => setTimeout(enter, 0), { once: true });
+  });
+  holding = false;
+  for (const route of held) await route.continue();
+  await expectDayChecked(page, field, day);
+  expect(errors).toEqual([]);
+});
+
 it("the inventory's date field: a day typed and entered before the page has hydrated is checked once it has", async () => {
   const { context, page, errors } = await plainPage({ width: 1280, height: 900 });
   try {

@@ -6,12 +6,19 @@
  * React ignores events on markup it has not hydrated yet, so these are listened to on the document,
  * before React. Before this module is here at all (the page still hydrating), the page's head script
  * notes Enter and Escape pressed in the field (web-core's early-keys.ts); they are handed over too.
+ * A field is dormant until its picker has taken over (takeOver done), not only once it was marked:
+ * its own boundary hydrates in a pass of its own, after the listener is here, and Enter pressed while
+ * the picker takes over must wait behind the day typed (dormant-pickers.test).
  */
 import { takeEarlyKeys } from '@decor/web-core';
 
 /** The fields still showing the server's markup (input id → keys pressed there meanwhile). */
 const dormant = new Map<string, string[]>();
 const HANDED_KEYS = new Set(['Enter', 'Escape']);
+/** The fields whose picker has taken over: their events are React's alone. */
+const live = new Set<string>();
+/** True while takeOver gives the picker an event itself: the listener lets it through. */
+let replaying = false;
 
 export function markDormant(id: string): void {
   if (!dormant.has(id)) dormant.set(id, []);
@@ -39,13 +46,16 @@ function adoptEarlyKeys(area: HTMLElement): boolean {
 export function armDormantPickers(area: HTMLElement, reach: () => void): () => void {
   const onEvent = (event: Event) => {
     const target = event.target;
-    if (dormant.size === 0 || !(target instanceof Node) || !area.contains(target)) return;
+    if (replaying || !(target instanceof Node) || !area.contains(target)) return;
+    const field = target instanceof HTMLInputElement ? target : undefined;
+    if (field && live.has(field.id)) return;
     reach();
-    if (!(target instanceof HTMLInputElement)) return;
-    const keys = dormant.get(target.id);
-    if (!keys) return;
+    if (!field?.id) return;
+    markDormant(field.id);
     if (event.type === 'keydown' && HANDED_KEYS.has((event as KeyboardEvent).key)) {
-      keys.push((event as KeyboardEvent).key);
+      dormant.get(field.id)?.push((event as KeyboardEvent).key);
+      // The picker gets it from takeOver, in order (it may be listening already, before the day typed).
+      event.stopPropagation();
     }
     // React would replay this focus once the field hydrates, after the keys handed over: the picker
     // would open again over a day already chosen. takeOver focuses it in order instead.
@@ -70,29 +80,47 @@ function type(input: HTMLInputElement, text: string): void {
 /** After React has rendered what the last event changed (it does so in a microtask, not at once). */
 const rendered = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Gives the picker an event as the visitor's, past the listener. */
+function replay(give: () => void): void {
+  replaying = true;
+  try {
+    give();
+  } finally {
+    replaying = false;
+  }
+}
+
 /**
  * The picker of field `id` has taken over its markup (`shown`: the text it renders): it gets the
  * focus, the text and the keys the visitor gave the dormant field, in that order, each once the
- * picker has rendered the one before (its key handler reads the text it rendered).
+ * picker has rendered the one before (its key handler reads the text it rendered). Keys pressed
+ * meanwhile join the queue; the field is live once the queue is empty.
  */
 export async function takeOver(id: string, shown: string): Promise<void> {
   const keys = dormant.get(id);
-  dormant.delete(id);
   const input = document.getElementById(id);
-  if (!keys || !(input instanceof HTMLInputElement)) return;
-  const typed = input.value;
-  if (document.activeElement === input) {
-    // Focus again, now that React listens: the picker opens as it does when focused.
-    input.blur();
-    input.focus();
-    await rendered();
+  if (keys && input instanceof HTMLInputElement) {
+    const typed = input.value;
+    if (document.activeElement === input) {
+      // Focus again, now that React listens: the picker opens as it does when focused.
+      replay(() => {
+        input.blur();
+        input.focus();
+      });
+      await rendered();
+    }
+    if (typed !== shown) {
+      type(input, typed);
+      await rendered();
+    }
+    for (let next = keys.shift(); next; next = keys.shift()) {
+      const key = next;
+      replay(() =>
+        input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true })),
+      );
+      await rendered();
+    }
   }
-  if (typed !== shown) {
-    type(input, typed);
-    await rendered();
-  }
-  for (const key of keys) {
-    input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-    await rendered();
-  }
+  dormant.delete(id);
+  live.add(id);
 }
