@@ -399,6 +399,26 @@ async function expectDayChecked(page: Page, field: Locator, day: string): Promis
   );
 }
 
+/** Holds the page's requests matching `pattern` until `release` (later ones then go through). */
+async function holdRequests(
+  page: Page,
+  pattern: RegExp,
+): Promise<{ held: Route[]; release(): Promise<void> }> {
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(pattern, async (route) => {
+    if (holding) held.push(route);
+    else await route.continue();
+  });
+  return {
+    held,
+    release: async () => {
+      holding = false;
+      for (const route of held) await route.continue();
+    },
+  };
+}
+
 it("the inventory's date field: a visitor downloads antd's pickers only on reaching for it, and a day typed and entered before they arrive is checked", async () => {
   const { page, errors } = await chromium.newPage({ width: 1280, height: 900 });
   const scripts: string[] = [];
@@ -442,12 +462,7 @@ it("the inventory's date field: Enter pressed while the pickers take over the ty
   await reactOwnsMain(page);
   await page.waitForLoadState('networkidle');
   // The pickers' scripts are held back until the day is typed.
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(/\.js$/, async (route) => {
-    if (holding) held.push(route);
-    else await route.continue();
-  });
+  const scripts = await holdRequests(page, /\.js$/);
   const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
   const field = page.getByLabel('Check availability', { exact: true });
   await field.click();
@@ -458,8 +473,7 @@ it("the inventory's date field: Enter pressed while the pickers take over the ty
     const enter = () => input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     input.addEventListener('blur', () => setTimeout(enter, 0), { once: true });
   });
-  holding = false;
-  for (const route of held) await route.continue();
+  await scripts.release();
   await expectDayChecked(page, field, day);
   expect(errors).toEqual([]);
 });
@@ -468,17 +482,12 @@ it("the inventory's date field: a day typed and entered before the page has hydr
   const { context, page, errors } = await plainPage({ width: 1280, height: 900 });
   try {
     // The store's chunk is held back until the visitor has typed and entered the day: no hydration.
-    const held: Route[] = [];
-    let holding = true;
-    await page.route(/\/state\.[0-9a-f]{10}\.js$/, async (route) => {
-      if (holding) held.push(route);
-      else await route.continue();
-    });
+    const store = await holdRequests(page, /\/state\.[0-9a-f]{10}\.js$/);
     await page.goto('/inventory/BARS/Bar%20Front', { waitUntil: 'domcontentloaded' });
     const field = page.getByLabel('Check availability', { exact: true });
     await field.waitFor();
     // The shell's start is under way: it has asked for the held chunk.
-    while (held.length === 0) await page.waitForTimeout(50);
+    while (store.held.length === 0) await page.waitForTimeout(50);
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     await field.click();
     await field.fill(day);
@@ -487,8 +496,7 @@ it("the inventory's date field: a day typed and entered before the page has hydr
       Object.keys(document.getElementById('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
     );
     expect(attached).toBe(false);
-    holding = false;
-    for (const route of held) await route.continue();
+    await store.release();
     // Hydrated, the picker takes the day and the Enter over: the day is checked, the calendar closed.
     await expectDayChecked(page, field, day);
     expect(errors).toEqual([]);

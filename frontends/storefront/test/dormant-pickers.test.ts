@@ -1,7 +1,7 @@
 /**
  * The hand-over of a dormant date field (the server's markup) to its picker, in the orders a loaded
  * phone can produce: the field's boundary hydrates in a pass after the area's (so the listener is
- * there before the field is marked), and the visitor's Enter can come while the picker takes over.
+ * there before the field's own code is), and the visitor's Enter can come while the picker takes over.
  * "React" here is a listener on the page's root that hears events only once the field has hydrated,
  * as React ignores events on markup it has not hydrated.
  */
@@ -38,7 +38,7 @@ afterEach(() => disarm());
 
 const press = (key: string) => input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 
-it('Enter pressed in a field its boundary has not marked yet loads the picker and is handed to it', async () => {
+it('Enter pressed in a field whose boundary has not hydrated yet loads the picker and is handed to it', async () => {
   input.focus();
   input.value = DAY;
   press('Enter');
@@ -49,7 +49,6 @@ it('Enter pressed in a field its boundary has not marked yet loads the picker an
 });
 
 it('Enter pressed while the picker takes over waits behind the focus and the day typed', async () => {
-  pickers.markDormant('day');
   input.focus();
   input.value = DAY;
   hydrated = true;
@@ -60,7 +59,6 @@ it('Enter pressed while the picker takes over waits behind the focus and the day
 });
 
 it("once the picker has taken over, the field's events are its own, once each", async () => {
-  pickers.markDormant('day');
   hydrated = true;
   await pickers.takeOver('day', '');
   reach.mockClear();

@@ -1,7 +1,6 @@
 import { chunkOnce, useChunk, useHydrated } from '@decor/web-core';
 import { memo, Suspense, use, useCallback, useRef } from 'react';
 import type { DayPickerProps } from './DayPicker';
-import { markDormant } from './dormant-pickers';
 
 /** antd's pickers (their own chunk, with dayjs). */
 const dayPickers = chunkOnce(() => import('./DayPicker'));
@@ -34,7 +33,6 @@ function Picker(props: DayPickerProps) {
   if (serverMarkup && typeof document !== 'undefined') {
     // Hydrating a visitor's page: the server's markup stays (React keeps a suspended boundary's
     // markup as it is, and runs none of its effects) until the visitor reaches for the field.
-    markDormant(props.id);
     use(reached);
   }
   return null;

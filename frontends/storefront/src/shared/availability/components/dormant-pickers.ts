@@ -6,13 +6,13 @@
  * React ignores events on markup it has not hydrated yet, so these are listened to on the document,
  * before React. Before this module is here at all (the page still hydrating), the page's head script
  * notes Enter and Escape pressed in the field (web-core's early-keys.ts); they are handed over too.
- * A field is dormant until its picker has taken over (takeOver done), not only once it was marked:
- * its own boundary hydrates in a pass of its own, after the listener is here, and Enter pressed while
- * the picker takes over must wait behind the day typed (dormant-pickers.test).
+ * Any field of the area is dormant until its picker has taken over (takeOver done): its own boundary
+ * hydrates in a pass of its own, after the listener is here, and Enter pressed while the picker takes
+ * over must wait behind the day typed (dormant-pickers.test).
  */
 import { takeEarlyKeys } from '@decor/web-core';
 
-/** The fields still showing the server's markup (input id → keys pressed there meanwhile). */
+/** Keys pressed in fields still showing the server's markup (input id → keys, in order). */
 const dormant = new Map<string, string[]>();
 const HANDED_KEYS = new Set(['Enter', 'Escape']);
 /** The fields whose picker has taken over: their events are React's alone. */
@@ -20,8 +20,11 @@ const live = new Set<string>();
 /** True while takeOver gives the picker an event itself: the listener lets it through. */
 let replaying = false;
 
-export function markDormant(id: string): void {
-  if (!dormant.has(id)) dormant.set(id, []);
+/** The keys queued for field `id` (a new queue if none). */
+function keysOf(id: string): string[] {
+  const keys = dormant.get(id) ?? [];
+  dormant.set(id, keys);
+  return keys;
 }
 
 /** The keys the page's head script noted in `area`'s fields before this module was here. */
@@ -30,10 +33,7 @@ function adoptEarlyKeys(area: HTMLElement): boolean {
   for (const [id, key] of takeEarlyKeys()) {
     const input = document.getElementById(id);
     if (!input || !area.contains(input) || !HANDED_KEYS.has(key)) continue;
-    // The field's own boundary hydrates after the area (React hydrates a Suspense boundary in a pass
-    // of its own), so it may not be marked yet: its keys wait here for the picker all the same.
-    markDormant(id);
-    dormant.get(id)?.push(key);
+    keysOf(id).push(key);
     adopted = true;
   }
   return adopted;
@@ -51,9 +51,8 @@ export function armDormantPickers(area: HTMLElement, reach: () => void): () => v
     if (field && live.has(field.id)) return;
     reach();
     if (!field?.id) return;
-    markDormant(field.id);
     if (event.type === 'keydown' && HANDED_KEYS.has((event as KeyboardEvent).key)) {
-      dormant.get(field.id)?.push((event as KeyboardEvent).key);
+      keysOf(field.id).push((event as KeyboardEvent).key);
       // The picker gets it from takeOver, in order (it may be listening already, before the day typed).
       event.stopPropagation();
     }
@@ -97,9 +96,11 @@ function replay(give: () => void): void {
  * meanwhile join the queue; the field is live once the queue is empty.
  */
 export async function takeOver(id: string, shown: string): Promise<void> {
-  const keys = dormant.get(id);
+  if (live.has(id)) return; // mounted again: nothing was left to it
+  const keys = keysOf(id);
   const input = document.getElementById(id);
-  if (keys && input instanceof HTMLInputElement) {
+  if (input instanceof HTMLInputElement) {
+    // A picker rendered in the browser (not over the server's markup) finds its own text, unfocused.
     const typed = input.value;
     if (document.activeElement === input) {
       // Focus again, now that React listens: the picker opens as it does when focused.
@@ -113,11 +114,9 @@ export async function takeOver(id: string, shown: string): Promise<void> {
       type(input, typed);
       await rendered();
     }
-    for (let next = keys.shift(); next; next = keys.shift()) {
-      const key = next;
-      replay(() =>
-        input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true })),
-      );
+    for (let key = keys.shift(); key !== undefined; key = keys.shift()) {
+      const pressed = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      replay(() => input.dispatchEvent(pressed));
       await rendered();
     }
   }
