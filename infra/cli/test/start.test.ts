@@ -192,7 +192,9 @@ async function resetMails(inboxUrl: string): Promise<{ ID: string; Subject: stri
 async function stopWithCtrlC(copy: Copy): Promise<void> {
   copy.child.kill('SIGINT');
   const { code, signal } = await within(copy.exited, 30_000, 'exit after SIGINT');
-  expect({ code, signal }).toEqual({ code: 0, signal: null });
+  // A failed stop shows its own lines (which process did not stop cleanly, and its last words).
+  const stop = copy.lines.slice(copy.lines.findLastIndex((l) => l.includes('■ stopping everything')));
+  expect({ code, signal, stop: code === 0 ? [] : stop }).toEqual({ code: 0, signal: null, stop: [] });
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'decor-start-test-'));

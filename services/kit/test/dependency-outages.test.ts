@@ -100,6 +100,30 @@ describe.each(['hang', 'refuse'] as const)('Redis %s', (mode) => {
   }, 30_000);
 });
 
+// CI's npm start: a service's e-mail queue was made while the loaded machine's Redis took over a second
+// to answer, and every add failed with "Command timed out" until the process was restarted.
+it('a queue made while Redis answers nothing takes jobs once Redis is back', async () => {
+  await redisRelay.cut('hang');
+  const late = createQueue('made-during-outage', { connection: redis, prefix: run });
+  late.on('error', () => {});
+  try {
+    await expect(enqueueOnce(late, 'job', {}, { jobId: 'during' })).rejects.toThrow();
+    await redisRelay.restore();
+    const deadline = Date.now() + 20_000;
+    let added: unknown;
+    while (Date.now() < deadline) {
+      added = await enqueueOnce(late, 'job', {}, { jobId: 'after' }).catch((err: Error) => err);
+      if (added === 'after') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(added).toBe('after');
+    expect(await late.getJobCounts('waiting')).toEqual({ waiting: 1 });
+  } finally {
+    await late.obliterate({ force: true }).catch(() => {});
+    await late.close();
+  }
+}, 40_000);
+
 it('a read while MongoDB accepts connections but answers nothing gets 503 with a message before the gateway gives up (14 s)', async () => {
   expect((await call(base, '/notes')).status).toBe(200);
   await mongoRelay.cut('hang');

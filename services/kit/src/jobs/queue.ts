@@ -52,6 +52,10 @@ export function createQueue<Data = unknown>(
   const queue = new Queue<Data>(name, {
     connection: opts.connection,
     prefix: opts.prefix,
+    // BullMQ checks the server's version once per queue (INFO) and keeps a failed check for good:
+    // on a producer connection (1 s command timeout) a busy machine's late answer left the queue
+    // refusing every add until a restart. Workers, on connections without a timeout, still check.
+    skipVersionCheck: true,
     defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...opts.defaultJobOptions, removeOnFail: false },
   });
   logQueueErrors(queue, opts.logger);
