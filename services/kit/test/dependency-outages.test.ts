@@ -7,7 +7,7 @@ import { createServiceApp, type ServiceApp } from '../src/http';
 import { createQueue, createRedis, enqueueOnce } from '../src/jobs';
 import { connectMongo } from '../src/mongo';
 import { type TcpRelay, tcpRelay } from '../src/tcp-relay';
-import { testEndpoints } from '../src/testing';
+import { eventually, testEndpoints } from '../src/testing';
 import { type Answer, call, listen } from './http-helpers';
 
 /**
@@ -109,13 +109,11 @@ it('a queue made while Redis answers nothing takes jobs once Redis is back', asy
   try {
     await expect(enqueueOnce(late, 'job', {}, { jobId: 'during' })).rejects.toThrow();
     await redisRelay.restore();
-    const deadline = Date.now() + 20_000;
-    let added: unknown;
-    while (Date.now() < deadline) {
-      added = await enqueueOnce(late, 'job', {}, { jobId: 'after' }).catch((err: Error) => err);
-      if (added === 'after') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const added = await eventually(
+      () => enqueueOnce(late, 'job', {}, { jobId: 'after' }),
+      20_000,
+      'the job added once Redis is back',
+    );
     expect(added).toBe('after');
     expect(await late.getJobCounts('waiting')).toEqual({ waiting: 1 });
   } finally {
