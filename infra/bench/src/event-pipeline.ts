@@ -17,6 +17,8 @@
  *   write → published and published → job.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PasswordResetRequested } from '@decor/contracts';
+import { topicFor } from '@decor/kit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
@@ -206,7 +208,8 @@ async function readBackEvents(
   const found = new Map<string, Published>();
   await consumer.connect();
   try {
-    await consumer.subscribe({ topic: `${stack.runId}.user`, fromBeginning: true });
+    const topic = topicFor(stack.runId, PasswordResetRequested.aggregateType);
+    await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const envelope = JSON.parse(message.value?.toString() ?? '{}') as {
@@ -215,7 +218,7 @@ async function readBackEvents(
           occurredAt?: string;
         };
         const occurredAt = Date.parse(envelope.occurredAt ?? '');
-        if (envelope.type !== 'PasswordResetRequested' || !envelope.id || !(occurredAt >= sinceMs)) return;
+        if (envelope.type !== PasswordResetRequested.type || !envelope.id || !(occurredAt >= sinceMs)) return;
         found.set(envelope.id, { occurredAt, publishedAt: Number(message.timestamp) });
       },
     });

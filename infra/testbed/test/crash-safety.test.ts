@@ -6,6 +6,7 @@
  * the consumer test has to wait out the dead member's Kafka session (kafkajs default 30 s).
  */
 
+import { PasswordResetRequested } from '@decor/contracts';
 import {
   createRedis,
   type RunningService,
@@ -67,7 +68,7 @@ function scoped(scope: string) {
   const running: Array<ServiceProcess | RunningService> = [];
   const mailQuery = `-${prefix}@`; // every address of the scope contains it; the catcher matches `to:` by substring
   return {
-    userTopic: topicFor(prefix, 'user'),
+    resetTopic: topicFor(prefix, PasswordResetRequested.aggregateType),
     groupId: `${prefix}.notification.emails`,
     address: (name: string) => `${name}${mailQuery}decor.example`,
     env: (service: string, extra: Record<string, string> = {}) =>
@@ -229,7 +230,7 @@ test.concurrent('kill a consumer mid-batch; nothing is lost and nothing is appli
     // Mid-batch for real: events whose e-mail job exists are not committed, so they come back.
     const admin = kafka.admin();
     await admin.connect();
-    const [committed] = await admin.fetchOffsets({ groupId: s.groupId, topics: [s.userTopic] });
+    const [committed] = await admin.fetchOffsets({ groupId: s.groupId, topics: [s.resetTopic] });
     await admin.disconnect();
     const committedEvents = (committed?.partitions ?? []).reduce(
       (n, p) => n + Math.max(0, Number(p.offset)),

@@ -21,7 +21,20 @@ export interface EventEnvelope<P = unknown> {
   payload: P;
 }
 
-export const AGGREGATE_TYPES = ['user', 'catalogue', 'cart', 'order', 'accounting', 'notification'] as const;
+/**
+ * `user-email`: the user service's e-mail requests (resets, welcomes), keyed by the user like its
+ * other events but on a topic of their own. Only the notification service reads them, while every
+ * process reads `user` (ended sessions, caches): on `user`, each reset was fetched by ten groups.
+ */
+export const AGGREGATE_TYPES = [
+  'user',
+  'user-email',
+  'catalogue',
+  'cart',
+  'order',
+  'accounting',
+  'notification',
+] as const;
 export type AggregateType = (typeof AGGREGATE_TYPES)[number];
 
 export interface EventContract<T extends string = string, S extends TSchema = TSchema> {

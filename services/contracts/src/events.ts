@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvent } from './envelope';
 
-/** Events of the user aggregate (user service). */
+/** Events of the user aggregate (user service); its e-mail requests travel on `user-email`. */
 /**
  * v2: the event carries the reset's id, not the link: the notification service's worker mints the
  * link's token at send time (signed with the shared secret), so no link sits in Kafka or Redis.
@@ -9,7 +9,7 @@ import { defineEvent } from './envelope';
 export const PasswordResetRequested = defineEvent(
   'PasswordResetRequested',
   2,
-  'user',
+  'user-email',
   Type.Object({
     userId: Type.String(),
     email: Type.String(),
@@ -110,7 +110,7 @@ export const UserDeleted = defineEvent(
 export const WelcomeEmailRequested = defineEvent(
   'WelcomeEmailRequested',
   2,
-  'user',
+  'user-email',
   Type.Object({
     userId: Type.String(),
     email: Type.String(),

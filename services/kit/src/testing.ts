@@ -168,12 +168,13 @@ export async function expectServiceStartsReady(
 }
 
 /**
- * Reads a topic from the start in a throw-away consumer group until `done` says the events seen so
- * far are enough (or the time is up), and returns them.
+ * Reads a topic (or several, their events interleaved as they arrive) from the start in a throw-away
+ * consumer group until `done` says the events seen so far are enough (or the time is up), and
+ * returns them.
  */
 export async function topicEvents(
   kafka: Kafka,
-  topic: string,
+  topic: string | string[],
   done: (events: EventEnvelope[]) => boolean,
   { timeoutMs = 15_000 } = {},
 ): Promise<EventEnvelope[]> {
@@ -186,7 +187,7 @@ export async function topicEvents(
   const timer = setTimeout(finish, timeoutMs);
   try {
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.subscribe({ topics: [topic].flat(), fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         events.push(JSON.parse(message.value?.toString() ?? 'null') as EventEnvelope);

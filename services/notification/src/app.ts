@@ -20,7 +20,9 @@ export function notificationService(
     consumers: (ctx) => [
       {
         name: 'emails',
-        topics: ['user', 'order'],
+        // `user` too: e-mail requests written before they moved to `user-email` (in an outbox not
+        // yet relayed, or by an older instance during a rolling upgrade) are relayed there.
+        topics: ['user', 'user-email', 'order'],
         handlers: { ...userEventHandlers(ctx), ...orderEventHandlers(ctx) },
       },
     ],

@@ -84,7 +84,7 @@ export async function publish(service: Notification, ...events: EventEnvelope[])
 }
 
 /** Waits until the 'emails' consumer has handled everything now on the aggregate's topic. */
-export const consumed = (service: Notification, aggregate: 'user' | 'order') =>
+export const consumed = (service: Notification, aggregate: 'user' | 'user-email' | 'order') =>
   consumerCaughtUp(service.ctx, 'emails', aggregate);
 
 /** Waits until no e-mail job is waiting, active or delayed: whatever was queued has been sent (or failed). */

@@ -28,7 +28,7 @@ export function userService(config: UserConfig): ServiceDefinition<UserConfig, U
   return {
     name: 'user',
     config,
-    publishes: ['user'],
+    publishes: ['user', 'user-email'],
     build: buildUserContext,
     outbox: (ctx) => [ctx.users, ctx.companies],
     consumers: (ctx) => [

@@ -1,4 +1,4 @@
-import { qboAuthorizeUrl, signConnectState, WelcomeEmailRequested } from '@decor/contracts';
+import { qboAuthorizeUrl, signConnectState } from '@decor/contracts';
 import {
   type BaseContext,
   type BroadcastInvalidation,
@@ -66,7 +66,6 @@ export function buildUserContext(base: BaseContext<UserConfig>): UserContext {
       topic: base.topic('user'),
       logger: base.log as KitLogger,
       batchWindowMs: 200,
-      ignore: (type) => type === WelcomeEmailRequested.type,
       onInvalidate: () => roster.invalidate(),
     }),
     companies: companyModel(base.connection),

@@ -64,11 +64,14 @@ export async function createUser(
   return { id: user._id.toString(), email };
 }
 
-/** The run's user topic read from the start until `done` (see `topicEvents`). */
+/**
+ * The user service's events, read from the start until `done` (see `topicEvents`): its `user` topic
+ * and its e-mail requests' `user-email` one, interleaved (an event's `aggregateType` says which).
+ */
 export function userEvents(
   kafka: Kafka,
   done: (events: EventEnvelope[]) => boolean,
-  { timeoutMs = 15_000, topic = `${RUN_ID}.user` } = {},
+  { timeoutMs = 15_000, topics = [`${RUN_ID}.user`, `${RUN_ID}.user-email`] } = {},
 ): Promise<EventEnvelope[]> {
-  return topicEvents(kafka, topic, done, { timeoutMs });
+  return topicEvents(kafka, topics, done, { timeoutMs });
 }
