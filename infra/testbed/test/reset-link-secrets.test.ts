@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createKafka, createRedis } from '@decor/kit';
+import { createKafka, createRedis, topicFor } from '@decor/kit';
 import {
   type CaughtMail,
   deleteRunKeys,
@@ -21,6 +21,7 @@ import {
   topicEvents,
 } from '@decor/kit/testing';
 import { freePort, type RunningProcess, startProcess, testEndpoints } from '@decor/stack';
+import { USER_TOPICS } from '@decor/user';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CUSTOMER = 'customer@decor.example';
@@ -164,8 +165,10 @@ describe('reset and welcome links stay out of logs, answers, Kafka and Redis', (
     // Every event of the user service (the reset and the welcome request among them).
     const kafka = createKafka({ clientId: 'reset-secrets', brokers: testEndpoints().kafkaBrokers });
     const events = JSON.stringify(
-      await topicEvents(kafka, [`${RUN_ID}.user`, `${RUN_ID}.user-email`], (all) =>
-        all.some((e) => e.type === 'WelcomeEmailRequested' && e.aggregateId === id),
+      await topicEvents(
+        kafka,
+        USER_TOPICS.map((aggregate) => topicFor(RUN_ID, aggregate)),
+        (all) => all.some((e) => e.type === 'WelcomeEmailRequested' && e.aggregateId === id),
       ),
     );
     // Every key of this run in Redis (the e-mail jobs and their data).

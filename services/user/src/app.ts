@@ -1,3 +1,4 @@
+import type { AggregateType } from '@decor/contracts';
 import type { ServiceApp, ServiceDefinition } from '@decor/kit';
 import type { UserConfig } from './config';
 import { buildUserContext, type UserContext } from './context';
@@ -23,12 +24,15 @@ export async function registerRoutes(app: ServiceApp, ctx: UserContext): Promise
   await app.register(async (scope) => welcomeRoutes(scope as ServiceApp, ctx));
 }
 
+/** What the user service publishes: its aggregates' events, and its e-mail requests on their own topic. */
+export const USER_TOPICS: AggregateType[] = ['user', 'user-email'];
+
 /** The user service: accounts, companies, sign-in and password reset. */
 export function userService(config: UserConfig): ServiceDefinition<UserConfig, UserContext> {
   return {
     name: 'user',
     config,
-    publishes: ['user', 'user-email'],
+    publishes: USER_TOPICS,
     build: buildUserContext,
     outbox: (ctx) => [ctx.users, ctx.companies],
     consumers: (ctx) => [

@@ -1,5 +1,5 @@
 /** The package entry: what other workspaces (the gateway's and the browser journeys' stacks, benches) may use; main.ts starts the process. */
-export { userService } from './app';
+export { USER_TOPICS, userService } from './app';
 export { loadUserConfig, userConfigSchema } from './config';
 export type { UserContext } from './context';
 export { hashPassword } from './domain/password';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@decor/contracts';
-import { type StartedService, startService } from '@decor/kit';
+import { type StartedService, startService, topicFor } from '@decor/kit';
 import { type Answer, call, RUN_ID, serviceEnv, topicEvents } from '@decor/kit/testing';
 
 export { type Answer, call };
 
 import type { Kafka } from 'kafkajs';
 import { createConnection } from 'mongoose';
-import { userService } from '../src/app';
+import { USER_TOPICS, userService } from '../src/app';
 import { loadUserConfig } from '../src/config';
 import type { UserContext } from '../src/context';
 import { hashPassword } from '../src/domain/password';
@@ -71,7 +71,8 @@ export async function createUser(
 export function userEvents(
   kafka: Kafka,
   done: (events: EventEnvelope[]) => boolean,
-  { timeoutMs = 15_000, topics = [`${RUN_ID}.user`, `${RUN_ID}.user-email`] } = {},
+  { timeoutMs = 15_000 } = {},
 ): Promise<EventEnvelope[]> {
+  const topics = USER_TOPICS.map((aggregate) => topicFor(RUN_ID, aggregate));
   return topicEvents(kafka, topics, done, { timeoutMs });
 }
