@@ -1,20 +1,35 @@
 import type { Admin } from 'kafkajs';
 import { DependencyUnavailableError } from '../src/http/unavailable';
-import { fetchTopicOffsets } from '../src/messaging/topic-offsets';
+import { fetchTopicOffsets, fetchTopicOffsetsByTimestamp } from '../src/messaging/topic-offsets';
 
 /** kafkajs' own failure when its metadata names no partition leaders yet (just after an outage). */
 const noPartitions = () =>
   new TypeError("Cannot destructure property 'partitions' of 'high.pop(...)' as it is undefined.");
 
+/** kafkajs' refusal while a partition's leadership is still moving (just after a topic is created). */
+const notLeader = () =>
+  Object.assign(new Error('This server is not the leader for that topic-partition'), {
+    name: 'KafkaJSProtocolError',
+    type: 'NOT_LEADER_FOR_PARTITION',
+    retriable: true,
+  });
+
 /** A fake admin answering each read with the next of `answers`, counting metadata refreshes. */
 function admin(answers: (Error | 'ends')[]) {
   let refreshes = 0;
+  const next = () => {
+    const answer = answers.shift();
+    if (answer === undefined) throw new Error('asked more often than the test expected');
+    if (answer instanceof Error) throw answer;
+  };
   const fake = {
     fetchTopicOffsets: async () => {
-      const next = answers.shift();
-      if (next === undefined) throw new Error('asked more often than the test expected');
-      if (next instanceof Error) throw next;
+      next();
       return [{ partition: 0, offset: '7', high: '7', low: '0' }];
+    },
+    fetchTopicOffsetsByTimestamp: async () => {
+      next();
+      return [{ partition: 0, offset: '3' }];
     },
     fetchTopicMetadata: async () => {
       refreshes += 1;
@@ -38,6 +53,25 @@ describe('fetchTopicOffsets (where a topic ends, just after Kafka is back)', () 
     const failure = await fetchTopicOffsets(kafka.fake, 't', 3).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(DependencyUnavailableError);
     expect(failure).toMatchObject({ status: 503, dependency: 'events' });
+  });
+
+  it("refreshes the metadata and asks again while a new partition's leader is not serving it yet", async () => {
+    const ends = admin([notLeader(), 'ends']);
+    expect(await fetchTopicOffsets(ends.fake, 't')).toEqual([
+      { partition: 0, offset: '7', high: '7', low: '0' },
+    ]);
+    expect(ends.refreshes()).toBe(1);
+    // Where a reader of the last minutes starts (the session readers): the same.
+    const since = admin([notLeader(), notLeader(), 'ends']);
+    expect(await fetchTopicOffsetsByTimestamp(since.fake, 't', Date.now() - 60_000)).toEqual([
+      { partition: 0, offset: '3' },
+    ]);
+    expect(since.refreshes()).toBe(2);
+    // Still refused after its attempts: Kafka is unavailable (a 503).
+    const stuck = admin([notLeader(), notLeader()]);
+    await expect(fetchTopicOffsetsByTimestamp(stuck.fake, 't', 0, 2)).rejects.toBeInstanceOf(
+      DependencyUnavailableError,
+    );
   });
 
   it("passes kafkajs' own errors on at once (it has retried them already)", async () => {

@@ -10,7 +10,7 @@ import type { Kafka } from 'kafkajs';
 import { EVENT_HEADERS, ensureTopics } from '../messaging/kafka';
 import type { KitLogger } from '../messaging/log';
 import { type OwnGroupConsumer, startOwnGroupConsumer } from '../messaging/own-group-consumer';
-import { fetchTopicOffsets } from '../messaging/topic-offsets';
+import { fetchTopicOffsets, fetchTopicOffsetsByTimestamp } from '../messaging/topic-offsets';
 
 const WATCHED = new Set<string>([
   SessionsRevoked.type,
@@ -96,7 +96,7 @@ export class SessionVersions {
           const since = Date.now() - opts.lookbackMs;
           // The ends first: every event published before this process started lies below them.
           const ends = await fetchTopicOffsets(admin, topic);
-          const from = await admin.fetchTopicOffsetsByTimestamp(topic, since);
+          const from = await fetchTopicOffsetsByTimestamp(admin, topic, since);
           if (!this.caught) this.ends = new Map(ends.map((p) => [p.partition, BigInt(p.high)]));
           return from;
         } finally {

@@ -4,21 +4,51 @@ import { DependencyUnavailableError } from '../http/unavailable';
 export type TopicOffsets = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
 
 /**
- * `admin.fetchTopicOffsets`, safe just after Kafka comes back. While the admin's metadata still
- * names no partition leaders (seen right after an outage), kafkajs asks no broker and then fails
- * with a bare TypeError ("Cannot destructure property 'partitions' of 'high.pop(...)'") that it
- * does not retry — a request would answer 500. Here that answer refreshes the metadata and asks
- * again, a few times; still without partitions, it is Kafka being unavailable (a 503).
+ * kafkajs' answers that mean "ask again after a metadata refresh", which its admin does not retry:
+ * - a bare TypeError ("Cannot destructure property 'partitions' of 'high.pop(...)'") while its
+ *   metadata names no partition leaders yet (seen right after an outage);
+ * - a partition's leadership still moving (seen on a fresh start, just after a topic is created: the
+ *   metadata names the leader a moment before that broker serves it). kafkajs retries only an
+ *   unknown topic here and passes these on at once.
  */
-export async function fetchTopicOffsets(admin: Admin, topic: string, attempts = 4): Promise<TopicOffsets> {
+const LEADER_MOVING = new Set(['NOT_LEADER_FOR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+const askAgain = (err: unknown) =>
+  err instanceof TypeError || LEADER_MOVING.has((err as { type?: string } | null)?.type ?? '');
+
+/**
+ * Runs one of the admin's offset reads of `topic`, safe just after Kafka comes back or a topic is
+ * created: the answers above refresh the metadata and ask again, a few times; still failing, it is
+ * Kafka being unavailable (a request answers 503, not 500).
+ */
+async function readOffsets<T>(
+  admin: Admin,
+  topic: string,
+  attempts: number,
+  read: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await admin.fetchTopicOffsets(topic);
+      return await read();
     } catch (err) {
-      if (!(err instanceof TypeError)) throw err;
+      if (!askAgain(err)) throw err;
       if (attempt >= attempts) throw new DependencyUnavailableError('events', { cause: err });
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
     }
   }
+}
+
+/** Where each partition of `topic` starts and ends (`admin.fetchTopicOffsets`, asked again as above). */
+export function fetchTopicOffsets(admin: Admin, topic: string, attempts = 4): Promise<TopicOffsets> {
+  return readOffsets(admin, topic, attempts, () => admin.fetchTopicOffsets(topic));
+}
+
+/** Each partition's first offset at or after `timestamp` (`admin.fetchTopicOffsetsByTimestamp`, asked again as above). */
+export function fetchTopicOffsetsByTimestamp(
+  admin: Admin,
+  topic: string,
+  timestamp: number,
+  attempts = 4,
+): Promise<{ partition: number; offset: string }[]> {
+  return readOffsets(admin, topic, attempts, () => admin.fetchTopicOffsetsByTimestamp(topic, timestamp));
 }
