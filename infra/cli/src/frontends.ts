@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { precompress } from '@decor/stack/tools';
+import { withFileLock } from './file-lock';
 import { REPO_ROOT } from './runnables';
 import { buildServerRenderer, SERVER_RENDERER } from './server-renderer';
 
@@ -95,10 +96,21 @@ export interface FrontendBuild {
   ms: number;
 }
 
-/** Builds (or reuses) the given frontends, in order; throws on the first failure. */
+/**
+ * Builds (or reuses) the given frontends, in order; throws on the first failure. One build at a time
+ * on this checkout (the build lock): two at once (`npm start` beside a browser test file, two jest
+ * workers) would both spend a build's CPU and write the same dist/; the second waits, then reuses.
+ */
 export async function buildFrontends(
   apps: readonly Frontend[] = FRONTENDS,
   opts: { force?: boolean } = {},
+): Promise<FrontendBuild[]> {
+  return withFileLock(BUILD_LOCK, () => buildUnderLock(apps, opts));
+}
+
+async function buildUnderLock(
+  apps: readonly Frontend[],
+  opts: { force?: boolean },
 ): Promise<FrontendBuild[]> {
   const results: FrontendBuild[] = [];
   for (const app of apps) {
@@ -126,6 +138,8 @@ export async function buildFrontends(
   }
   return results;
 }
+
+const BUILD_LOCK = path.join(FRONTENDS_DIR, '.build-lock');
 
 const SERVER_RENDERER_HASH = path.join(path.dirname(SERVER_RENDERER), HASH_FILE);
 

@@ -1,4 +1,3 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogueContext } from '@decor/catalogue';
 import { DEMO_PRODUCTS } from '@decor/catalogue';
@@ -112,51 +111,8 @@ function gatewayEnv(): Record<string, string> {
 
 async function buildAll(log: (line: string) => void): Promise<void> {
   const built = Date.now();
-  await takeBuildLock();
-  try {
-    const builds = await buildFrontends();
-    log(`frontends: ${describeFrontendBuilds(builds)} (${Date.now() - built} ms)`);
-  } finally {
-    rmSync(BUILD_LOCK, { force: true });
-  }
-}
-
-/**
- * Two jest workers starting browser files at once would both build the frontends (the CPU of a
- * build twice, and both writing the same dist/): one builds, the other waits and then reuses them.
- * The lock file names its holder; a holder that no longer runs (a killed run) does not hold it.
- */
-const BUILD_LOCK = path.join(FRONTENDS_DIR, '.build-lock');
-
-async function takeBuildLock(): Promise<void> {
-  for (;;) {
-    try {
-      writeFileSync(BUILD_LOCK, String(process.pid), { flag: 'wx' });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const holder = Number(readIfThere(BUILD_LOCK));
-    if (holder && !isRunning(holder)) rmSync(BUILD_LOCK, { force: true });
-    else await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-function readIfThere(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // released meanwhile
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const builds = await buildFrontends();
+  log(`frontends: ${describeFrontendBuilds(builds)} (${Date.now() - built} ms)`);
 }
 
 /**
