@@ -50,7 +50,7 @@ describe('fetchTopicOffsets (where a topic ends, just after Kafka is back)', () 
 
   it('still without partitions after its attempts: Kafka is unavailable (a 503), not a crash (a 500)', async () => {
     const kafka = admin([noPartitions(), noPartitions(), noPartitions()]);
-    const failure = await fetchTopicOffsets(kafka.fake, 't', 3).catch((e: unknown) => e);
+    const failure = await fetchTopicOffsets(kafka.fake, 't', { attempts: 3 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(DependencyUnavailableError);
     expect(failure).toMatchObject({ status: 503, dependency: 'events' });
   });
@@ -69,9 +69,22 @@ describe('fetchTopicOffsets (where a topic ends, just after Kafka is back)', () 
     expect(since.refreshes()).toBe(2);
     // Still refused after its attempts: Kafka is unavailable (a 503).
     const stuck = admin([notLeader(), notLeader()]);
-    await expect(fetchTopicOffsetsByTimestamp(stuck.fake, 't', 0, 2)).rejects.toBeInstanceOf(
+    await expect(fetchTopicOffsetsByTimestamp(stuck.fake, 't', 0, { attempts: 2 })).rejects.toBeInstanceOf(
       DependencyUnavailableError,
     );
+  });
+
+  it("asks again on kafkajs' other retriable refusals only when told (a reader joining: topicEndOffsets)", async () => {
+    const timedOut = () =>
+      Object.assign(new Error('The request timed out'), { name: 'KafkaJSProtocolError', retriable: true });
+    const first = timedOut();
+    await expect(fetchTopicOffsets(admin([first]).fake, 't')).rejects.toBe(first);
+    const joining = admin([timedOut(), 'ends']);
+    expect(await fetchTopicOffsets(joining.fake, 't', { anyRetriable: true })).toHaveLength(1);
+    expect(joining.refreshes()).toBe(1);
+    const last = timedOut();
+    const stuck = admin([timedOut(), last]);
+    await expect(fetchTopicOffsets(stuck.fake, 't', { attempts: 2, anyRetriable: true })).rejects.toBe(last);
   });
 
   it("passes kafkajs' own errors on at once (it has retried them already)", async () => {

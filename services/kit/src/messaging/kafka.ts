@@ -242,9 +242,8 @@ export async function publishEnvelopes(
 }
 
 /**
- * Where the topic ends now, per partition. Retriable refusals are tried again a few times here:
- * kafkajs' admin retries only an unknown topic and passes the rest on (a broker still saying "not
- * the leader" just after the topic was created), and the next attempt to join is seconds away.
+ * Where the topic ends now, per partition. Every retriable refusal is asked again a few times here
+ * (`anyRetriable`): the next attempt of a reader joining is seconds away.
  */
 export async function topicEndOffsets(
   kafka: Kafka,
@@ -253,17 +252,8 @@ export async function topicEndOffsets(
   const admin = kafka.admin();
   try {
     await admin.connect();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const offsets = await fetchTopicOffsets(admin, topic);
-        return offsets.map(({ partition, high }) => ({ partition, offset: high }));
-      } catch (err) {
-        if (attempt >= 5 || !(err as { retriable?: boolean }).retriable) throw err;
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        // A leader may have moved: ask again where the partitions are.
-        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
-      }
-    }
+    const offsets = await fetchTopicOffsets(admin, topic, { attempts: 5, anyRetriable: true });
+    return offsets.map(({ partition, high }) => ({ partition, offset: high }));
   } finally {
     await admin.disconnect().catch(() => {});
   }
