@@ -1,7 +1,7 @@
 /**
  * The pipeline's knee (pipeline-knee.ts) is recorded in a section of its own and guarded: a knee
  * that falls below 1/1.5 of the last one of the same machine is printed loudly; a run whose every
- * step missed records no knee and compares nothing.
+ * step missed records no knee and compares nothing. A rate misses only when two tries do.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import {
   type KneeStep,
   kneeRow,
   kneeRows,
+  stepToKnee,
   writeKneeRows,
 } from '../src/pipeline-knee';
 import type { Machine } from '../src/report';
@@ -102,4 +103,42 @@ it("a refused step says what refused it: the outbox cap's 503 is the pipeline's,
     /MISSED \(first refused: 429 \{"message":"Too many reset/,
   );
   expect(printed.find((l) => l.includes(' 600/s'))).not.toContain('first refused');
+});
+
+/** Steps against a pipeline whose tries answer from `misses` (rate → how many tries miss first). */
+async function stepped(rates: number[], misses: Record<number, number>, every = false) {
+  const tries: number[] = [];
+  const settles: number[] = [];
+  const left = { ...misses };
+  const found = await stepToKnee(
+    rates,
+    async (perSecond) => {
+      tries.push(perSecond);
+      const missing = (left[perSecond] ?? 0) > 0;
+      if (missing) left[perSecond] = (left[perSecond] ?? 0) - 1;
+      return { held: !missing };
+    },
+    { settle: async () => void settles.push(tries.length), every },
+  );
+  return { ...found, tries, settles };
+}
+
+it('one stall does not end the steps: a missed rate is tried once more, after the stack settles', async () => {
+  // 200/s misses once (a pause), then holds; 800/s misses twice (saturation); 600 halfway holds.
+  const run = await stepped([100, 200, 400, 800], { 200: 1, 800: 2 });
+  expect(run).toMatchObject({ knee: 600, firstMissed: 800 });
+  expect(run.tries).toEqual([100, 200, 200, 400, 800, 800, 600]);
+  expect(run.settles).toEqual([2, 5, 6]); // before each second try, and before the step halfway
+});
+
+it('a rate that misses twice ends the steps, higher rates untried; the step halfway is tried twice too', async () => {
+  const run = await stepped([100, 200, 400], { 200: 2, 150: 2 });
+  expect(run).toMatchObject({ knee: 100, firstMissed: 150 });
+  expect(run.tries).toEqual([100, 200, 200, 150, 150]);
+});
+
+it('every rate once when comparing CPU: a miss is not tried again', async () => {
+  const run = await stepped([100, 200, 400], { 200: 1 }, true);
+  expect(run).toMatchObject({ knee: 100, firstMissed: 200 });
+  expect(run.tries).toEqual([100, 200, 400]);
 });
