@@ -133,7 +133,7 @@ function stepLine(s: KneeStep): string {
  * Steps through `rates` until one misses, then one step halfway narrows the knee. A missed step is
  * measured once more after the stack settles, and a rate misses only when both tries do: saturation
  * misses twice, a single stall does not (one pause of ~200 ms, both halves at once, ended runs at
- * 200/s whose 300 to 600/s then held). `every`: each rate once, none halfway (to compare CPU).
+ * 200/s whose 300 to 500/s then held). `every`: each rate once, none halfway (to compare CPU).
  */
 export async function stepToKnee(
   rates: number[],
