@@ -5,10 +5,11 @@
  * Stepped: the idle stack's cores first (5 s), then event-pipeline.ts's measurement at each rate in
  * turn (default 50, 100, 200, 400, 800/s; 2 s unmeasured, then about 8 s of sends, 200 to 4,000
  * events), stopping at the first rate that fails twice (`stepToKnee`); between the last rate that held
- * and the first that failed one more step halfway narrows the knee. Each step prints p50 / p99, sends refused (the outbox cap's 503), jobs
- * missing, and the CPU each process spent per event above its idle cores, from the first send until
- * the last job was added — where the cores go, which the rest of a shared machine blurs far less than
- * the latencies. Recorded in bench-results.md's own section; the guard compares the knee.
+ * and the first that failed one more step halfway narrows the knee. Each step prints p50 / p99, sends
+ * refused (the outbox cap's 503), jobs missing, and the CPU each process spent per event above its
+ * idle cores, from the first send until the last job was added — where the cores go, which the rest
+ * of a shared machine blurs far less than the latencies. Recorded in bench-results.md's own section;
+ * the guard compares the knee.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { measureEventPipeline, type PipelineFigures } from './event-pipeline';
